@@ -1,0 +1,1 @@
+"""Game-agnostic core: the Game/State contract, options, errors, records, grids and random numbers."""

@@ -1,0 +1,34 @@
+"""Explicit, reproducible random numbers for kernels: xorshift64 state in a one-element uint64 array.
+
+The caller owns the generator state (pgx's rule: randomness is passed in, never hidden), so a playout or a
+search with the same seed does the same thing, with or without the JIT.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def make_rng(seed: int) -> np.ndarray:
+    """A generator state for ``seed`` (any int; 0 is fine)."""
+    value = (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
+    return np.array([value or 0x2545F4914F6CDD1D], dtype=np.uint64)
+
+
+@njit(cache=True)
+def next_u64(rng: np.ndarray) -> np.uint64:
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x
+
+
+@njit(cache=True)
+def below(rng: np.ndarray, n: int) -> np.int64:
+    """A uniform int in ``range(n)`` (n >= 1); the modulo bias is negligible for board-sized n."""
+    return np.int64((next_u64(rng) >> np.uint64(11)) % np.uint64(n))

@@ -1,0 +1,45 @@
+"""Exploding Atoms (the Chain Reaction family): metadata and options, cheap to import (no kernel).
+
+The rules are in ``rules`` (facade) over ``kernel`` (numba); see ``docs/games/atoms.md``.
+"""
+
+from __future__ import annotations
+
+from damier.core.grid import MAX_SIDE
+from damier.core.options import Option, OptionSet
+from damier.core.registry import GameInfo
+
+#: Colour names in seat order (Red moves first, then Blue, then the others in this fixed order).
+COLOURS = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange", "Cyan", "White")
+#: One letter per colour, used by the position notation and the text board.
+LETTERS = "rbgypocw"
+
+#: Board presets players know: (rows, cols).
+PRESETS = {"8x8": (8, 8), "9x6": (9, 6), "6x6": (6, 6), "4x4": (4, 4), "10x10": (10, 10)}
+
+OPTIONS = OptionSet(
+    (
+        Option("rows", int, 8, "rows of the board (8 in the 1992 rules, 9 in the mobile 9x6)", None, 2, MAX_SIDE),
+        Option("cols", int, 8, "columns of the board (lettered A, B, C, ...)", None, 2, MAX_SIDE),
+        Option("players", int, 2, "number of players: Red, Blue, Green, Yellow, Purple, Orange, Cyan, White",
+               None, 2, len(COLOURS)),
+    )
+)
+
+INFO = GameInfo(
+    name="atoms",
+    title="Exploding Atoms",
+    description=(
+        "Chain reactions for 2 to 8 players: add an atom to your square; a full square explodes into its "
+        "neighbours and captures them. Eliminate every other colour to win."
+    ),
+    options=OPTIONS,
+    factory="damier.games.atoms.rules:AtomsGame",
+    players="2 to 8",
+    levels={
+        "easy": "alphabeta:depth=1",
+        "medium": "alphabeta:depth=3",
+        "hard": "alphabeta:time=1.0,eval=strong",
+    },
+    agents={"atoms-classic": "alphabeta:depth=4,eval=classic"},
+)

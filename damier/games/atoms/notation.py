@@ -1,0 +1,104 @@
+"""Exploding Atoms notation: a move is its square (``C4``); a position is a FEN-like string.
+
+Position string: the rows from the top separated by ``/``, the squares of a row separated by ``,``, each ``.``
+(empty) or a count and a colour letter (``2r``); then the player to move (a colour letter, or ``-`` once the
+game is over), the colours that have moved (``-`` for none) and the plies played::
+
+    1r,.,./.,.,./.,.,1b r rb 2
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from damier.core.errors import ParseError
+from damier.games.atoms import LETTERS
+from damier.games.atoms.kernel import HEADER, PLY, TERMINAL, TO_MOVE, WINNER, elim_at, moved_at, owned_at
+
+
+def format_position(s: np.ndarray, rows: int, cols: int, p: int) -> str:
+    n = rows * cols
+    cells = [
+        "." if s[n + sq] < 0 else f"{s[sq]}{LETTERS[s[n + sq]]}" for sq in range(n)
+    ]
+    board = "/".join(",".join(cells[r * cols : (r + 1) * cols]) for r in range(rows))
+    to_move = s[2 * n + TO_MOVE]
+    side = "-" if to_move == TERMINAL else LETTERS[to_move]
+    moved = "".join(LETTERS[q] for q in range(p) if s[moved_at(n, p) + q]) or "-"
+    return f"{board} {side} {moved} {s[2 * n + PLY]}"
+
+
+def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> np.ndarray:
+    """The position array for ``text``; ``ParseError`` saying what is wrong."""
+    from damier.games.atoms.kernel import state_length
+
+    if not isinstance(text, str):
+        raise ParseError(f"a position must be a string, not {type(text).__name__}")
+    fields = text.split()
+    if len(fields) != 4:
+        raise ParseError(
+            f"a position has 4 fields (board, player to move, players who have moved, plies), not {len(fields)}: "
+            f"for example '{_example(rows, cols)}'"
+        )
+    board, side, moved_text, ply_text = fields
+    letters = LETTERS[:p]
+    n = rows * cols
+    s = np.zeros(state_length(n, p), dtype=np.int32)
+    s[n : 2 * n] = -1
+    row_texts = board.split("/")
+    if len(row_texts) != rows:
+        raise ParseError(f"the board has {len(row_texts)} rows; this game has {rows}")
+    for r, row_text in enumerate(row_texts):
+        cells = row_text.split(",")
+        if len(cells) != cols:
+            raise ParseError(f"row {r + 1} has {len(cells)} squares; this game has {cols} columns")
+        for c, cell in enumerate(cells):
+            sq = r * cols + c
+            if cell == ".":
+                continue
+            count, letter = cell[:-1], cell[-1:].lower()
+            if not count.isdigit() or int(count) < 1 or letter not in letters:
+                raise ParseError(
+                    f"square {r + 1},{c + 1}: {cell!r} is not '.' or a count and a colour letter "
+                    f"(one of {letters}), like '2{letters[0]}'"
+                )
+            s[sq] = int(count)
+            s[n + sq] = letters.index(letter)
+    for q in range(p):
+        s[owned_at(n, p) + q] = int(np.sum(s[n : 2 * n] == q))
+    if moved_text != "-":
+        for letter in moved_text.lower():
+            if letter not in letters:
+                raise ParseError(f"{letter!r} in the moved field is not a colour letter (one of {letters})")
+            s[moved_at(n, p) + letters.index(letter)] = 1
+    if not ply_text.isdigit():
+        raise ParseError(f"the ply count must be a whole number, not {ply_text!r}")
+    s[2 * n + PLY] = int(ply_text)
+    for q in range(p):
+        if s[owned_at(n, p) + q] > 0 and not s[moved_at(n, p) + q]:
+            raise ParseError(f"colour {letters[q]!r} has atoms but is not listed as having moved")
+        if s[moved_at(n, p) + q] and s[owned_at(n, p) + q] == 0:
+            s[elim_at(n, p) + q] = 1
+    over_full = any(s[n + sq] >= 0 and s[sq] >= cap[sq] for sq in range(n))
+    if side == "-":
+        owners = {int(o) for o in s[n : 2 * n] if o >= 0}
+        if len(owners) != 1:
+            raise ParseError("a finished position ('-' to move) must have atoms of exactly one colour, the winner")
+        s[2 * n + TO_MOVE] = TERMINAL
+        s[2 * n + WINNER] = owners.pop()
+        return s
+    if side.lower() not in letters:
+        raise ParseError(f"the player to move must be a colour letter (one of {letters}) or '-', not {side!r}")
+    if over_full:
+        raise ParseError("a square holds at least its capacity of atoms in a game that is not over")
+    to_move = letters.index(side.lower())
+    if s[elim_at(n, p) + to_move]:
+        raise ParseError(f"colour {side!r} is eliminated and cannot be the player to move")
+    s[2 * n + TO_MOVE] = to_move
+    s[2 * n + WINNER] = -1
+    assert s.shape[0] == 2 * n + HEADER + 3 * p
+    return s
+
+
+def _example(rows: int, cols: int) -> str:
+    return "/".join(",".join("." for _ in range(cols)) for _ in range(rows)) + " r - 0"

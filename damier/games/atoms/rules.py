@@ -1,0 +1,309 @@
+"""Exploding Atoms: the ``Game`` and ``State`` facade over the numba kernel (the kernel holds every rule).
+
+>>> import damier
+>>> game = damier.load("atoms", rows=3, cols=3)
+>>> state = game.new_state()
+>>> for square in ["A1", "C3", "A1"]:
+...     state.play(state.parse_move(square))
+>>> print(state.render_text())
+      A  B  C
+  1   . 1r  .
+  2  1r  .  .
+  3   .  . 1B
+Blue to move.
+(count + colour letter; upper case = critical, one atom from exploding)
+>>> [e["type"] for e in state.events()]
+['place', 'wave']
+>>> state.position()
+'.,1r,./1r,.,./.,.,1b b rb 3'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from damier.core.errors import IllegalMoveError, StateError
+from damier.core.game import Game, Outcome, SearchResult, State
+from damier.core.grid import orthogonal_neighbours, parse_square, square_name
+from damier.core.rng import make_rng
+from damier.games.atoms import COLOURS, INFO
+from damier.games.atoms import evaluation as evaluation_kernels
+from damier.games.atoms import kernel, notation, view
+
+
+class AtomsGame(Game):
+    """Exploding Atoms on a ``rows`` x ``cols`` board for ``players`` players."""
+
+    name = INFO.name
+    title = INFO.title
+    description = INFO.description
+    option_set = INFO.options
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.rows: int = self.options["rows"]
+        self.cols: int = self.options["cols"]
+        self.players: int = self.options["players"]
+        self.n = self.rows * self.cols
+        # writable copies: numba compiles read-only arrays as a different type (kernels never write them)
+        self.neighbours: np.ndarray = orthogonal_neighbours(self.rows, self.cols).copy()
+        self.capacity: np.ndarray = (self.neighbours >= 0).sum(axis=1).astype(np.int32)
+        self._tables: Any = None  # damier.games.atoms.search.Tables, created by the first search
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    @property
+    def num_moves(self) -> int:
+        return self.n
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return COLOURS[: self.players]
+
+    @property
+    def edges(self) -> int:
+        """E, the number of pairs of adjacent squares."""
+        return int(self.capacity.sum()) // 2
+
+    @property
+    def max_plies(self) -> int:
+        """2E - V + 1: no game lasts longer (a settled position holds at most 2E - V atoms)."""
+        return 2 * self.edges - self.n + 1
+
+    def new_state(self, seed: int | None = None) -> AtomsState:
+        s = np.zeros(kernel.state_length(self.n, self.players), dtype=np.int32)
+        s[self.n : 2 * self.n] = -1
+        s[2 * self.n + kernel.WINNER] = -1
+        return AtomsState(self, s, seed=seed, start=None)
+
+    def state_from_position(self, position: str, seed: int | None = None) -> AtomsState:
+        """A state from a position string (see ``damier.games.atoms.notation``).
+
+        >>> import damier
+        >>> s = damier.load("atoms", rows=2, cols=2).state_from_position("1r,./.,1b r rb 2")
+        >>> s.legal_moves()
+        [0, 1, 2]
+        """
+        s = notation.parse_position(position, self.rows, self.cols, self.players, self.capacity)
+        return AtomsState(self, s, seed=seed, start=position.strip())
+
+    # ----- hooks for the generic players ----------------------------------------------------------------
+    def evaluate(self, state: State, player: int, kind: str = "classic") -> float:
+        """The classic critical-squares evaluation (or ``kind="strong"``) of ``state`` for ``player``."""
+        assert isinstance(state, AtomsState)
+        work = np.zeros(3 * self.n, dtype=np.int32)
+        if kind not in evaluation_kernels.EVALUATIONS:
+            raise ValueError(f"unknown evaluation {kind!r}; atoms has {evaluation_kernels.EVALUATIONS}")
+        index = evaluation_kernels.EVALUATIONS.index(kind)
+        return float(
+            evaluation_kernels.evaluate(
+                state._s, player, index, self.neighbours, self.capacity, self.n, self.players, work
+            )
+        )
+
+    def random_playout(self, state: State, seed: int) -> tuple[float, ...]:
+        assert isinstance(state, AtomsState)
+        wins = kernel.random_playouts(
+            state._s, self.neighbours, self.capacity, self.n, self.players, make_rng(seed), 1
+        )
+        return tuple(1.0 if wins[q] else -1.0 for q in range(self.players))
+
+    def search(self, state: State, depth: int, node_limit: int, evaluation: str) -> SearchResult:
+        assert isinstance(state, AtomsState)
+        if evaluation not in evaluation_kernels.EVALUATIONS:
+            raise ValueError(f"unknown evaluation {evaluation!r}; atoms has {evaluation_kernels.EVALUATIONS}")
+        from damier.games.atoms import search  # compiled on first use, not when the game loads
+
+        if self._tables is None:
+            self._tables = search.Tables(self.n, self.players)
+        tables = self._tables
+        move, score, nodes, completed = search.search(
+            state._s, depth, evaluation_kernels.EVALUATIONS.index(evaluation), self.neighbours,
+            self.capacity, self.n, self.players, node_limit, tables.keys, tables.data, tables.zobrist,
+            tables.side,
+        )
+        return SearchResult(move=move, score=float(score), nodes=nodes, completed=completed, pv=(move,))
+
+    def new_search(self) -> None:
+        """Forget the transposition table (scores in it are relative to one root player)."""
+        if self._tables is not None:
+            self._tables.clear()
+
+
+class AtomsState(State):
+    """An Exploding Atoms position with its history."""
+
+    game: AtomsGame
+
+    def __init__(self, game: AtomsGame, s: np.ndarray, seed: int | None, start: str | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.start = start
+        self.history = []
+        self._s = s
+        self._snapshots: list[np.ndarray] = []
+        self._work = np.zeros(3 * game.n, dtype=np.int32)
+        self._log = np.empty(1, dtype=np.int32)
+
+    # ----- contract -------------------------------------------------------------------------------------
+    @property
+    def player(self) -> int:
+        return int(self._s[2 * self.game.n + kernel.TO_MOVE])
+
+    def legal_moves(self) -> list[int]:
+        out = np.empty(self.game.n, dtype=np.int32)
+        k = kernel.legal_moves(self._s, self.game.n, out)
+        return [int(m) for m in out[:k]]
+
+    def is_legal(self, move: int) -> bool:
+        return bool(kernel.is_legal(self._s, move, self.game.n))
+
+    def _apply(self, move: int) -> None:
+        g = self.game
+        self._snapshots.append(self._s.copy())
+        kernel.apply(self._s, move, g.neighbours, g.capacity, g.n, g.players, self._work, self._log, False)
+        self.history.append(move)
+
+    def undo(self) -> None:
+        if not self._snapshots:
+            raise StateError("there is no move to undo")
+        self._s = self._snapshots.pop()
+        self.history.pop()
+
+    def copy(self) -> AtomsState:
+        other = AtomsState(self.game, self._s.copy(), self.seed, self.start)
+        other.history = list(self.history)
+        other._snapshots = list(self._snapshots)  # snapshots are never mutated, sharing them is safe
+        return other
+
+    def outcome(self) -> Outcome | None:
+        if self.player != kernel.TERMINAL:
+            return None
+        winner = int(self._s[2 * self.game.n + kernel.WINNER])
+        losers = [COLOURS[q] for q in range(self.game.players) if q != winner]
+        if len(losers) == 1:
+            reason = f"{COLOURS[winner]} wins: {losers[0]} has no atoms left"
+        else:
+            reason = f"{COLOURS[winner]} wins: every other colour has been eliminated"
+        returns = tuple(1.0 if q == winner else -1.0 for q in range(self.game.players))
+        return Outcome(winner=winner, returns=returns, reason=reason)
+
+    # ----- notation -------------------------------------------------------------------------------------
+    def move_to_str(self, move: int) -> str:
+        if not isinstance(move, int | np.integer) or not 0 <= move < self.game.n:
+            raise IllegalMoveError(f"{move!r} is not a square of this board (0 to {self.game.n - 1})")
+        return square_name(int(move), self.game.cols)
+
+    def parse_move(self, text: str) -> int:
+        """The square written ``text`` (``C4``, any case), if the player to move may play there."""
+        g = self.game
+        move = parse_square(text, g.rows, g.cols)
+        if self.player == kernel.TERMINAL:
+            raise IllegalMoveError(f"the game is over ({self.outcome_reason()}); no move can be played")
+        if not self.is_legal(move):
+            owner = COLOURS[int(self._s[g.n + move])]
+            raise IllegalMoveError(
+                f"{square_name(move, g.cols)} belongs to {owner}; {COLOURS[self.player]} may play on an empty "
+                f"square or on a square of its own"
+            )
+        return move
+
+    def position(self) -> str:
+        g = self.game
+        return notation.format_position(self._s, g.rows, g.cols, g.players)
+
+    # ----- views ----------------------------------------------------------------------------------------
+    def cells(self) -> list[list[view.Cell]]:
+        """The board as rows of ``Cell`` (name, count, owner, capacity), for views."""
+        g = self.game
+        return [
+            [
+                view.Cell(square_name(r * g.cols + c, g.cols), int(self._s[r * g.cols + c]),
+                          int(self._s[g.n + r * g.cols + c]), int(g.capacity[r * g.cols + c]))
+                for c in range(g.cols)
+            ]
+            for r in range(g.rows)
+        ]
+
+    def render_text(self) -> str:
+        return view.render(self.cells(), self._s, self.game.n, self.game.players)
+
+    def observation(self) -> np.ndarray:
+        """float32 (players + 1, rows, cols): plane i holds the atoms of the player i seats after the player
+        to move (plane 0: the player to move's own atoms); the last plane holds each square's capacity."""
+        g = self.game
+        me = max(self.player, 0)
+        counts = self._s[: g.n]
+        owners = self._s[g.n : 2 * g.n]
+        planes = np.zeros((g.players + 1, g.rows, g.cols), dtype=np.float32)
+        for i in range(g.players):
+            q = (me + i) % g.players
+            planes[i] = np.where(owners == q, counts, 0).reshape(g.rows, g.cols)
+        planes[g.players] = g.capacity.reshape(g.rows, g.cols)
+        return planes
+
+    def events(self) -> list[dict[str, Any]]:
+        """The last move as events: ``place``, one ``wave`` per explosion layer, ``eliminate``, ``win``."""
+        if not self._snapshots:
+            return []
+        g = self.game
+        move = self.history[-1]
+        mover = int(self._snapshots[-1][2 * g.n + kernel.TO_MOVE])
+        log = np.empty(4 * g.n, dtype=np.int32)
+        while True:  # replay the move from its snapshot, recording; grow the log if it was too short
+            nlog = kernel.apply(
+                self._snapshots[-1].copy(), move, g.neighbours, g.capacity, g.n, g.players,
+                np.zeros(3 * g.n, dtype=np.int32), log, True,
+            )
+            if nlog <= log.shape[0]:
+                break
+            log = np.empty(nlog, dtype=np.int32)
+        events: list[dict[str, Any]] = [{"type": "place", "player": mover, "square": self.move_to_str(move)}]
+        wave: list[str] = []
+        waves = 0
+        for entry in log[:nlog]:
+            if entry < 0:
+                events.append({"type": "wave", "index": waves, "squares": wave})
+                waves += 1
+                wave = []
+            else:
+                wave.append(square_name(int(entry), g.cols))
+        elim = kernel.elim_at(g.n, g.players)
+        prior = self._snapshots[-1]
+        for q in range(g.players):
+            if self._s[elim + q] and not prior[elim + q]:
+                events.append({"type": "eliminate", "player": q})
+        if self.player == kernel.TERMINAL:
+            events.append({"type": "win", "player": int(self._s[2 * g.n + kernel.WINNER])})
+        return events
+
+    def key(self) -> bytes:
+        return self._s[: 2 * self.game.n + 1].tobytes()
+
+    # ----- facts used by views and tests ----------------------------------------------------------------
+    def atoms(self, player: int | None = None) -> int:
+        """Total atoms on the board, or those of ``player``."""
+        g = self.game
+        counts = self._s[: g.n]
+        if player is None:
+            return int(counts[self._s[g.n : 2 * g.n] >= 0].sum())
+        return int(counts[self._s[g.n : 2 * g.n] == player].sum())
+
+    def eliminated(self) -> list[int]:
+        elim = kernel.elim_at(self.game.n, self.game.players)
+        return [q for q in range(self.game.players) if self._s[elim + q]]
+
+    def has_moved(self, player: int) -> bool:
+        return bool(self._s[kernel.moved_at(self.game.n, self.game.players) + player])
+
+    @property
+    def ply(self) -> int:
+        return int(self._s[2 * self.game.n + kernel.PLY])

@@ -1,0 +1,49 @@
+"""Text view of an Exploding Atoms position, and the per-square data a board view draws."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from damier.games.atoms import COLOURS, LETTERS
+from damier.games.atoms.kernel import TERMINAL, TO_MOVE, WINNER
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One square as a view draws it."""
+
+    name: str
+    count: int
+    owner: int  # -1 when empty
+    capacity: int
+
+    @property
+    def critical(self) -> bool:
+        """One atom short of exploding."""
+        return self.owner >= 0 and self.count == self.capacity - 1
+
+
+def cell_text(cell: Cell) -> str:
+    """``.`` for an empty square; else the count and colour letter, the letter upper-case when critical."""
+    if cell.owner < 0:
+        return "."
+    letter = LETTERS[cell.owner]
+    return f"{cell.count}{letter.upper() if cell.critical else letter}"
+
+
+def render(cells: list[list[Cell]], s: np.ndarray, n: int, p: int) -> str:
+    cols = len(cells[0])
+    width = max(3, max(len(cell_text(c)) for row in cells for c in row) + 1)
+    header = "    " + "".join(chr(ord("A") + c).rjust(width) for c in range(cols))
+    lines = [header]
+    for r, row in enumerate(cells):
+        lines.append(f"{r + 1:>3} " + "".join(cell_text(c).rjust(width) for c in row))
+    to_move = s[2 * n + TO_MOVE]
+    if to_move == TERMINAL:
+        lines.append(f"{COLOURS[s[2 * n + WINNER]]} wins.")
+    else:
+        lines.append(f"{COLOURS[to_move]} to move.")
+    lines.append("(count + colour letter; upper case = critical, one atom from exploding)")
+    return "\n".join(lines)
