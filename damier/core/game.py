@@ -154,7 +154,10 @@ class Game(abc.ABC):
         return state
 
     # ----- optional hooks for the generic players -------------------------------------------------------
-    def evaluate(self, state: State, player: int) -> float:
+    #: names of the evaluation functions the game offers, the default first
+    evaluations: ClassVar[tuple[str, ...]] = ()
+
+    def evaluate(self, state: State, player: int, evaluation: str | None = None) -> float:
         """Static evaluation of ``state`` from ``player``'s point of view (higher is better)."""
         raise NotImplementedError(f"{self.name} has no evaluation function")
 
@@ -169,9 +172,20 @@ class Game(abc.ABC):
         """
         return None
 
-    def search(self, state: State, depth: int, node_limit: int, evaluation: str) -> SearchResult | None:
-        """A fixed-depth alpha-beta search inside the game's kernel, or ``None`` if the game has none."""
-        return None
+    def search(self, state: State, depth: int, node_limit: int, evaluation: str) -> SearchResult:
+        """A fixed-depth alpha-beta search inside the game's kernel (see ``has_search``)."""
+        raise NotImplementedError(f"{self.name} has no kernel search")
+
+    @property
+    def has_search(self) -> bool:
+        return type(self).search is not Game.search
+
+    def new_search(self) -> None:
+        """Called before searching a new position: a kernel search may clear its transposition table."""
+
+    def is_decided_score(self, score: float) -> bool:
+        """Whether a ``search`` score means a forced win or loss (deepening further is pointless)."""
+        return False
 
     # ----- identity -------------------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

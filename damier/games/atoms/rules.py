@@ -40,6 +40,7 @@ class AtomsGame(Game):
     title = INFO.title
     description = INFO.description
     option_set = INFO.options
+    evaluations = evaluation_kernels.EVALUATIONS
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -96,9 +97,17 @@ class AtomsGame(Game):
         return AtomsState(self, s, seed=seed, start=position.strip())
 
     # ----- hooks for the generic players ----------------------------------------------------------------
-    def evaluate(self, state: State, player: int, kind: str = "classic") -> float:
-        """The classic critical-squares evaluation (or ``kind="strong"``) of ``state`` for ``player``."""
+    def evaluate(self, state: State, player: int, evaluation: str | None = None) -> float:
+        """The classic critical-squares evaluation (or ``evaluation="strong"``) of ``state`` for ``player``.
+
+        >>> import damier
+        >>> game = damier.load("atoms", rows=3, cols=3)
+        >>> corner = game.state_from_position(".,.,./.,.,./.,.,1r b r 1")
+        >>> game.evaluate(corner, 0)  # 1 atom, +3 for a corner, +2 for a critical square
+        6.0
+        """
         assert isinstance(state, AtomsState)
+        kind = evaluation or "classic"
         work = np.zeros(3 * self.n, dtype=np.int32)
         if kind not in evaluation_kernels.EVALUATIONS:
             raise ValueError(f"unknown evaluation {kind!r}; atoms has {evaluation_kernels.EVALUATIONS}")
@@ -131,6 +140,9 @@ class AtomsGame(Game):
             tables.side,
         )
         return SearchResult(move=move, score=float(score), nodes=nodes, completed=completed, pv=(move,))
+
+    def is_decided_score(self, score: float) -> bool:
+        return abs(score) >= evaluation_kernels.WIN - 1000
 
     def new_search(self) -> None:
         """Forget the transposition table (scores in it are relative to one root player)."""

@@ -1,0 +1,12 @@
+"""Generic computer players over the game contract: random, MCTS (chance-aware), alpha-beta/expectimax.
+
+Every player is built from a spec string: ``damier.ai.make_agent("mcts:time=1.0", game)``.
+"""
+
+from damier.ai.alphabeta import AlphaBetaAgent
+from damier.ai.base import Agent, SearchInfo, sample_chance
+from damier.ai.mcts import MCTSAgent
+from damier.ai.random_player import RandomAgent
+from damier.ai.spec import LEVELS, make_agent
+
+__all__ = ["LEVELS", "Agent", "AlphaBetaAgent", "MCTSAgent", "RandomAgent", "SearchInfo", "make_agent", "sample_chance"]

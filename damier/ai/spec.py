@@ -1,0 +1,163 @@
+"""Agent spec strings, used everywhere a computer player is named (CLI, arena, server).
+
+A spec is a name and optional parameters: ``random``, ``mcts:time=1.0``, ``mcts:playouts=20000``,
+``alphabeta:depth=4``, ``alphabeta:time=1.0,eval=strong``; a level of the game (``easy``, ``medium``,
+``hard``); or an agent the game names (``atoms-classic``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from damier.ai.alphabeta import MAX_DEPTH, AlphaBetaAgent
+from damier.ai.base import Agent
+from damier.ai.mcts import MCTSAgent
+from damier.ai.random_player import RandomAgent
+from damier.core import registry
+from damier.core.errors import AgentSpecError
+from damier.core.game import Game
+
+LEVELS = ("easy", "medium", "hard")
+#: levels of a game that declares none
+DEFAULT_LEVELS = {"easy": "mcts:playouts=300", "medium": "mcts:playouts=3000", "hard": "mcts:time=1.0"}
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: type
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def parse(self, text: str, spec: str) -> Any:
+        try:
+            if self.kind is bool:
+                lowered = text.lower()
+                if lowered not in ("true", "false", "yes", "no", "1", "0"):
+                    raise ValueError(text)
+                return lowered in ("true", "yes", "1")
+            value = self.kind(text)
+        except ValueError:
+            raise AgentSpecError(
+                f"agent {spec!r}: {self.name}={text!r} is not {'a number' if self.kind is float else 'an integer' if self.kind is int else 'true or false' if self.kind is bool else 'valid'}"
+            ) from None
+        if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+            raise AgentSpecError(f"agent {spec!r}: {self.name}={text} is out of range ({self.describe_range()})")
+        return value
+
+    def describe_range(self) -> str:
+        if self.maximum is None:
+            return f">= {self.minimum}" if self.minimum is not None else "any"
+        return f"{self.minimum} to {self.maximum}"
+
+
+KINDS: dict[str, tuple[Param, ...]] = {
+    "random": (Param("seed", int, "random seed"),),
+    "mcts": (
+        Param("time", float, "seconds per move", 0.001),
+        Param("playouts", int, "playouts per move", 1),
+        Param("c", float, "UCT exploration constant", 0.0),
+        Param("seed", int, "random seed"),
+        Param("reuse", bool, "keep the tree between moves"),
+    ),
+    "alphabeta": (
+        Param("depth", int, "search depth in plies", 1, MAX_DEPTH),
+        Param("time", float, "seconds per move (iterative deepening)", 0.001),
+        Param("eval", str, "evaluation function of the game"),
+        Param("kernel", bool, "use the game's kernel search when it has one"),
+    ),
+}
+
+
+def describe_kinds() -> list[str]:
+    """One line per kind of agent with its parameters, for help texts."""
+    return [f"{kind}:" + ",".join(f"{p.name}=..." for p in params) for kind, params in KINDS.items()]
+
+
+def resolve(spec: str, game_name: str) -> str:
+    """Turn a level or a game's named agent into a plain spec (``hard`` -> ``alphabeta:time=1.0,...``)."""
+    name = spec.strip()
+    info = registry.info(game_name)
+    if name in LEVELS:
+        return info.levels.get(name, DEFAULT_LEVELS[name])
+    if name in info.agents:
+        return info.agents[name]
+    return name
+
+
+def parse(spec: str, game_name: str) -> tuple[str, dict[str, Any]]:
+    """The kind and parameters of ``spec`` (levels and named agents resolved)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError("an agent spec must be a non-empty string like 'random', 'hard' or 'mcts:time=1.0'")
+    plain = resolve(spec, game_name)
+    kind, _, rest = plain.partition(":")
+    kind = kind.strip().lower()
+    if kind not in KINDS:
+        info = registry.info(game_name)
+        known = [*KINDS, *LEVELS, *info.agents]
+        raise AgentSpecError(f"unknown agent {spec!r}; known agents: {', '.join(known)} (e.g. mcts:time=1.0)")
+    params = {p.name: p for p in KINDS[kind]}
+    values: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, text = item.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in params:
+            accepted = ", ".join(params)
+            raise AgentSpecError(f"agent {spec!r}: {item!r} is not a parameter of {kind} (accepted: {accepted})")
+        values[key] = params[key].parse(text.strip(), spec)
+    return kind, values
+
+
+def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
+    """Build the agent ``spec`` for ``game``; ``seed`` seeds it unless the spec sets its own.
+
+    >>> import damier
+    >>> make_agent("hard", damier.load("atoms")).spec
+    'hard'
+    >>> make_agent("mcts:budget=3", damier.load("atoms"))
+    Traceback (most recent call last):
+    ...
+    damier.core.errors.AgentSpecError: agent 'mcts:budget=3': 'budget=3' is not a parameter of mcts (accepted: time, playouts, c, seed, reuse)
+    """
+    kind, values = parse(spec, game.name)
+    builder = _BUILDERS[kind]
+    return builder(values, game, seed, spec.strip())
+
+
+def _random(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
+    return RandomAgent(seed=values.get("seed", seed), spec=spec)
+
+
+def _mcts(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
+    return MCTSAgent(
+        time_limit=values.get("time"),
+        playouts=values.get("playouts"),
+        exploration=values.get("c", 1.0),
+        seed=values.get("seed", seed),
+        reuse=values.get("reuse", True),
+        spec=spec,
+    )
+
+
+def _alphabeta(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
+    evaluation = values.get("eval")
+    if evaluation is not None and evaluation not in game.evaluations:
+        offered = ", ".join(game.evaluations) or "none"
+        raise AgentSpecError(f"agent {spec!r}: {game.name} has no evaluation {evaluation!r} (it has: {offered})")
+    return AlphaBetaAgent(
+        depth=values.get("depth"),
+        time_limit=values.get("time"),
+        evaluation=evaluation,
+        use_kernel=values.get("kernel", True),
+        spec=spec,
+    )
+
+
+_BUILDERS: dict[str, Callable[[dict[str, Any], Game, int | None, str], Agent]] = {
+    "random": _random,
+    "mcts": _mcts,
+    "alphabeta": _alphabeta,
+}

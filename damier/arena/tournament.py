@@ -1,0 +1,133 @@
+"""Round-robin tournaments between agent specs, on a local process pool, with W/D/L and Elo."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from damier.ai.spec import make_agent
+from damier.arena import elo
+from damier.arena.match import MatchResult, run_match_task
+from damier.core.registry import load
+
+
+@dataclass
+class Standing:
+    name: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+
+@dataclass
+class TournamentResult:
+    game: str
+    options: dict[str, Any]
+    agents: list[str]
+    standings: list[Standing]
+    ratings: list[elo.Rating]
+    pairs: dict[str, dict[str, int]]  # "a vs b" -> {"wins": .., "draws": .., "losses": ..} from a's side
+    games: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": self.options,
+            "agents": self.agents,
+            "standings": [
+                {"agent": s.name, "games": s.games, "wins": s.wins, "draws": s.draws, "losses": s.losses,
+                 "score": round(s.score, 4)}
+                for s in self.standings
+            ],
+            "elo": [{"agent": r.name, "elo": round(r.elo, 1), "low": round(r.low, 1), "high": round(r.high, 1)}
+                    for r in self.ratings],
+            "pairs": self.pairs,
+            "games": self.games,
+        }
+
+
+def schedule(game_name: str, options: dict[str, Any], specs: list[str], games_per_pair: int, seed: int,
+             opening: int, num_players: int) -> list[dict[str, Any]]:
+    """Every game of the round robin: each pair meets ``games_per_pair`` times, seats alternating."""
+    tasks = []
+    for pair_index, (a, b) in enumerate(itertools.combinations(range(len(specs)), 2)):
+        for k in range(games_per_pair):
+            pair = (a, b) if k % 2 == 0 else (b, a)
+            seats = [pair[s % 2] for s in range(num_players)]
+            tasks.append({
+                "game": game_name, "options": options, "specs": specs, "seats": seats,
+                # the same opening for both seat orders of a pair of games: a fairer comparison
+                "seed": seed * 1_000_003 + pair_index * 10_007 + k // 2,
+                "opening": opening,
+            })
+    return tasks
+
+
+def run(game_name: str, specs: list[str], games_per_pair: int, seed: int = 0, opening: int = 2,
+        options: dict[str, Any] | None = None, workers: int | None = None,
+        progress: Callable[[MatchResult], None] | None = None) -> TournamentResult:
+    """Play the round robin and rate the agents. Specs are validated before any game starts."""
+    game = load(game_name, **(options or {}))
+    for spec in specs:
+        make_agent(spec, game)  # raises AgentSpecError now rather than in a worker
+    tasks = schedule(game.name, dict(game.options), specs, games_per_pair, seed, opening, game.num_players)
+    workers = workers or max(1, min(os.cpu_count() or 1, len(tasks)))
+    results: list[MatchResult] = []
+    if workers == 1:
+        for task in tasks:
+            result = run_match_task(task)
+            results.append(result)
+            if progress:
+                progress(result)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures: list[Future[MatchResult]] = [pool.submit(run_match_task, task) for task in tasks]
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if progress:
+                    progress(result)
+    return summarise(game.name, dict(game.options), specs, results)
+
+
+def summarise(game: str, options: dict[str, Any], specs: list[str], results: list[MatchResult]) -> TournamentResult:
+    k = len(specs)
+    standings = [Standing(name) for name in specs]
+    scores = np.zeros((k, k))
+    played = np.zeros((k, k))
+    pairs: dict[str, dict[str, int]] = {}
+    for result in results:
+        involved = sorted(set(result.seats))
+        winner = result.winner_agent
+        for a, b in itertools.permutations(involved, 2):
+            played[a, b] += 1
+            scores[a, b] += 1.0 if winner == a else 0.5 if winner is None else 0.0
+        for a in involved:
+            if winner is None:
+                standings[a].draws += 1
+            elif winner == a:
+                standings[a].wins += 1
+            else:
+                standings[a].losses += 1
+        if len(involved) == 2:
+            a, b = involved
+            entry = pairs.setdefault(f"{specs[a]} vs {specs[b]}", {"wins": 0, "draws": 0, "losses": 0})
+            entry["draws" if winner is None else "wins" if winner == a else "losses"] += 1
+    ratings = elo.fit(specs, scores, played)
+    games = [{"seats": [specs[i] for i in r.seats], "winner": None if r.winner_agent is None else specs[r.winner_agent],
+              "reason": r.outcome.reason, "plies": r.plies, "record": r.record} for r in results]
+    return TournamentResult(game, options, specs, standings, ratings, pairs, games)

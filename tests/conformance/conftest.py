@@ -1,0 +1,71 @@
+"""Parametrizes the conformance suite over every registered game, plus the extra configurations below.
+
+A new game is covered as soon as it is registered; add its interesting option sets to ``EXTRA_CONFIGS``.
+The test-only dice game (``dice_game.py``) is registered for the duration of this package's tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import damier
+from damier.core import registry
+from tests.conformance.dice_game import OPTIONS as DICE_OPTIONS
+
+DICE_INFO = damier.GameInfo(
+    name="test-dice",
+    title="Test dice race",
+    description="A tiny dice race used by the conformance tests to exercise chance nodes.",
+    options=DICE_OPTIONS,
+    factory="tests.conformance.dice_game:DiceGame",
+    players="2",
+    has_chance=True,
+)
+
+#: Option sets tested besides each game's defaults, by game name.
+EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
+    "atoms": [
+        {"rows": 3, "cols": 4},
+        {"players": 3},
+        {"players": 4, "rows": 4, "cols": 4},
+        {"rows": 2, "cols": 2},
+    ],
+    "test-dice": [{"target": 30}],
+}
+
+
+def game_configs() -> list[tuple[str, dict[str, Any]]]:
+    names = [info.name for info in damier.games()]
+    if DICE_INFO.name not in names:
+        names.append(DICE_INFO.name)
+    return [(name, options) for name in names for options in [{}, *EXTRA_CONFIGS.get(name, [])]]
+
+
+def config_id(config: tuple[str, dict[str, Any]]) -> str:
+    name, options = config
+    return name + ("[" + ",".join(f"{k}={v}" for k, v in options.items()) + "]" if options else "")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "config" in metafunc.fixturenames:
+        configs = game_configs()
+        metafunc.parametrize("config", configs, ids=[config_id(c) for c in configs])
+
+
+@pytest.fixture(scope="package", autouse=True)
+def registered_test_games() -> Iterator[None]:
+    """Register the dice fixture game while this package runs, and leave the registry as it was."""
+    already = DICE_INFO.name in [info.name for info in damier.games()]
+    registry.register(DICE_INFO)
+    yield
+    if not already:
+        registry.unregister(DICE_INFO.name)
+
+
+@pytest.fixture
+def game(config: tuple[str, dict[str, Any]]) -> damier.Game:
+    name, options = config
+    return damier.load(name, **options)
