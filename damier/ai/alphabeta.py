@@ -178,9 +178,12 @@ class AlphaBetaAgent:
         first = -1
         if entry is not None:
             first = entry.move
-            if ply > 0 and entry.depth >= depth and (
-                entry.flag == 0 or (entry.flag == 1 and entry.value >= beta) or (entry.flag == 2 and entry.value <= alpha)
-            ):
+            bound_holds = (
+                entry.flag == 0
+                or (entry.flag == 1 and entry.value >= beta)
+                or (entry.flag == 2 and entry.value <= alpha)
+            )
+            if ply > 0 and entry.depth >= depth and bound_holds:
                 return entry.value
         moves = state.legal_moves()
         if first in moves:

@@ -14,7 +14,7 @@ import time
 
 from damier.ai.base import SearchInfo
 from damier.core.errors import StateError
-from damier.core.game import CHANCE, TERMINAL, State
+from damier.core.game import CHANCE, TERMINAL, State, _python_playout
 
 
 class Node:
@@ -186,17 +186,4 @@ class MCTSAgent:
         fast = state.game.random_playout(state, self.rng.getrandbits(63))
         if fast is not None:
             return fast
-        return self._python_playout(state)
-
-    def _python_playout(self, state: State) -> tuple[float, ...]:
-        scratch = state.copy()
-        while not scratch.is_over():
-            if scratch.player == CHANCE:
-                outcomes = scratch.chance_outcomes()
-                move = self.rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
-            else:
-                move = self.rng.choice(scratch.legal_moves())
-            scratch._apply(move)
-        outcome = scratch.outcome()
-        assert outcome is not None
-        return outcome.returns
+        return _python_playout(state, self.rng)

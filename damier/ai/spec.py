@@ -24,6 +24,9 @@ LEVELS = ("easy", "medium", "hard")
 DEFAULT_LEVELS = {"easy": "mcts:playouts=300", "medium": "mcts:playouts=3000", "hard": "mcts:time=1.0"}
 
 
+_KIND_WORDS = {float: "a number", int: "an integer", bool: "true or false", str: "a name"}
+
+
 @dataclass(frozen=True)
 class Param:
     name: str
@@ -41,10 +44,8 @@ class Param:
                 return lowered in ("true", "yes", "1")
             value = self.kind(text)
         except ValueError:
-            raise AgentSpecError(
-                f"agent {spec!r}: {self.name}={text!r} is not {'a number' if self.kind is float else 'an integer' if self.kind is int else 'true or false' if self.kind is bool else 'valid'}"
-            ) from None
-        if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+            raise AgentSpecError(f"agent {spec!r}: {self.name}={text!r} is not {_KIND_WORDS[self.kind]}") from None
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise AgentSpecError(f"agent {spec!r}: {self.name}={text} is out of range ({self.describe_range()})")
         return value
 
@@ -117,10 +118,10 @@ def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
     >>> import damier
     >>> make_agent("hard", damier.load("atoms")).spec
     'hard'
-    >>> make_agent("mcts:budget=3", damier.load("atoms"))
+    >>> make_agent("mcts:budget=3", damier.load("atoms"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    damier.core.errors.AgentSpecError: agent 'mcts:budget=3': 'budget=3' is not a parameter of mcts (accepted: time, playouts, c, seed, reuse)
+    damier.core.errors.AgentSpecError: agent 'mcts:budget=3': 'budget=3' is not a parameter of mcts (accepted: ...)
     """
     kind, values = parse(spec, game.name)
     builder = _BUILDERS[kind]

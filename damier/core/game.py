@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import abc
 import json
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported by the games, not by ``import damier`` (fast start-up)
+    import numpy as np
 
 from damier.core.errors import IllegalMoveError, ParseError, RecordError, StateError
 from damier.core.options import OptionSet
@@ -172,6 +174,24 @@ class Game(abc.ABC):
         """
         return None
 
+    def random_playouts(self, state: State, count: int, seed: int) -> list[int]:
+        """Play ``count`` random games from ``state``; how many each player won (for benchmarks and MCTS).
+
+        Games override this with a kernel loop; the default plays through ``random_playout``.
+        """
+        import random
+
+        wins = [0] * self.num_players
+        rng = random.Random(seed)
+        for _ in range(count):
+            returns = self.random_playout(state, rng.getrandbits(63))
+            if returns is None:
+                returns = _python_playout(state, rng)
+            best = max(returns)
+            if list(returns).count(best) == 1:
+                wins[list(returns).index(best)] += 1
+        return wins
+
     def search(self, state: State, depth: int, node_limit: int, evaluation: str) -> SearchResult:
         """A fixed-depth alpha-beta search inside the game's kernel (see ``has_search``)."""
         raise NotImplementedError(f"{self.name} has no kernel search")
@@ -180,7 +200,7 @@ class Game(abc.ABC):
     def has_search(self) -> bool:
         return type(self).search is not Game.search
 
-    def new_search(self) -> None:
+    def new_search(self) -> None:  # noqa: B027 (a hook with nothing to do by default)
         """Called before searching a new position: a kernel search may clear its transposition table."""
 
     def is_decided_score(self, score: float) -> bool:
@@ -197,6 +217,21 @@ class Game(abc.ABC):
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.options.items())
         return f"damier.load({self.name!r}{args})"
+
+
+def _python_playout(state: State, rng: Any) -> tuple[float, ...]:
+    """A uniformly random game from ``state`` through the contract (chance events drawn with their odds)."""
+    scratch = state.copy()
+    while not scratch.is_over():
+        if scratch.player == CHANCE:
+            outcomes = scratch.chance_outcomes()
+            move = rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
+        else:
+            move = rng.choice(scratch.legal_moves())
+        scratch._apply(move)
+    outcome = scratch.outcome()
+    assert outcome is not None
+    return outcome.returns
 
 
 class State(abc.ABC):
@@ -226,6 +261,8 @@ class State(abc.ABC):
 
     def legal_mask(self) -> np.ndarray:
         """A boolean array of length ``game.num_moves``, True where the move is legal (for RL code)."""
+        import numpy as np
+
         mask = np.zeros(self.game.num_moves, dtype=bool)
         mask[self.legal_moves()] = True
         return mask
@@ -234,7 +271,7 @@ class State(abc.ABC):
         """Play ``move`` (an int from ``legal_moves``); raise ``IllegalMoveError`` if it is not legal."""
         if self.player == TERMINAL:
             raise IllegalMoveError(f"the game is over ({self.outcome_reason()}); no move can be played")
-        if not isinstance(move, int | np.integer) or isinstance(move, bool) or not self.is_legal(int(move)):
+        if not isinstance(move, numbers.Integral) or isinstance(move, bool) or not self.is_legal(int(move)):
             raise IllegalMoveError(f"{move!r} is not a legal move here; legal moves: {self._legal_summary()}")
         self._apply(int(move))
 
@@ -306,6 +343,10 @@ class State(abc.ABC):
     @abc.abstractmethod
     def render_text(self) -> str:
         """A plain-text picture of the position, with coordinates."""
+
+    def render_styled(self) -> list[tuple[str, str | None]]:
+        """``render_text`` cut into (text, colour name or None) segments, for coloured terminals."""
+        return [(self.render_text(), None)]
 
     @abc.abstractmethod
     def observation(self) -> np.ndarray:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from damier.core.errors import ParseError
+
+if TYPE_CHECKING:  # numpy is imported when a table is built, not when the game list is read
+    import numpy as np
 
 MAX_SIDE = 26  # columns are named by one letter A..Z
 
@@ -59,6 +61,8 @@ def orthogonal_neighbours(rows: int, cols: int) -> np.ndarray:
     >>> orthogonal_neighbours(2, 2).tolist()
     [[-1, 1, 2, -1], [-1, -1, 3, 0], [0, 3, -1, -1], [1, -1, -1, 2]]
     """
+    import numpy as np
+
     table = np.full((rows * cols, 4), -1, dtype=np.int32)
     for index in range(rows * cols):
         row, col = divmod(index, cols)

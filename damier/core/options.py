@@ -50,13 +50,11 @@ class Option:
         converted = _convert(self, value)
         if self.choices is not None and converted not in self.choices:
             raise OptionError(f"option {self.name!r}: {value!r} is not accepted; expected {self.accepted()}")
-        if self.type is int:
-            if (self.minimum is not None and converted < self.minimum) or (
-                self.maximum is not None and converted > self.maximum
-            ):
-                raise OptionError(
-                    f"option {self.name!r}: {converted} is out of range; expected {self.accepted()}"
-                )
+        if self.type is int and (
+            (self.minimum is not None and converted < self.minimum)
+            or (self.maximum is not None and converted > self.maximum)
+        ):
+            raise OptionError(f"option {self.name!r}: {converted} is out of range; expected {self.accepted()}")
         return converted
 
     def to_json(self) -> dict[str, Any]:

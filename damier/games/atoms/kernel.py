@@ -195,9 +195,9 @@ def random_move(s: np.ndarray, n: int, rng: np.ndarray, moves: np.ndarray) -> in
         sq = below(rng, n)
         owner = s[n + sq]
         if owner == -1 or owner == me:
-            return np.int64(sq)
+            return int(sq)
     k = legal_moves(s, n, moves)
-    return np.int64(moves[below(rng, k)])
+    return int(moves[below(rng, k)])
 
 
 @njit(cache=True)

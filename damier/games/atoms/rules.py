@@ -28,9 +28,8 @@ from damier.core.errors import IllegalMoveError, StateError
 from damier.core.game import Game, Outcome, SearchResult, State
 from damier.core.grid import orthogonal_neighbours, parse_square, square_name
 from damier.core.rng import make_rng
-from damier.games.atoms import COLOURS, INFO
+from damier.games.atoms import COLOURS, INFO, kernel, notation, view
 from damier.games.atoms import evaluation as evaluation_kernels
-from damier.games.atoms import kernel, notation, view
 
 
 class AtomsGame(Game):
@@ -47,7 +46,7 @@ class AtomsGame(Game):
         self.rows: int = self.options["rows"]
         self.cols: int = self.options["cols"]
         self.players: int = self.options["players"]
-        self.n = self.rows * self.cols
+        self.n: int = self.rows * self.cols
         # writable copies: numba compiles read-only arrays as a different type (kernels never write them)
         self.neighbours: np.ndarray = orthogonal_neighbours(self.rows, self.cols).copy()
         self.capacity: np.ndarray = (self.neighbours >= 0).sum(axis=1).astype(np.int32)
@@ -124,6 +123,13 @@ class AtomsGame(Game):
             state._s, self.neighbours, self.capacity, self.n, self.players, make_rng(seed), 1
         )
         return tuple(1.0 if wins[q] else -1.0 for q in range(self.players))
+
+    def random_playouts(self, state: State, count: int, seed: int) -> list[int]:
+        assert isinstance(state, AtomsState)
+        wins = kernel.random_playouts(
+            state._s, self.neighbours, self.capacity, self.n, self.players, make_rng(seed), count
+        )
+        return [int(w) for w in wins]
 
     def search(self, state: State, depth: int, node_limit: int, evaluation: str) -> SearchResult:
         assert isinstance(state, AtomsState)
@@ -247,6 +253,9 @@ class AtomsState(State):
 
     def render_text(self) -> str:
         return view.render(self.cells(), self._s, self.game.n, self.game.players)
+
+    def render_styled(self) -> list[tuple[str, str | None]]:
+        return view.render_styled(self.cells(), self._s, self.game.n, self.game.players)
 
     def observation(self) -> np.ndarray:
         """float32 (players + 1, rows, cols): plane i holds the atoms of the player i seats after the player

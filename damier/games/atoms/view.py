@@ -33,17 +33,32 @@ def cell_text(cell: Cell) -> str:
     return f"{cell.count}{letter.upper() if cell.critical else letter}"
 
 
+#: terminal colour of each player, in seat order
+TERMINAL_COLOURS = ("red", "blue", "green", "yellow", "magenta", "dark_orange", "cyan", "white")
+
+
 def render(cells: list[list[Cell]], s: np.ndarray, n: int, p: int) -> str:
+    return "".join(text for text, _ in render_styled(cells, s, n, p))
+
+
+def render_styled(cells: list[list[Cell]], s: np.ndarray, n: int, p: int) -> list[tuple[str, str | None]]:
+    """The text board as (text, colour) segments: each owned square in its player's colour, critical bold."""
     cols = len(cells[0])
     width = max(3, max(len(cell_text(c)) for row in cells for c in row) + 1)
     header = "    " + "".join(chr(ord("A") + c).rjust(width) for c in range(cols))
-    lines = [header]
+    out: list[tuple[str, str | None]] = [(header + "\n", None)]
     for r, row in enumerate(cells):
-        lines.append(f"{r + 1:>3} " + "".join(cell_text(c).rjust(width) for c in row))
+        out.append((f"{r + 1:>3} ", None))
+        for c in row:
+            style = None
+            if c.owner >= 0:
+                style = TERMINAL_COLOURS[c.owner] + (" bold" if c.critical else "")
+            out.append((cell_text(c).rjust(width), style))
+        out.append(("\n", None))
     to_move = s[2 * n + TO_MOVE]
     if to_move == TERMINAL:
-        lines.append(f"{COLOURS[s[2 * n + WINNER]]} wins.")
+        out.append((f"{COLOURS[s[2 * n + WINNER]]} wins.\n", None))
     else:
-        lines.append(f"{COLOURS[to_move]} to move.")
-    lines.append("(count + colour letter; upper case = critical, one atom from exploding)")
-    return "\n".join(lines)
+        out.append((f"{COLOURS[to_move]} to move.\n", None))
+    out.append(("(count + colour letter; upper case = critical, one atom from exploding)", None))
+    return out
