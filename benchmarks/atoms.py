@@ -43,7 +43,7 @@ import time
 t = time.perf_counter()
 import damier
 g = damier.load("atoms"); s = g.new_state(); s.play(0); s.legal_moves(); s.events()
-g.random_playouts(s, 1, 0); g.evaluate(s, 0); g.search(s, 2, 10**9, "classic")
+g.random_playouts(s, 1, 0); g.evaluate(s, 0); g.search(s, 2, 10**9, "classic", g.new_search())
 print(time.perf_counter() - t)
 """
 

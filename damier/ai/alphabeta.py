@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from damier.ai.base import SearchInfo
 from damier.core.errors import StateError
@@ -61,9 +62,11 @@ class AlphaBetaAgent:
         self.spec = spec
         self.info = SearchInfo()
         self._table: dict[bytes, _Entry] = {}
+        self._context: Any = None  # the game's kernel search context (its transposition table)
 
     def reset(self) -> None:
         self._table.clear()
+        self._context = None
 
     def choose(self, state: State) -> int:
         if state.player < 0:
@@ -89,7 +92,7 @@ class AlphaBetaAgent:
     # ----- the game's own kernel search -----------------------------------------------------------------
     def _deepen_in_kernel(self, state: State, max_depth: int, deadline: float | None, started: float) -> SearchInfo:
         game = state.game
-        game.new_search()
+        self._context = game.new_search(self._context)
         evaluation = self._evaluation_name(state)
         best = SearchInfo()
         total_nodes = 0
@@ -101,7 +104,7 @@ class AlphaBetaAgent:
                 if remaining <= 0:
                     break
                 node_limit = max(1, int(total_nodes / max(elapsed, 1e-6) * remaining))
-            result = game.search(state, depth, node_limit, evaluation)
+            result = game.search(state, depth, node_limit, evaluation, self._context)
             total_nodes += result.nodes
             if not result.completed:
                 break

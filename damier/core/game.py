@@ -192,16 +192,22 @@ class Game(abc.ABC):
                 wins[list(returns).index(best)] += 1
         return wins
 
-    def search(self, state: State, depth: int, node_limit: int, evaluation: str) -> SearchResult:
-        """A fixed-depth alpha-beta search inside the game's kernel (see ``has_search``)."""
+    def search(self, state: State, depth: int, node_limit: int, evaluation: str, context: Any) -> SearchResult:
+        """A fixed-depth alpha-beta search inside the game's kernel (see ``has_search``).
+
+        ``context`` comes from ``new_search`` and belongs to one searcher (its transposition table), so two
+        searchers never share one.
+        """
         raise NotImplementedError(f"{self.name} has no kernel search")
 
     @property
     def has_search(self) -> bool:
         return type(self).search is not Game.search
 
-    def new_search(self) -> None:  # noqa: B027 (a hook with nothing to do by default)
-        """Called before searching a new position: a kernel search may clear its transposition table."""
+    def new_search(self, previous: Any = None) -> Any:
+        """The context of a kernel search of a new position (a cleared transposition table, reusing the
+        memory of ``previous`` when it is one)."""
+        return None
 
     def is_decided_score(self, score: float) -> bool:
         """Whether a ``search`` score means a forced win or loss (deepening further is pointless)."""

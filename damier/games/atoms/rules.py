@@ -50,7 +50,6 @@ class AtomsGame(Game):
         # writable copies: numba compiles read-only arrays as a different type (kernels never write them)
         self.neighbours: np.ndarray = orthogonal_neighbours(self.rows, self.cols).copy()
         self.capacity: np.ndarray = (self.neighbours >= 0).sum(axis=1).astype(np.int32)
-        self._tables: Any = None  # damier.games.atoms.search.Tables, created by the first search
 
     @property
     def num_players(self) -> int:
@@ -131,15 +130,13 @@ class AtomsGame(Game):
         )
         return [int(w) for w in wins]
 
-    def search(self, state: State, depth: int, node_limit: int, evaluation: str) -> SearchResult:
+    def search(self, state: State, depth: int, node_limit: int, evaluation: str, context: Any) -> SearchResult:
         assert isinstance(state, AtomsState)
         if evaluation not in evaluation_kernels.EVALUATIONS:
             raise ValueError(f"unknown evaluation {evaluation!r}; atoms has {evaluation_kernels.EVALUATIONS}")
         from damier.games.atoms import search  # compiled on first use, not when the game loads
 
-        if self._tables is None:
-            self._tables = search.Tables(self.n, self.players)
-        tables = self._tables
+        tables = context if isinstance(context, search.Tables) else search.Tables(self.n, self.players)
         move, score, nodes, completed = search.search(
             state._s, depth, evaluation_kernels.EVALUATIONS.index(evaluation), self.neighbours,
             self.capacity, self.n, self.players, node_limit, tables.keys, tables.data, tables.zobrist,
@@ -150,10 +147,14 @@ class AtomsGame(Game):
     def is_decided_score(self, score: float) -> bool:
         return abs(score) >= evaluation_kernels.WIN - 1000
 
-    def new_search(self) -> None:
-        """Forget the transposition table (scores in it are relative to one root player)."""
-        if self._tables is not None:
-            self._tables.clear()
+    def new_search(self, previous: Any = None) -> Any:
+        """A cleared transposition table (its scores are relative to one root player, so one per position)."""
+        from damier.games.atoms import search
+
+        if isinstance(previous, search.Tables) and previous.n == self.n and previous.p == self.players:
+            previous.clear()
+            return previous
+        return search.Tables(self.n, self.players)
 
 
 class AtomsState(State):

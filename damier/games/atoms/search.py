@@ -22,6 +22,7 @@ class Tables:
     """The transposition table and Zobrist keys of one searcher (reused across its searches)."""
 
     def __init__(self, n: int, p: int, bits: int = 18) -> None:
+        self.n, self.p = n, p
         size = 1 << bits
         self.keys = np.zeros(size, dtype=np.uint64)
         self.data = np.zeros((size, 4), dtype=np.int32)  # depth, flag, move, score
