@@ -318,6 +318,29 @@ def bench_once(game_name: str, seconds: float = 3.0, opt: OptArg = None) -> None
     print(measure_playouts(load_game(game_name, opt), seconds))
 
 
+# ----- serve -------------------------------------------------------------------------------------------
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to bind (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    db: Annotated[str | None, typer.Option(help="SQLAlchemy URL (default: SQLite in your data folder).")] = None,
+    workers: Annotated[int | None, typer.Option(min=1, help="Processes for computer moves (default: cores).")] = None,
+) -> None:
+    """Start the browser arcade: play every game against the computer or online, watch, replay."""
+    import uvicorn
+
+    from damier.server.app import create_app
+    from damier.server.storage import Storage, StorageError, default_url
+
+    url = db or default_url()
+    try:
+        Storage(url).close()  # open and migrate now, so a bad --db fails with one clear line
+    except StorageError as exc:
+        raise fail(str(exc)) from None
+    console.print(f"damier arcade on http://{host}:{port}/  (database: {url})")
+    uvicorn.run(create_app(url, workers), host=host, port=port, log_level="warning")
+
+
 # ----- record ------------------------------------------------------------------------------------------
 @record_app.command("show")
 def record_show(

@@ -80,6 +80,8 @@ class Game(abc.ABC):
     description: ClassVar[str]
     option_set: ClassVar[OptionSet]
     has_chance: ClassVar[bool] = False
+    #: whether a game can end in a draw (and players may agree to one)
+    has_draws: ClassVar[bool] = True
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = self.option_set.validate(options, self.name)
@@ -349,6 +351,10 @@ class State(abc.ABC):
     @abc.abstractmethod
     def render_text(self) -> str:
         """A plain-text picture of the position, with coordinates."""
+
+    def board_json(self) -> dict[str, Any]:
+        """The data a board view draws (JSON-ready; ``kind`` names the game's web view)."""
+        return {"kind": self.game.name, "position": self.position()}
 
     def render_styled(self) -> list[tuple[str, str | None]]:
         """``render_text`` cut into (text, colour name or None) segments, for coloured terminals."""

@@ -49,3 +49,10 @@ def fingerprint(state: damier.State, with_json: bool = True) -> dict[str, Any]:
     if with_json:
         out["json"] = state.to_json()
     return out
+
+
+def random_state(game: damier.Game, seed: int, max_plies: int = PLY_CAP) -> damier.State:
+    """The state after random play from ``seed`` to the end (or to ``max_plies``)."""
+    for state in random_line(game, seed, max_plies):
+        last = state
+    return last

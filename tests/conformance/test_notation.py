@@ -12,8 +12,14 @@ SEEDS = range(3)
 
 
 def test_errors_are_value_errors() -> None:
-    for error in (damier.ParseError, damier.IllegalMoveError, damier.StateError, damier.RecordError,
-                  damier.OptionError, damier.UnknownGameError):
+    for error in (
+        damier.ParseError,
+        damier.IllegalMoveError,
+        damier.StateError,
+        damier.RecordError,
+        damier.OptionError,
+        damier.UnknownGameError,
+    ):
         assert issubclass(error, damier.DamierError)
         assert issubclass(error, ValueError)
     assert not issubclass(damier.ParseError, damier.IllegalMoveError)

@@ -40,6 +40,7 @@ class AtomsGame(Game):
     description = INFO.description
     option_set = INFO.options
     evaluations = evaluation_kernels.EVALUATIONS
+    has_draws = False
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -254,6 +255,18 @@ class AtomsState(State):
 
     def render_text(self) -> str:
         return view.render(self.cells(), self._s, self.game.n, self.game.players)
+
+    def board_json(self) -> dict[str, Any]:
+        """Rows, columns, and per square (row-major from A1) the atom count, owner (-1 empty) and capacity."""
+        g = self.game
+        return {
+            "kind": "atoms",
+            "rows": g.rows,
+            "cols": g.cols,
+            "counts": [int(c) for c in self._s[: g.n]],
+            "owners": [int(o) for o in self._s[g.n : 2 * g.n]],
+            "capacity": [int(c) for c in g.capacity],
+        }
 
     def render_styled(self) -> list[tuple[str, str | None]]:
         return view.render_styled(self.cells(), self._s, self.game.n, self.game.players)

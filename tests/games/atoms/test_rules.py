@@ -38,8 +38,9 @@ class Board:
     def neighbours(self, sq: int) -> list[int]:
         r, c = divmod(sq, self.cols)
         steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
-        return [(r + dr) * self.cols + c + dc for dr, dc in steps
-                if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
+        return [
+            (r + dr) * self.cols + c + dc for dr, dc in steps if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols
+        ]
 
     def capacity(self, sq: int) -> int:
         return len(self.neighbours(sq))
@@ -85,8 +86,9 @@ def _explode(board: Board, sq: int, mover: int) -> None:
 def _place(board: Board, move: int) -> tuple[Board, int]:
     assert board.to_move is not None
     mover = board.to_move
-    after = Board(board.rows, board.cols, list(board.counts), list(board.owners), mover, board.moved | {mover},
-                  board.ply)
+    after = Board(
+        board.rows, board.cols, list(board.counts), list(board.owners), mover, board.moved | {mover}, board.ply
+    )
     after.counts[move] += 1
     after.owners[move] = mover
     return after, mover
@@ -96,8 +98,9 @@ def _mover_has_won(board: Board, mover: int, players: int) -> bool:
     return all(q in board.moved and not board.owns(q) for q in range(players) if q != mover)
 
 
-def resolve_in_waves(board: Board, move: int, players: int, stop_on_win: bool,
-                     max_waves: int = 5000) -> tuple[Board, list[list[int]], bool]:
+def resolve_in_waves(
+    board: Board, move: int, players: int, stop_on_win: bool, max_waves: int = 5000
+) -> tuple[Board, list[list[int]], bool]:
     """Wave by wave: every full square explodes once per wave. Returns (board, waves, settled)."""
     after, mover = _place(board, move)
     waves: list[list[int]] = []
@@ -115,8 +118,9 @@ def resolve_in_waves(board: Board, move: int, players: int, stop_on_win: bool,
     return after, waves, False
 
 
-def resolve_in_random_order(board: Board, move: int, rng: random.Random,
-                            max_explosions: int = 100_000) -> tuple[Board, Counter[int], bool]:
+def resolve_in_random_order(
+    board: Board, move: int, rng: random.Random, max_explosions: int = 100_000
+) -> tuple[Board, Counter[int], bool]:
     """One full square at a time, chosen at random. Returns (board, explosions per square, settled).
 
     A chip-firing game in which every vertex has fired never ends (Bjorner, Lovasz and Shor), so we stop there.
@@ -196,7 +200,7 @@ def capacity_by_play(rows: int, cols: int, square: str) -> int:
         cells[blue] = "1b"
         if atoms:
             cells[target] = f"{atoms}r"
-        board = "/".join(",".join(cells[r * cols:(r + 1) * cols]) for r in range(rows))
+        board = "/".join(",".join(cells[r * cols : (r + 1) * cols]) for r in range(rows))
         moved = "rb" if atoms else "b"
         state = play(game.state_from_position(f"{board} r {moved} {atoms + 1}"), square)
         if wave_sets(state):
@@ -442,7 +446,7 @@ def test_winning_chain_on_saturated_board_ends_game_at_once() -> None:
         capacity = 4 - (r in (0, rows - 1)) - (c in (0, cols - 1))
         cells.append(f"{capacity - 1}r")
     cells[-1] = "1b"  # H8: Blue's only square, critical
-    position = "/".join(",".join(cells[r * cols:(r + 1) * cols]) for r in range(rows)) + " r rb 100"
+    position = "/".join(",".join(cells[r * cols : (r + 1) * cols]) for r in range(rows)) + " r rb 100"
     before = board_of(at(position, rows, cols))
     # the chain can never settle: every square explodes before any rest
     _, _, settles = resolve_in_random_order(before, 0, random.Random(0))
@@ -470,7 +474,7 @@ def test_random_8x8_games_often_end_with_a_chain_that_would_not_settle() -> None
         state.undo()
         _, _, settles = resolve_in_random_order(board_of(state), last, random.Random(seed))
         unsettled += not settles
-    assert unsettled > 0
+    assert unsettled > 5  # "most games"
 
 
 # ----- errors the package should raise (and properties of positions) ------------------------------------

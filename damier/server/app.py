@@ -1,0 +1,291 @@
+"""The arcade's HTTP and WebSocket API (FastAPI) and the static web client.
+
+Errors are JSON ``{"error": message, "status": code}``; request bodies are limited in size and validated.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from damier import __version__
+from damier.core import registry
+from damier.server.computer import ComputerPool
+from damier.server.rooms import Arcade, ArcadeError
+from damier.server.storage import Storage
+
+log = logging.getLogger("damier.server")
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY_BYTES = 64 * 1024
+MAX_WS_MESSAGE = 4096
+
+OptionValue = int | bool | str
+
+
+class SeatSpec(BaseModel):
+    kind: Literal["human", "computer"]
+    level: str | None = Field(default=None, max_length=40)
+
+
+class CreateGame(BaseModel):
+    game: str = Field(max_length=40)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=8)
+    seed: int | None = Field(default=None, ge=0, le=2**62)
+
+
+class MoveBody(BaseModel):
+    move: str = Field(min_length=1, max_length=64)
+    version: int | None = Field(default=None, ge=0)
+
+
+class DrawBody(BaseModel):
+    action: Literal["offer", "accept", "decline"]
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with a JSON 413, whatever Content-Length claims."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited_receive, send)
+        except _TooLarge:
+            response = JSONResponse({"error": f"request body over {self.limit} bytes", "status": 413}, 413)
+            await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI:
+    """The arcade application: ``db_url`` is any SQLAlchemy URL (default: SQLite in the user data folder)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(db_url)
+        pool = ComputerPool(workers)
+        pool.warm_up()
+        arcade = Arcade(storage, pool)
+        app.state.arcade = arcade
+        resumed = await arcade.resume()
+        if resumed:
+            log.info("resumed %d computer turns", resumed)
+        try:
+            yield
+        finally:
+            await arcade.close()
+            pool.close()
+            storage.close()
+
+    app = FastAPI(title="damier arcade", version=__version__, lifespan=lifespan,
+                  description="Play damier's games in the browser, against the computer or online.")
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+
+    def arcade_of(request: Request) -> Arcade:
+        arcade: Arcade = request.app.state.arcade
+        return arcade
+
+    @app.exception_handler(ArcadeError)
+    async def arcade_error(_request: Request, exc: ArcadeError) -> JSONResponse:
+        return JSONResponse({"error": exc.message, "status": exc.status}, exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail), "status": exc.status_code}, exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: {e.get('msg')}"
+            for e in exc.errors()[:5]
+        )
+        return JSONResponse({"error": f"invalid request: {problems}", "status": 422}, 422)
+
+    @app.exception_handler(Exception)
+    async def unexpected_error(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return JSONResponse({"error": "internal error; the server logged it", "status": 500}, 500)
+
+    # ----- catalogue and games ------------------------------------------------------------------------
+    @app.get("/api/catalog", summary="The games with their options and computer levels")
+    async def catalog() -> list[dict[str, Any]]:
+        out = []
+        for info in registry.all_infos():
+            entry = info.to_json()
+            entry["levels"] = list(info.levels or ["easy", "medium", "hard"]) + list(info.agents)
+            entry["has_draws"] = info.game_class().has_draws
+            out.append(entry)
+        return out
+
+    @app.post("/api/games", status_code=201, summary="Create a game; returns one secret token per human seat")
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room, tokens = await arcade.create(body.game, dict(body.options),
+                                           [s.model_dump() for s in body.seats], body.seed)
+        first_human = min(tokens) if tokens else None
+        return {"id": room.id, "tokens": {str(k): v for k, v in tokens.items()},
+                "state": arcade.view(room, first_human)}
+
+    @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
+    async def read_game(game_id: str, request: Request,
+                        x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room = await arcade.room(game_id)
+        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+
+    @app.post("/api/games/{game_id}/moves", summary="Play a move (notation) for the seat of the token")
+    async def play_move(game_id: str, body: MoveBody, request: Request,
+                        x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room = await arcade.move(game_id, x_seat_token, body.move, body.version)
+        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+
+    @app.post("/api/games/{game_id}/undo", summary="Take back your last move (or ask the other humans)")
+    async def undo(game_id: str, request: Request,
+                   x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room = await arcade.undo(game_id, x_seat_token)
+        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+
+    @app.post("/api/games/{game_id}/resign", summary="Resign")
+    async def resign(game_id: str, request: Request,
+                     x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room = await arcade.resign(game_id, x_seat_token)
+        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+
+    @app.post("/api/games/{game_id}/draw", summary="Offer, accept or decline a draw (games with draws)")
+    async def draw(game_id: str, body: DrawBody, request: Request,
+                   x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room = await arcade.draw(game_id, x_seat_token, body.action)
+        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+
+    @app.post("/api/games/{game_id}/hint", summary="The hard computer's suggestion for your move")
+    async def hint(game_id: str, request: Request,
+                   x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+        return await arcade_of(request).hint(game_id, x_seat_token)
+
+    @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
+    async def rematch(game_id: str, request: Request,
+                      x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+        room, token = await arcade_of(request).rematch(game_id, x_seat_token)
+        return {"id": room.id, "token": token}
+
+    @app.get("/api/games/{game_id}/record", summary="The game record (JSON)")
+    async def record(game_id: str, request: Request) -> JSONResponse:
+        arcade = arcade_of(request)
+        room = await arcade.room(game_id)
+        return JSONResponse(arcade.record(room), headers={
+            "Content-Disposition": f'attachment; filename="damier-{room.game.name}-{room.id}.json"'})
+
+    @app.get("/api/games/{game_id}/replay", summary="Every position of the game, for the replay viewer")
+    async def replay(game_id: str, request: Request) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        return arcade.replay_frames(await arcade.room(game_id))
+
+    @app.post("/api/records", status_code=201, summary="Import a record for replay")
+    async def import_record(request: Request) -> dict[str, Any]:
+        try:
+            obj = await request.json()
+        except ValueError:
+            raise ArcadeError(422, "the body must be a JSON game record") from None
+        room = await arcade_of(request).import_record(obj)
+        return {"id": room.id}
+
+    @app.get("/api/health", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    # ----- the WebSocket --------------------------------------------------------------------------------
+    @app.websocket("/api/games/{game_id}/ws")
+    async def game_socket(websocket: WebSocket, game_id: str) -> None:
+        arcade: Arcade = websocket.app.state.arcade
+        try:
+            room = await arcade.room(game_id)
+        except ArcadeError as exc:
+            await websocket.close(code=4404, reason=exc.message[:120])
+            return
+        await websocket.accept()
+        send: Callable[[dict[str, Any]], Awaitable[None]] = websocket.send_json
+        room.subscribers.add(send)
+        try:
+            await send({"type": "state", "state": arcade.view(room)})
+            while True:
+                text = await websocket.receive_text()
+                await _socket_message(arcade, room, websocket, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.subscribers.discard(send)
+
+    # ----- the web client ---------------------------------------------------------------------------------
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+        @app.get("/", include_in_schema=False)
+        async def index() -> FileResponse:
+            return FileResponse(STATIC / "index.html")
+
+    return app
+
+
+async def _socket_message(arcade: Arcade, room: Any, websocket: WebSocket, text: str) -> None:
+    """A message from a client: ``{"type": "move", "move", "version", "token"}`` or ``{"type": "ping"}``."""
+    import json
+
+    if len(text) > MAX_WS_MESSAGE:
+        await websocket.send_json({"type": "error", "status": 413, "error": "message too large"})
+        return
+    try:
+        message = json.loads(text)
+        kind = message["type"]
+    except (ValueError, KeyError, TypeError):
+        await websocket.send_json({"type": "error", "status": 422, "error": "messages are JSON with a 'type'"})
+        return
+    if kind == "ping":
+        await websocket.send_json({"type": "pong"})
+        return
+    if kind != "move":
+        await websocket.send_json({"type": "error", "status": 422, "error": f"unknown message type {kind!r}"})
+        return
+    move, version, token = message.get("move"), message.get("version"), message.get("token")
+    if not isinstance(move, str) or not (version is None or isinstance(version, int)) or not isinstance(token, str):
+        await websocket.send_json({"type": "error", "status": 422,
+                                   "error": "a move message has 'move' (notation), 'token' and 'version'"})
+        return
+    try:
+        await arcade.move(room.id, token, move[:64], version)
+    except ArcadeError as exc:
+        await websocket.send_json({"type": "error", "status": exc.status, "error": exc.message})

@@ -1,0 +1,85 @@
+"""Computer moves off the event loop: a pool of worker processes, each replaying the game and thinking.
+
+A worker gets only names and notation (game, options, seed, start, moves, agent spec), so the server never
+ships a live object across processes, and a restarted server asks again from the stored moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+#: A computer move that takes longer than its time budget plus this is abandoned (a random move is played).
+GRACE_SECONDS = 20.0
+
+
+@dataclass(frozen=True)
+class Job:
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    start: str | None
+    moves: tuple[str, ...]
+    spec: str
+    agent_seed: int
+
+
+def think(job: Job) -> dict[str, Any]:
+    """Runs in a worker process: the agent's move in notation, and what it found."""
+    from damier.ai.spec import make_agent
+    from damier.core.registry import load
+
+    game = load(job.game, **job.options)
+    state = game.replay(list(job.moves), seed=job.seed, start=job.start)
+    agent = make_agent(job.spec, game, seed=job.agent_seed)
+    move = agent.choose(state)
+    return {"move": state.move_to_str(move), "info": agent.info.to_json()}
+
+
+def _warm() -> None:
+    from damier.core.registry import all_infos, load
+
+    for info in all_infos():
+        game = load(info.name)
+        state = game.new_state(0)
+        if state.legal_moves():
+            state.play(state.legal_moves()[0])
+        game.random_playouts(state, 1, 0)
+
+
+def budget_seconds(spec: str) -> float:
+    """The time an agent spec may take (its ``time=`` parameter, else a generous default)."""
+    for part in spec.replace(":", ",").split(","):
+        key, _, value = part.partition("=")
+        if key.strip() == "time":
+            try:
+                return float(value)
+            except ValueError:
+                break
+    return 10.0
+
+
+class ComputerPool:
+    """A process pool for agents; ``await pool.move(job)`` never blocks the event loop."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or max(1, os.cpu_count() or 1)
+        # "spawn" keeps workers free of the server's threads and event loop
+        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def warm_up(self) -> None:
+        """Start every worker now and load the kernels there, so the first computer move is not slow."""
+        for _ in range(self.workers):
+            self._executor.submit(_warm)
+
+    async def move(self, job: Job, budget: float) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, think, job)
+        return await asyncio.wait_for(future, timeout=budget + GRACE_SECONDS)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

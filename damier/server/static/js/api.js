@@ -1,0 +1,174 @@
+// Talking to the damier server (docs/server.md): JSON requests, errors, seat tokens and recent games.
+
+export class ApiError extends Error {
+  constructor(message, status, body) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError("The server cannot be reached. Check your connection and try again.", 0, null);
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!response.ok) {
+    throw new ApiError(errorText(data, response), response.status, data);
+  }
+  return data;
+}
+
+function errorText(data, response) {
+  if (data && typeof data.error === "string") return data.error;
+  // FastAPI's default validation error shape, in case a route answers with it
+  if (data && Array.isArray(data.detail)) {
+    return data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
+  }
+  if (data && typeof data.detail === "string") return data.detail;
+  return `The server answered ${response.status} ${response.statusText || ""}`.trim();
+}
+
+let catalogPromise = null;
+
+export const api = {
+  /** The games: [{name, title, description, players, options, levels, has_draws, ...}] */
+  catalog() {
+    if (!catalogPromise) {
+      catalogPromise = request("GET", "/api/catalog").then((data) => (Array.isArray(data) ? data : data.games || []));
+      catalogPromise.catch(() => { catalogPromise = null; });
+    }
+    return catalogPromise;
+  },
+  async catalogEntry(name) {
+    return (await this.catalog()).find((g) => g.name === name) || null;
+  },
+  createGame(body) { return request("POST", "/api/games", { body }); },
+  game(id, token) { return request("GET", `/api/games/${enc(id)}`, { token }); },
+  move(id, move, version, token) {
+    const body = { move };
+    if (Number.isInteger(version)) body.version = version;
+    return request("POST", `/api/games/${enc(id)}/moves`, { body, token });
+  },
+  undo(id, token) { return request("POST", `/api/games/${enc(id)}/undo`, { token }); },
+  resign(id, token) { return request("POST", `/api/games/${enc(id)}/resign`, { token }); },
+  draw(id, action, token) { return request("POST", `/api/games/${enc(id)}/draw`, { body: { action }, token }); },
+  hint(id, token) { return request("POST", `/api/games/${enc(id)}/hint`, { token }); },
+  rematch(id, token) { return request("POST", `/api/games/${enc(id)}/rematch`, { token }); },
+  record(id) { return request("GET", `/api/games/${enc(id)}/record`); },
+  replay(id) { return request("GET", `/api/games/${enc(id)}/replay`); },
+  importRecord(record) { return request("POST", "/api/records", { body: record }); },
+};
+
+function enc(id) {
+  return encodeURIComponent(id);
+}
+
+export function recordUrl(id) {
+  return `/api/games/${enc(id)}/record`;
+}
+
+export function socketUrl(id) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/api/games/${enc(id)}/ws`;
+}
+
+/** The invitation link for `seat` of game `id`. */
+export function inviteUrl(id, seat, token) {
+  return `${location.origin}/#/game/${enc(id)}?seat=${seat}&token=${encodeURIComponent(token)}`;
+}
+
+export function watchUrl(id) {
+  return `${location.origin}/#/game/${enc(id)}`;
+}
+
+// ---- seat tokens, per game, in localStorage -------------------------------------------------------------------
+// damier.seats.<id> = {tokens: {"0": token, ...}, primary: 0, remote: [1]}
+//   primary: the seat this browser plays first (sent with GETs so the view's `you` is set)
+//   remote:  seats whose invitation link was copied; this browser stops playing them (a friend does)
+
+function load(key, fallback) {
+  try {
+    const value = JSON.parse(localStorage.getItem(key));
+    return value ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function save(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: nothing kept */ }
+}
+
+export const seats = {
+  get(id) {
+    const s = load(`damier.seats.${id}`, null);
+    return { tokens: {}, primary: null, remote: [], ...(s || {}) };
+  },
+  /** Store tokens ({seat: token}) for game `id`; the lowest new seat becomes primary if none is. */
+  add(id, tokens, primary = null) {
+    const s = this.get(id);
+    for (const [seat, token] of Object.entries(tokens || {})) {
+      if (token) s.tokens[String(seat)] = token;
+      s.remote = s.remote.filter((r) => String(r) !== String(seat));
+    }
+    const held = Object.keys(s.tokens).map(Number).sort((a, b) => a - b);
+    if (primary !== null && primary !== undefined) s.primary = Number(primary);
+    else if (s.primary === null || !(String(s.primary) in s.tokens)) s.primary = held.length ? held[0] : null;
+    save(`damier.seats.${id}`, s);
+    return s;
+  },
+  markRemote(id, seat) {
+    const s = this.get(id);
+    if (!s.remote.includes(seat)) s.remote.push(seat);
+    save(`damier.seats.${id}`, s);
+    return s;
+  },
+  forget(id, seat) {
+    const s = this.get(id);
+    delete s.tokens[String(seat)];
+    if (s.primary === seat) s.primary = null;
+    save(`damier.seats.${id}`, s);
+  },
+  /** Seats this browser plays (tokens held and not handed to someone else). */
+  local(id) {
+    const s = this.get(id);
+    return Object.keys(s.tokens).map(Number).filter((n) => !s.remote.includes(n)).sort((a, b) => a - b);
+  },
+  token(id, seat) {
+    return this.get(id).tokens[String(seat)] || null;
+  },
+  primaryToken(id) {
+    const s = this.get(id);
+    if (s.primary !== null && s.tokens[String(s.primary)]) return s.tokens[String(s.primary)];
+    const first = this.local(id)[0];
+    return first === undefined ? null : s.tokens[String(first)];
+  },
+};
+
+// ---- recent games (home page) -------------------------------------------------------------------------------------
+
+export const recent = {
+  list() {
+    return load("damier.recent", []);
+  },
+  add(entry) {
+    const list = this.list().filter((g) => g.id !== entry.id);
+    list.unshift({ ...entry, at: Date.now() });
+    save("damier.recent", list.slice(0, 12));
+  },
+  remove(id) {
+    save("damier.recent", this.list().filter((g) => g.id !== id));
+  },
+};

@@ -1,0 +1,25 @@
+// Entry point: theme, routes, start.
+import { startRouter } from "./router.js";
+import { initTheme } from "./theme.js";
+import * as home from "./pages/home.js";
+import * as newgame from "./pages/newgame.js";
+import * as game from "./pages/game.js";
+import * as replay from "./pages/replay.js";
+import * as importPage from "./pages/import.js";
+import * as notFound from "./pages/notfound.js";
+
+initTheme();
+
+document.querySelector("[data-skip]")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  document.getElementById("main")?.focus();
+});
+
+startRouter(document.getElementById("main"), [
+  { pattern: "/", page: home, title: "Games", nav: "home" },
+  { pattern: "/new/:game", page: newgame, title: "New game", nav: "home" },
+  { pattern: "/game/:id", page: game, title: "Game" },
+  { pattern: "/replay/:id", page: replay, title: "Replay" },
+  { pattern: "/import", page: importPage, title: "Import a record", nav: "import" },
+  { pattern: "*", page: notFound, title: "Not found" },
+]);

@@ -1,0 +1,270 @@
+"""Persistent storage of the arcade through SQLAlchemy: games, seats and moves, with versioned migrations.
+
+SQLite (the default, a file in the user's data directory) runs in WAL mode with ``synchronous=NORMAL``: a
+committed move survives the server being killed. Any SQLAlchemy URL works (PostgreSQL for bigger setups).
+Every write is one transaction; ``moves`` has the primary key ``(game_id, ply)``, so two writers can never
+both append the same ply of a game.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+settings = Table(
+    "settings", metadata, Column("key", String(64), primary_key=True), Column("value", Text, nullable=False)
+)
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", Integer, nullable=True),
+    Column("start", Text, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("result", Text, nullable=True),
+    Column("draw_offer", Integer, nullable=True),
+    Column("undo_request", Text, nullable=False, default="[]"),
+    Column("rematch", String(32), nullable=True),
+    Column("created_at", String(40), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("level", String(80), nullable=True),
+)
+moves = Table(
+    "moves",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("move", String(64), nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
+
+def _migration_1(conn: Connection) -> None:
+    """The first schema: games, seats, moves, settings."""
+    metadata.create_all(conn, tables=[settings, games, seats, moves])
+
+
+#: Migrations in order; ``MIGRATIONS[i]`` upgrades a database from version ``i`` to ``i + 1``.
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used (a newer schema, an unreachable URL)."""
+
+
+class ConflictError(RuntimeError):
+    """Another writer appended the same ply first."""
+
+
+@dataclass
+class SeatRow:
+    index: int
+    kind: str  # "human" or "computer"
+    level: str | None
+
+
+@dataclass
+class GameRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    start: str | None
+    status: str
+    result: dict[str, Any] | None
+    draw_offer: int | None
+    undo_request: list[int]
+    rematch: str | None
+    created_at: str
+    updated_at: str
+    seats: list[SeatRow] = field(default_factory=list)
+    moves: list[tuple[str, int]] = field(default_factory=list)  # (notation, player) by ply
+
+
+def default_url() -> str:
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("damier", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'damier.sqlite3'}"
+
+
+class Storage:
+    """The arcade's database. Methods are synchronous; the server calls them from worker threads."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        self.is_sqlite = self.url.startswith("sqlite")
+        connect_args: dict[str, Any] = {"check_same_thread": False, "timeout": 30} if self.is_sqlite else {}
+        try:
+            self.engine: Engine = create_engine(self.url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
+        except Exception as exc:  # a malformed URL or a missing driver
+            raise StorageError(f"cannot open database {self.url!r}: {exc}") from None
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        # SQLite has one writer at a time: serialising writes here avoids "database is locked" retries
+        self._write_lock = threading.Lock() if self.is_sqlite else None
+        self.migrate()
+        self.secret = self._secret()
+
+    # ----- schema -------------------------------------------------------------------------------------
+    def current_version(self) -> int:
+        with self.engine.connect() as conn:
+            if not self.engine.dialect.has_table(conn, "schema_version"):
+                return 0
+            value = conn.execute(select(schema_version.c.version)).scalar()
+            return int(value or 0)
+
+    def migrate(self) -> None:
+        """Apply every migration above the stored version, each in its own transaction."""
+        try:
+            version = self.current_version()
+        except Exception as exc:
+            raise StorageError(f"cannot read database {self.url!r}: {exc}") from None
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"the database has schema version {version}, newer than this damier's {SCHEMA_VERSION}; "
+                "upgrade damier or use another --db"
+            )
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            with self.engine.begin() as conn:
+                if target == 1:
+                    metadata.create_all(conn, tables=[schema_version])
+                MIGRATIONS[target - 1](conn)
+                conn.execute(delete(schema_version))
+                conn.execute(insert(schema_version).values(version=target))
+
+    def _secret(self) -> bytes:
+        with self._writing() as conn:
+            value = conn.execute(select(settings.c.value).where(settings.c.key == "token_secret")).scalar()
+            if value is None:
+                value = secrets.token_hex(32)
+                conn.execute(insert(settings).values(key="token_secret", value=value))
+        return bytes.fromhex(value)
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        if self._write_lock is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    # ----- games --------------------------------------------------------------------------------------
+    def create_game(self, row: GameRow) -> None:
+        with self._writing() as conn:
+            conn.execute(insert(games).values(
+                id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed, start=row.start,
+                status=row.status, result=json.dumps(row.result) if row.result else None, draw_offer=None,
+                undo_request="[]", rematch=None, created_at=row.created_at, updated_at=row.updated_at,
+            ))
+            for seat in row.seats:
+                conn.execute(insert(seats).values(game_id=row.id, idx=seat.index, kind=seat.kind, level=seat.level))
+            for ply, (move, player) in enumerate(row.moves, start=1):
+                conn.execute(insert(moves).values(game_id=row.id, ply=ply, move=move, player=player,
+                                                  created_at=row.created_at))
+
+    def load_game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            g = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if g is None:
+                return None
+            seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.idx)).mappings()
+            move_rows = conn.execute(select(moves.c.move, moves.c.player).where(moves.c.game_id == game_id)
+                                     .order_by(moves.c.ply)).all()
+            return GameRow(
+                id=g["id"], game=g["game"], options=json.loads(g["options"]), seed=g["seed"], start=g["start"],
+                status=g["status"], result=json.loads(g["result"]) if g["result"] else None,
+                draw_offer=g["draw_offer"], undo_request=json.loads(g["undo_request"]), rematch=g["rematch"],
+                created_at=g["created_at"], updated_at=g["updated_at"],
+                seats=[SeatRow(s["idx"], s["kind"], s["level"]) for s in seat_rows],
+                moves=[(m, p) for m, p in move_rows],
+            )
+
+    def active_game_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(games.c.id).where(games.c.status == "active"))]
+
+    def append_moves(self, game_id: str, first_ply: int, new_moves: list[tuple[str, int]], now: str,
+                     status: str, result: dict[str, Any] | None) -> None:
+        """Append moves from ``first_ply`` and update the game's status, in one transaction."""
+        try:
+            with self._writing() as conn:
+                for offset, (move, player) in enumerate(new_moves):
+                    conn.execute(insert(moves).values(game_id=game_id, ply=first_ply + offset, move=move,
+                                                      player=player, created_at=now))
+                conn.execute(update(games).where(games.c.id == game_id).values(
+                    status=status, result=json.dumps(result) if result else None, updated_at=now,
+                    draw_offer=None, undo_request="[]"))
+        except IntegrityError:
+            raise ConflictError(f"ply {first_ply} of game {game_id} was already written") from None
+
+    def truncate_moves(self, game_id: str, keep: int, now: str) -> None:
+        """Delete every move after ply ``keep`` (an undo), in one transaction."""
+        with self._writing() as conn:
+            conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply > keep))
+            conn.execute(update(games).where(games.c.id == game_id).values(
+                status="active", result=None, updated_at=now, undo_request="[]", draw_offer=None))
+
+    def update_game(self, game_id: str, now: str, **values: Any) -> None:
+        """Update game fields (status, result, draw_offer, undo_request, rematch)."""
+        encoded = {k: (json.dumps(v) if k in ("result", "undo_request") and v is not None else v)
+                   for k, v in values.items()}
+        with self._writing() as conn:
+            conn.execute(update(games).where(games.c.id == game_id).values(updated_at=now, **encoded))
+
+    def ping(self) -> None:
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
