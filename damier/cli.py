@@ -40,8 +40,13 @@ JsonArg = Annotated[bool, typer.Option("--json", help="Print JSON for machines."
 
 
 def fail(message: str) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {message}")
+    print_error(message)
     return typer.Exit(code=2)
+
+
+def print_error(message: str) -> None:
+    """One line on stderr: user text is never read as markup and never wrapped."""
+    errors.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
 
 
 def load_game(name: str, opts: list[str] | None) -> Any:
@@ -165,15 +170,18 @@ def play(
                 console.print("save needs a file name: save game.json")
                 continue
             Record.from_state(state, players=names, started_at=started).save(argument)
-            console.print(f"Saved to {argument}")
+            console.print(Text(f"Saved to {argument}"))
         elif command in ("resign", "quit"):
             console.print(f"{names[me]} resigns; the game is over.")
+            if save:
+                save_record(Record.from_state(state, players=names, started_at=started), save)
             return
         else:
             try:
                 move = state.parse_move(line)
             except DamierError as exc:
-                console.print(f"[red]{exc}[/]. Type 'moves' for the legal moves, 'help' for commands.")
+                console.print(Text(f"{exc}. Type 'moves' for the legal moves, 'help' for commands.", style="red"),
+                              soft_wrap=True)
                 continue
             state.play(move)
             describe_events(state)
@@ -182,11 +190,15 @@ def play(
     assert outcome is not None
     console.print(f"[bold]Game over:[/] {outcome.reason}.")
     if save:
-        try:
-            Record.from_state(state, players=names, started_at=started).save(save)
-        except OSError as exc:
-            raise fail(f"cannot write {save}: {exc}") from None
-        console.print(f"Record saved to {save}")
+        save_record(Record.from_state(state, players=names, started_at=started), save)
+
+
+def save_record(record: Any, path: Path) -> None:
+    try:
+        record.save(path)
+    except OSError as exc:
+        raise fail(f"cannot write {path}: {exc}") from None
+    console.print(Text(f"Record saved to {path}"))
 
 
 def show_board(state: Any) -> None:
@@ -232,12 +244,15 @@ def arena(
     """Round robin between agents: seats alternated, seeded random openings, W/D/L and Elo."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from damier.ai.spec import make_agent
     from damier.arena import tournament
 
     if len(agents) < 2:
         raise fail("--agents needs at least two agent specs, e.g. --agents hard random")
     try:
         game = load_game(game_name, opt)
+        for spec in agents:  # every spec is checked before the progress bar appears
+            make_agent(spec, game)
         total = games * len(agents) * (len(agents) - 1) // 2
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=errors, disable=as_json and not errors.is_terminal) as progress:
@@ -358,14 +373,15 @@ def record_show(
     if as_json:
         print(json.dumps({"record": record.to_json(), "final_position": state.position()}, indent=2))
         return
-    console.print(f"[bold]{state.game.title}[/] {record.options}")
-    console.print("Players: " + " vs ".join(record.players))
-    console.print(f"Started {record.started_at}" + (f", finished {record.finished_at}" if record.finished_at else ""))
+    console.print(Text(f"{state.game.title} {record.options}", style="bold"))
+    console.print(Text("Players: " + " vs ".join(record.players)))
+    console.print(Text(f"Started {record.started_at}"
+                       + (f", finished {record.finished_at}" if record.finished_at else "")))
     moves = record.moves
-    console.print(f"Moves ({len(moves)}): " + " ".join(f"{i + 1}.{m}" for i, m in enumerate(moves)))
+    console.print(Text(f"Moves ({len(moves)}): " + " ".join(f"{i + 1}.{m}" for i, m in enumerate(moves))))
     show_board(state)
     outcome = state.outcome()
-    console.print(f"Result: {outcome.reason}" if outcome else "Result: unfinished")
+    console.print(Text(f"Result: {outcome.reason}" if outcome else "Result: unfinished"))
 
 
 @app.callback(invoke_without_command=True)
@@ -405,7 +421,7 @@ def main() -> None:
     try:
         app(args=expand_multi_value_options(sys.argv[1:]), prog_name="damier")
     except DamierError as exc:
-        errors.print(f"[bold red]error:[/] {exc}")
+        print_error(str(exc))
         sys.exit(2)
 
 

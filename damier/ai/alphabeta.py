@@ -17,7 +17,6 @@ from damier.ai.base import SearchInfo
 from damier.core.errors import StateError
 from damier.core.game import CHANCE, TERMINAL, State
 
-WIN_SCORE = 1e9
 MAX_DEPTH = 64
 
 
@@ -124,6 +123,7 @@ class AlphaBetaAgent:
         self._root = state.player
         self._has_eval = state.game.has_evaluation
         self._evaluation = self.evaluation
+        self._win = state.game.win_score
         work = state.copy()
         best = SearchInfo()
         for depth in range(1, max_depth + 1):
@@ -133,7 +133,7 @@ class AlphaBetaAgent:
                 break
             best = SearchInfo(move=move, score=value, depth=depth, nodes=self._nodes,
                               seconds=time.perf_counter() - started, pv=[move])
-            if abs(value) >= WIN_SCORE / 2:
+            if state.game.is_decided_score(value):
                 break
         if best.move is None:  # not even depth 1 finished in time: take the table's or the first move
             entry = self._table.get(state.key())
@@ -152,9 +152,9 @@ class AlphaBetaAgent:
         if outcome is not None:
             result = outcome.returns[self._root]
             if result > 0:
-                return WIN_SCORE - ply
+                return self._win - ply
             if result < 0:
-                return -WIN_SCORE + ply
+                return -self._win + ply
             return 0.0
         if self._has_eval:
             return state.game.evaluate(state, self._root, self._evaluation)

@@ -7,6 +7,7 @@ A spec is a name and optional parameters: ``random``, ``mcts:time=1.0``, ``mcts:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,8 @@ class Param:
             value = self.kind(text)
         except ValueError:
             raise AgentSpecError(f"agent {spec!r}: {self.name}={text!r} is not {_KIND_WORDS[self.kind]}") from None
+        if self.kind is float and not math.isfinite(value):
+            raise AgentSpecError(f"agent {spec!r}: {self.name}={text} must be a finite number")
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
             raise AgentSpecError(f"agent {spec!r}: {self.name}={text} is out of range ({self.describe_range()})")
         return value
@@ -82,6 +85,8 @@ def resolve(spec: str, game_name: str) -> str:
     """Turn a level or a game's named agent into a plain spec (``hard`` -> ``alphabeta:time=1.0,...``)."""
     name = spec.strip()
     info = registry.info(game_name)
+    if name.lower() in LEVELS or name.lower() in info.agents:
+        name = name.lower()
     if name in LEVELS:
         return info.levels.get(name, DEFAULT_LEVELS[name])
     if name in info.agents:
@@ -105,6 +110,8 @@ def parse(spec: str, game_name: str) -> tuple[str, dict[str, Any]]:
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, text = item.partition("=")
         key = key.strip().lower()
+        if key in params and not sep:
+            raise AgentSpecError(f"agent {spec!r}: parameter {key!r} needs a value ({key}=...)")
         if not sep or key not in params:
             accepted = ", ".join(params)
             raise AgentSpecError(f"agent {spec!r}: {item!r} is not a parameter of {kind} (accepted: {accepted})")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:  # numpy is imported by the games, not by ``import damier`` (fast start-up)
     import numpy as np
 
-from damier.core.errors import IllegalMoveError, ParseError, RecordError, StateError
+from damier.core.errors import IllegalMoveError, OptionError, ParseError, RecordError, StateError
 from damier.core.options import OptionSet
 
 #: ``State.player`` when the next move is a chance event (dice, random robots): see ``chance_outcomes``.
@@ -129,7 +129,11 @@ class Game(abc.ABC):
         if obj.get("game") != self.name:
             raise RecordError(f"the state is of game {obj.get('game')!r}, not {self.name!r}")
         options = obj.get("options", {})
-        if not isinstance(options, Mapping) or self.option_set.validate(options, self.name) != self.options:
+        try:
+            same = isinstance(options, Mapping) and self.option_set.validate(options, self.name) == self.options
+        except OptionError as exc:
+            raise RecordError(f"the state's options are not valid: {exc}") from None
+        if not same:
             raise RecordError(f"the state's options {options!r} differ from this game's {self.options!r}")
         state = self.replay(obj.get("moves"), seed=obj.get("seed"), start=obj.get("start"))
         if "position" in obj and state.position() != obj["position"]:
@@ -211,9 +215,13 @@ class Game(abc.ABC):
         memory of ``previous`` when it is one)."""
         return None
 
+    #: the score of a won position in this game's evaluations and searches (a loss is minus this; a win
+    #: found n plies ahead scores ``win_score - n``)
+    win_score: ClassVar[float] = 1e9
+
     def is_decided_score(self, score: float) -> bool:
-        """Whether a ``search`` score means a forced win or loss (deepening further is pointless)."""
-        return False
+        """Whether a search score means a forced win or loss (deepening further is pointless)."""
+        return abs(score) >= 0.9 * self.win_score
 
     # ----- identity -------------------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

@@ -9,7 +9,6 @@ import pytest
 
 import damier
 from damier.ai import RandomAgent, make_agent
-from damier.ai.base import SearchInfo
 from damier.arena import elo, play_match, tournament
 from damier.core.game import State
 
@@ -158,7 +157,6 @@ class PlyRecordingAgent(RandomAgent):
     def __init__(self, seed: int) -> None:
         super().__init__(seed=seed, spec="recorder")
         self.asked_at: list[int] = []
-        self.info = SearchInfo()
 
     def choose(self, state: State) -> int:
         self.asked_at.append(len(state.history))

@@ -139,7 +139,8 @@ def test_play_refuses_an_opponent_square_and_goes_on() -> None:
     second = invoke(*args, stdin=f"A1\n{reply}\nmoves\nresign\n")
     assert computer_moves(second.stdout) == [reply]  # the seed makes the computer's answer reproducible
     assert second.exit_code == 0
-    assert contains(second.stdout, f"{reply} belongs to Blue; Red may play on an empty square or on a square of its own")
+    refusal = f"{reply} belongs to Blue; Red may play on an empty square or on a square of its own"
+    assert contains(second.stdout, refusal)
     assert contains(second.stdout, "Legal moves:")  # the session goes on after the refused move
 
 
@@ -182,7 +183,8 @@ def test_play_end_to_end_in_a_subprocess(tmp_path: Path) -> None:
     ("args", "words"),
     [
         (["play", "chess"], "unknown game 'chess'; known games: atoms"),
-        (["play", "atoms", "--opt", "colour=red"], "atoms has no option 'colour'; its options are: rows, cols, players"),
+        (["play", "atoms", "--opt", "colour=red"],
+         "atoms has no option 'colour'; its options are: rows, cols, players"),
         (["play", "atoms", "--opt", "rows=1"], "option 'rows': 1 is out of range; expected an integer from 2 to 26"),
         (["play", "atoms", "--opt", "rows"], "option 'rows' is not of the form key=value"),
         (["play", "atoms", "--players", "human,random,random"], "--players lists 3 seats; atoms with these options "
@@ -216,7 +218,8 @@ def test_record_show_replays_a_record(tmp_path: Path) -> None:
     out = result.stdout
     assert contains(out, "Exploding Atoms {'rows': 3, 'cols': 3, 'players': 2}")
     assert contains(out, "Players: Red vs Blue")
-    assert contains(out, f"Moves ({len(record.moves)}): " + " ".join(f"{i + 1}.{m}" for i, m in enumerate(record.moves)))
+    numbered = " ".join(f"{i + 1}.{m}" for i, m in enumerate(record.moves))
+    assert contains(out, f"Moves ({len(record.moves)}): {numbered}")
     assert record.result is not None
     assert contains(out, f"Result: {record.result.reason}")
     assert re.search(r"^\s+A\s+B\s+C\s*$", out, re.MULTILINE)

@@ -9,6 +9,8 @@ game is over), the colours that have moved (``-`` for none) and the plies played
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from damier.core.errors import ParseError
@@ -57,7 +59,7 @@ def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> 
             if cell == ".":
                 continue
             count, letter = cell[:-1], cell[-1:].lower()
-            if not count.isdigit() or int(count) < 1 or letter not in letters:
+            if not _COUNT.match(count) or int(count) < 1 or letter not in letters:
                 raise ParseError(
                     f"square {r + 1},{c + 1}: {cell!r} is not '.' or a count and a colour letter "
                     f"(one of {letters}), like '2{letters[0]}'"
@@ -71,8 +73,8 @@ def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> 
             if letter not in letters:
                 raise ParseError(f"{letter!r} in the moved field is not a colour letter (one of {letters})")
             s[moved_at(n, p) + letters.index(letter)] = 1
-    if not ply_text.isdigit():
-        raise ParseError(f"the ply count must be a whole number, not {ply_text!r}")
+    if not _PLY.match(ply_text):
+        raise ParseError(f"the ply count must be a whole number (at most 9 digits), not {ply_text!r}")
     s[2 * n + PLY] = int(ply_text)
     for q in range(p):
         if s[owned_at(n, p) + q] > 0 and not s[moved_at(n, p) + q]:
@@ -80,10 +82,14 @@ def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> 
         if s[moved_at(n, p) + q] and s[owned_at(n, p) + q] == 0:
             s[elim_at(n, p) + q] = 1
     over_full = any(s[n + sq] >= 0 and s[sq] >= cap[sq] for sq in range(n))
+    everyone_moved = all(s[moved_at(n, p) + q] for q in range(p))
     if side == "-":
         owners = {int(o) for o in s[n : 2 * n] if o >= 0}
-        if len(owners) != 1:
-            raise ParseError("a finished position ('-' to move) must have atoms of exactly one colour, the winner")
+        if len(owners) != 1 or not everyone_moved:
+            raise ParseError(
+                "a finished position ('-' to move) has atoms of exactly one colour, the winner, and every "
+                "colour has moved"
+            )
         s[2 * n + TO_MOVE] = TERMINAL
         s[2 * n + WINNER] = owners.pop()
         return s
@@ -94,10 +100,19 @@ def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> 
     to_move = letters.index(side.lower())
     if s[elim_at(n, p) + to_move]:
         raise ParseError(f"colour {side!r} is eliminated and cannot be the player to move")
+    if everyone_moved and all(s[elim_at(n, p) + q] for q in range(p) if q != to_move):
+        raise ParseError("every other colour is out: the game is over, so write '-' as the player to move")
+    if not everyone_moved and int(s[: n][s[n : 2 * n] >= 0].sum()) >= p:
+        # in the first round every move adds one atom and nothing explodes: fewer atoms than players
+        raise ParseError("a colour has not moved yet, but the board holds more atoms than a first round can")
     s[2 * n + TO_MOVE] = to_move
     s[2 * n + WINNER] = -1
     assert s.shape[0] == 2 * n + HEADER + 3 * p
     return s
+
+
+_COUNT = re.compile(r"^[0-9]{1,4}$")
+_PLY = re.compile(r"^[0-9]{1,9}$")
 
 
 def _example(rows: int, cols: int) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from damier.core.errors import IllegalMoveError, StateError
+from damier.core.errors import IllegalMoveError, OptionError, StateError
 from damier.core.game import Game, Outcome, SearchResult, State
 from damier.core.grid import orthogonal_neighbours, parse_square, square_name
 from damier.core.rng import make_rng
@@ -41,12 +41,19 @@ class AtomsGame(Game):
     option_set = INFO.options
     evaluations = evaluation_kernels.EVALUATIONS
     has_draws = False
+    win_score = float(evaluation_kernels.WIN)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.rows: int = self.options["rows"]
         self.cols: int = self.options["cols"]
         self.players: int = self.options["players"]
+        if self.players > self.rows * self.cols:
+            # the first round needs an empty square for every player's first atom
+            raise OptionError(
+                f"option 'players': {self.players} players need at least {self.players} squares; "
+                f"a {self.rows}x{self.cols} board has {self.rows * self.cols}"
+            )
         self.n: int = self.rows * self.cols
         # writable copies: numba compiles read-only arrays as a different type (kernels never write them)
         self.neighbours: np.ndarray = orthogonal_neighbours(self.rows, self.cols).copy()
@@ -145,9 +152,6 @@ class AtomsGame(Game):
         )
         return SearchResult(move=move, score=float(score), nodes=nodes, completed=completed, pv=(move,))
 
-    def is_decided_score(self, score: float) -> bool:
-        return abs(score) >= evaluation_kernels.WIN - 1000
-
     def new_search(self, previous: Any = None) -> Any:
         """A cleared transposition table (its scores are relative to one root player, so one per position)."""
         from damier.games.atoms import search
@@ -184,11 +188,13 @@ class AtomsState(State):
         return [int(m) for m in out[:k]]
 
     def is_legal(self, move: int) -> bool:
-        return bool(kernel.is_legal(self._s, move, self.game.n))
+        return 0 <= move < self.game.n and bool(kernel.is_legal(self._s, move, self.game.n))
 
     def _apply(self, move: int) -> None:
         g = self.game
-        self._snapshots.append(self._s.copy())
+        # the old array becomes the snapshot and is never written again (copies may share it)
+        self._snapshots.append(self._s)
+        self._s = self._s.copy()
         kernel.apply(self._s, move, g.neighbours, g.capacity, g.n, g.players, self._work, self._log, False)
         self.history.append(move)
 
@@ -321,7 +327,10 @@ class AtomsState(State):
         return events
 
     def key(self) -> bytes:
-        return self._s[: 2 * self.game.n + 1].tobytes()
+        """Counts, owners, the player to move and who has moved (not the ply count)."""
+        g = self.game
+        moved = kernel.moved_at(g.n, g.players)
+        return self._s[: 2 * g.n + 1].tobytes() + self._s[moved : moved + g.players].tobytes()
 
     # ----- facts used by views and tests ----------------------------------------------------------------
     def atoms(self, player: int | None = None) -> int:

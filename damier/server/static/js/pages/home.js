@@ -1,0 +1,105 @@
+// #/ : a card per game (picture of its board, description, new game), recent games, import a record.
+import { h, icon, replace } from "../dom.js";
+import { api, recent, seats } from "../api.js";
+import { boardModule } from "../games/index.js";
+import { showError } from "../messages.js";
+import { startGame, seatCount, defaultLevel, optionDefaults } from "../session.js";
+import { seatColour } from "../players.js";
+
+export async function mount(root) {
+  const cards = h("div", { class: "cards", "aria-busy": "true" }, h("div", { class: "card skeleton" }));
+  const recentBox = h("section", { class: "recent", hidden: true, "aria-labelledby": "recent-title" });
+  root.append(h("div", { class: "page home" },
+    h("section", { class: "hero" },
+      h("h1", {}, "Grid games, one arcade"),
+      h("p", { class: "lead" },
+        "Play against the computer at three strengths, with friends on this device or by a link, "
+        + "and replay every game move by move.")),
+    cards,
+    recentBox,
+    h("p", { class: "home-foot" },
+      icon("upload"), " Have a game record? ",
+      h("a", { href: "#/import", "data-testid": "import-link" }, "Import a record"), " to watch it again.")));
+
+  let catalog;
+  try {
+    catalog = await api.catalog();
+  } catch (err) {
+    replace(cards, h("div", { class: "panel empty-state" },
+      h("p", {}, `The list of games could not be loaded: ${err.message}`),
+      h("button", { type: "button", class: "btn", onclick: () => { cards.replaceChildren(); mount(root.replaceChildren() || root); } }, "Try again")));
+    cards.removeAttribute("aria-busy");
+    return;
+  }
+  replace(cards, catalog.map(gameCard));
+  cards.removeAttribute("aria-busy");
+  showRecent(recentBox, catalog);
+}
+
+function gameCard(entry) {
+  const mod = boardModule(entry.name);
+  const picture = h("a", { class: "card-picture", href: `#/new/${entry.name}`, tabindex: "-1", "aria-hidden": "true" });
+  mod.render(picture, mod.sampleBoard(), { compact: true, label: `${entry.title} board` });
+  const levels = Object.keys(entry.levels || {});
+  const quick = h("button", {
+    type: "button", class: "btn primary", "data-testid": `quick-play-${entry.name}`,
+    onclick: async () => {
+      quick.disabled = true;
+      try {
+        const options = optionDefaults(entry);
+        const n = seatCount(entry, options);
+        const level = defaultLevel(entry);
+        await startGame(entry, options, Array.from({ length: n }, (_, i) => (i === 0 ? { kind: "human" } : { kind: "computer", level })));
+      } catch (err) {
+        showError(err);
+        quick.disabled = false;
+      }
+    },
+  }, icon("cpu"), "Play the computer");
+  return h("article", { class: "card game-card", "data-testid": `game-card-${entry.name}` },
+    picture,
+    h("div", { class: "card-body" },
+      h("h2", {}, entry.title),
+      h("p", { class: "meta" },
+        h("span", {}, `${entry.players} players`),
+        levels.length ? h("span", {}, `computer: ${levels.join(", ")}`) : null),
+      h("p", { class: "desc" }, entry.description),
+      h("div", { class: "card-actions" },
+        quick,
+        h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"), "New game…"))));
+}
+
+async function showRecent(box, catalog) {
+  const list = recent.list().slice(0, 6);
+  if (!list.length) return;
+  const items = h("ul", { class: "recent-list" });
+  box.append(h("h2", { id: "recent-title" }, "Your recent games"), items);
+  box.hidden = false;
+  for (const g of list) {
+    const entry = catalog.find((c) => c.name === g.game);
+    const mod = boardModule(g.game);
+    const status = h("span", { class: "recent-status" }, "…");
+    const swatch = Number.isInteger(g.seat) ? h("span", { class: "swatch", style: { "--c": seatColour(g.seat) } }) : null;
+    const item = h("li", {},
+      h("a", { href: `#/game/${encodeURIComponent(g.id)}` },
+        swatch,
+        h("span", { class: "recent-title" }, g.title || entry?.title || g.game),
+        h("span", { class: "recent-options" }, mod.describeOptions(g.options || {})),
+        status));
+    items.append(item);
+    api.game(g.id, seats.primaryToken(g.id)).then((view) => {
+      status.textContent = statusWords(view);
+      status.dataset.state = view.status;
+      if (Number.isInteger(view.you) && view.player === view.you && view.status === "active") status.dataset.state = "turn";
+    }).catch((err) => {
+      if (err.status === 404) { recent.remove(g.id); item.remove(); } else status.textContent = "";
+    });
+  }
+}
+
+function statusWords(view) {
+  if (view.status === "finished" || view.result) return "finished";
+  if (view.status === "replay") return "replay";
+  if (Number.isInteger(view.you) && view.player === view.you) return "your turn";
+  return `ply ${view.version ?? view.moves?.length ?? 0}`;
+}

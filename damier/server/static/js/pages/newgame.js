@@ -1,0 +1,197 @@
+// #/new/<game> : the game's options (built from the catalog), presets, one row per seat (human or computer and
+// its level), then POST /api/games and on to the game.
+import { h, icon, replace } from "../dom.js";
+import { api } from "../api.js";
+import { boardModule } from "../games/index.js";
+import { showError } from "../messages.js";
+import { seatColour } from "../players.js";
+import { startGame, seatCount, defaultLevel, optionDefaults } from "../session.js";
+
+export async function mount(root, { params }) {
+  const page = h("div", { class: "page narrow new-game" });
+  root.append(page);
+  let entry;
+  try {
+    entry = await api.catalogEntry(params.game);
+  } catch (err) {
+    page.append(h("div", { class: "panel empty-state" }, h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the games")));
+    return;
+  }
+  if (!entry) {
+    page.append(h("div", { class: "panel empty-state" },
+      h("h1", {}, "Unknown game"), h("p", {}, `There is no game called “${params.game}”.`),
+      h("a", { class: "btn primary", href: "#/" }, "See the games")));
+    return;
+  }
+  document.title = `New game: ${entry.title} · damier`;
+  buildForm(page, entry);
+}
+
+function buildForm(page, entry) {
+  const mod = boardModule(entry.name);
+  const values = optionDefaults(entry);
+  const levels = Object.keys(entry.levels || {});
+  const seatChoices = []; // [{kind, level}] kept across seat-count changes
+  const inputs = {};
+
+  const preview = h("div", { class: "preview-board" });
+  const previewText = h("p", { class: "preview-text" });
+  const seatsBox = h("div", { class: "seat-rows" });
+  const presetBox = mod.presets?.length ? h("div", { class: "presets", role: "group", "aria-label": "Board presets" }) : null;
+  const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, "Start game");
+  const formError = h("p", { class: "form-error", role: "alert", hidden: true });
+
+  const optionFields = (entry.options || []).map((opt) => optionField(opt, values, inputs, () => refresh()));
+
+  if (presetBox) {
+    for (const preset of mod.presets) {
+      const button = h("button", {
+        type: "button", class: "chip", "data-testid": `preset-${preset.id || preset.label}`,
+        "aria-pressed": "false", title: preset.note || null,
+        onclick: () => {
+          for (const [k, v] of Object.entries(preset.options)) {
+            values[k] = v;
+            if (inputs[k]) inputs[k].value = v;
+          }
+          refresh();
+        },
+      }, preset.label, preset.note ? h("small", {}, preset.note) : null);
+      button._preset = preset;
+      presetBox.append(button);
+    }
+  }
+
+  const form = h("form", { class: "panel form", novalidate: true },
+    h("div", { class: "form-grid" },
+      h("div", { class: "form-main" },
+        h("fieldset", {},
+          h("legend", {}, "Options"),
+          presetBox,
+          h("div", { class: "option-fields" }, optionFields)),
+        h("fieldset", {},
+          h("legend", {}, "Seats"),
+          h("p", { class: "hint-text" }, "Each seat is a person or the computer. People play on this device, "
+            + "or you send them an invitation link from the game page."),
+          seatsBox)),
+      h("aside", { class: "form-preview", "aria-label": "Preview" }, preview, previewText)),
+    formError,
+    h("div", { class: "form-actions" },
+      h("a", { class: "btn ghost", href: "#/" }, "Cancel"),
+      submit));
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const problem = validate(entry, values);
+    formError.hidden = !problem;
+    formError.textContent = problem || "";
+    if (problem) return;
+    submit.disabled = true;
+    submit.textContent = "Starting…";
+    try {
+      const n = seatCount(entry, values);
+      const seatsSpec = seatChoices.slice(0, n).map((s) => (s.kind === "computer" ? { kind: "computer", level: s.level } : { kind: "human" }));
+      await startGame(entry, { ...values }, seatsSpec);
+    } catch (err) {
+      showError(err);
+      formError.hidden = false;
+      formError.textContent = err.message;
+      submit.disabled = false;
+      submit.textContent = "Start game";
+    }
+  });
+
+  page.append(
+    h("a", { class: "back", href: "#/" }, icon("prev"), "Games"),
+    h("h1", {}, `New game: ${entry.title}`),
+    h("p", { class: "lead" }, entry.description),
+    form);
+
+  function refresh() {
+    // presets
+    presetBox?.querySelectorAll(".chip").forEach((b) => {
+      const on = Object.entries(b._preset.options).every(([k, v]) => Number(values[k]) === v);
+      b.setAttribute("aria-pressed", String(on));
+    });
+    // seats
+    const n = Math.max(1, Math.min(16, seatCount(entry, values)));
+    const names = mod.seatNames(values);
+    while (seatChoices.length < n) {
+      seatChoices.push(seatChoices.length === 0 ? { kind: "human", level: defaultLevel(entry) } : { kind: "computer", level: defaultLevel(entry) });
+    }
+    replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(i, names[i] || `Player ${i + 1}`, seatChoices[i], levels)));
+    // preview
+    if (validate(entry, values) === null) {
+      mod.render(preview, mod.emptyBoard(values), { compact: true, label: `Empty ${mod.describeOptions(values)} board` });
+      previewText.textContent = mod.describeOptions(values);
+    }
+  }
+  refresh();
+}
+
+function optionField(opt, values, inputs, changed) {
+  const id = `opt-${opt.name}`;
+  let input;
+  const common = { id, name: opt.name, "data-testid": `option-${opt.name}` };
+  if (Array.isArray(opt.choices)) {
+    input = h("select", common, opt.choices.map((c) => h("option", { value: String(c), selected: c === opt.default }, String(c))));
+  } else if (opt.type === "bool") {
+    input = h("input", { ...common, type: "checkbox", checked: !!opt.default });
+  } else if (opt.type === "int") {
+    input = h("input", { ...common, type: "number", inputmode: "numeric", step: "1", min: opt.min ?? null, max: opt.max ?? null, value: opt.default });
+  } else {
+    input = h("input", { ...common, type: "text", value: opt.default ?? "" });
+  }
+  inputs[opt.name] = input;
+  input.addEventListener(opt.type === "bool" || opt.choices ? "change" : "input", () => {
+    if (opt.type === "bool") values[opt.name] = input.checked;
+    else if (opt.type === "int" && !opt.choices) values[opt.name] = input.value === "" ? "" : Number(input.value);
+    else values[opt.name] = opt.choices ? opt.choices.find((c) => String(c) === input.value) : input.value;
+    changed();
+  });
+  const range = opt.type === "int" && opt.min !== undefined && opt.max !== undefined ? `${opt.min}–${opt.max}` : "";
+  return h("div", { class: `field${opt.type === "bool" ? " field-check" : ""}` },
+    h("label", { for: id }, labelOf(opt.name), range ? h("span", { class: "range" }, range) : null),
+    input,
+    opt.help ? h("small", { class: "field-help" }, opt.help) : null);
+}
+
+function labelOf(name) {
+  return name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, " ");
+}
+
+function validate(entry, values) {
+  for (const opt of entry.options || []) {
+    const v = values[opt.name];
+    if (opt.type === "int" && !opt.choices) {
+      if (v === "" || !Number.isInteger(v)) return `${labelOf(opt.name)}: enter a whole number.`;
+      if (opt.min !== undefined && v < opt.min) return `${labelOf(opt.name)}: at least ${opt.min}.`;
+      if (opt.max !== undefined && v > opt.max) return `${labelOf(opt.name)}: at most ${opt.max}.`;
+    }
+  }
+  return null;
+}
+
+function seatRow(i, name, choice, levels) {
+  const kind = h("select", { id: `seat-${i}-kind`, "data-testid": `seat-${i}-kind`, "aria-label": `${name}: who plays` },
+    h("option", { value: "human", selected: choice.kind === "human" }, "Person"),
+    h("option", { value: "computer", selected: choice.kind === "computer" }, "Computer"));
+  const level = h("select", {
+    id: `seat-${i}-level`, "data-testid": `seat-${i}-level`, "aria-label": `${name}: computer level`,
+    disabled: choice.kind !== "computer",
+  }, levels.map((l) => h("option", { value: l, selected: l === choice.level }, labelOf(l))));
+  const row = h("div", { class: `seat-row${choice.kind === "computer" ? " is-computer" : ""}`, "data-seat": i },
+    h("span", { class: "seat-label" },
+      h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
+      h("span", { class: "seat-name" }, name),
+      i === 0 ? h("small", {}, "moves first") : null),
+    h("span", { class: "seat-kind-icon", "aria-hidden": "true" }, icon(choice.kind === "computer" ? "cpu" : "user")),
+    kind, level);
+  kind.addEventListener("change", () => {
+    choice.kind = kind.value;
+    level.disabled = choice.kind !== "computer";
+    row.classList.toggle("is-computer", choice.kind === "computer");
+    replace(row.querySelector(".seat-kind-icon"), icon(choice.kind === "computer" ? "cpu" : "user"));
+  });
+  level.addEventListener("change", () => { choice.level = level.value; });
+  return row;
+}

@@ -1,0 +1,257 @@
+// #/replay/<id>[?ply=N] : step through a game's frames (GET /api/games/<id>/replay), each step forward animated.
+import { h, icon, replace, wait } from "../dom.js";
+import { api, recordUrl } from "../api.js";
+import { boardModule } from "../games/index.js";
+import { seatColour, SEAT_NAMES } from "../players.js";
+
+const PAUSE_MS = 650; // between two moves when playing
+
+export function mount(root, { params, query }) {
+  const page = new ReplayPage(root, params.id, query);
+  page.start();
+  return () => page.destroy();
+}
+
+class ReplayPage {
+  constructor(root, id, query) {
+    this.root = root;
+    this.id = id;
+    this.query = query;
+    this.index = 0;
+    this.playing = false;
+    this.controller = null;
+    this.destroyed = false;
+    this.onKey = (e) => this.keydown(e);
+  }
+
+  async start() {
+    this.root.append(h("div", { class: "page" }, h("div", { class: "panel empty-state" }, h("p", {}, "Loading the replay…"))));
+    let data;
+    let view = null;
+    try {
+      [data, view] = await Promise.all([api.replay(this.id), api.game(this.id).catch(() => null)]);
+    } catch (err) {
+      if (this.destroyed) return;
+      replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" },
+        h("h1", {}, err.status === 404 ? "No such game" : "The replay could not be loaded"),
+        h("p", {}, err.message),
+        h("a", { class: "btn primary", href: "#/" }, "See the games"))));
+      return;
+    }
+    if (this.destroyed) return;
+    this.frames = (data.frames || []).filter((f) => f && f.board);
+    this.result = data.result || view?.result || null;
+    this.view = view;
+    const game = view?.game || this.frames[0]?.board?.kind || "atoms";
+    this.mod = boardModule(game);
+    const players = view?.seats?.length || Number(view?.options?.players) || maxPlayer(this.frames) + 1;
+    this.names = view?.seats?.map((s) => s.name) || SEAT_NAMES.slice(0, players);
+    this.title = view?.title || "Replay";
+    document.title = `Replay · ${this.title} · damier`;
+    if (!this.frames.length) {
+      replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" }, h("p", {}, "This game has no position to show."))));
+      return;
+    }
+    this.build();
+    const ply = Number(this.query.get("ply"));
+    const start = Number.isInteger(ply) && this.query.has("ply") ? this.frames.findIndex((f) => f.ply === ply) : 0;
+    this.show(start >= 0 ? start : 0, false);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  destroy() {
+    this.destroyed = true;
+    this.playing = false;
+    this.controller?.abort();
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  build() {
+    const el = {};
+    const button = (name, testid, label, onclick, extra = "") => h("button", {
+      type: "button", class: `btn icon-only ${extra}`.trim(), "data-testid": testid, "aria-label": label, title: label, onclick,
+    }, icon(name));
+    el.first = button("first", "replay-first", "First position (Home)", () => this.go(0));
+    el.prev = button("prev", "replay-prev", "Previous move (←)", () => this.go(this.index - 1));
+    el.play = button("play", "replay-play", "Play (Space)", () => this.togglePlay(), "primary");
+    el.next = button("next", "replay-next", "Next move (→)", () => this.go(this.index + 1, true));
+    el.last = button("last", "replay-last", "Last position (End)", () => this.go(this.frames.length - 1));
+    el.slider = h("input", {
+      type: "range", min: 0, max: this.frames.length - 1, step: 1, value: 0, class: "replay-slider",
+      "data-testid": "replay-slider", "aria-label": "Position in the game",
+    });
+    el.slider.addEventListener("input", () => this.go(Number(el.slider.value)));
+    el.ply = h("span", { class: "replay-ply", "data-testid": "replay-ply", "aria-live": "polite" });
+    el.board = h("div", { class: "board-wrap", "data-testid": "board" });
+    el.caption = h("div", { class: "status" });
+    el.banner = h("div", { class: "result-banner", "data-testid": "result-banner", hidden: true });
+    el.moves = h("ol", { class: "move-list", "data-testid": "move-list", "aria-label": "Moves" });
+    el.players = h("ul", { class: "player-list" });
+    this.el = el;
+    this.frames.forEach((f, i) => {
+      if (i === 0) return;
+      el.moves.append(h("li", { "data-testid": `move-${f.ply}`, "data-index": i },
+        h("button", { type: "button", class: "move-btn", onclick: () => this.go(i) },
+          h("span", { class: "ply" }, String(f.ply)),
+          h("span", { class: "swatch", style: { "--c": seatColour(f.player) } }),
+          h("span", { class: "mv" }, f.move))));
+    });
+    const gameLink = this.view && this.view.status !== "replay"
+      ? h("a", { class: "btn small", href: `#/game/${encodeURIComponent(this.id)}` }, icon("prev"), "Back to the game") : null;
+    replace(this.root, h("div", { class: "page game-page replay-page" },
+      h("div", { class: "game-head" },
+        h("div", {},
+          h("h1", {}, `Replay: ${this.title}`),
+          h("p", { class: "sub" }, h("span", { class: "sub-options" }, this.view ? this.mod.describeOptions(this.view.options || {}) : "")))),
+      h("div", { class: "game-layout" },
+        h("section", { class: "board-col", "aria-label": "Board" },
+          el.caption, el.banner, el.board,
+          h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
+            h("div", { class: "replay-buttons" }, el.first, el.prev, el.play, el.next, el.last),
+            el.slider, el.ply),
+          h("p", { class: "keys-help" }, h("kbd", {}, "←"), h("kbd", {}, "→"), " step · ", h("kbd", {}, "Space"), " play · ",
+            h("kbd", {}, "Home"), h("kbd", {}, "End"), " ends")),
+        h("aside", { class: "side-col" },
+          h("section", { class: "panel players", "aria-labelledby": "rp-players" }, h("h2", { id: "rp-players" }, "Players"), el.players),
+          h("section", { class: "panel moves", "aria-labelledby": "rp-moves" }, h("h2", { id: "rp-moves" }, "Moves"), el.moves),
+          h("section", { class: "panel" },
+            h("div", { class: "more-actions" },
+              gameLink,
+              h("a", { class: "btn small", href: recordUrl(this.id), download: `record-${this.id}.json`, "data-testid": "btn-record" }, icon("download"), "Download record")))))));
+  }
+
+  /** Go to frame `index`; `animated` plays the move's waves when it is the next frame. */
+  async go(index, animated = false) {
+    if (!this.frames) return;
+    index = Math.max(0, Math.min(this.frames.length - 1, index));
+    if (!animated || index !== this.index + 1) this.stop();
+    await this.show(index, animated && index === this.index + 1);
+  }
+
+  async show(index, animated) {
+    this.controller?.abort();
+    const from = this.frames[this.index];
+    const to = this.frames[index];
+    this.index = index;
+    this.updateChrome();
+    if (animated && from && to.events?.length) {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.draw(from);
+      await this.mod.animate(this.el.board, to.events, from.board, { signal: controller.signal });
+      if (controller.signal.aborted || this.destroyed) return false;
+      this.controller = null;
+    }
+    if (this.index === index) this.draw(to);
+    return true;
+  }
+
+  draw(frame) {
+    const i = this.frames.indexOf(frame);
+    const next = this.frames[i + 1];
+    this.mod.render(this.el.board, frame.board, {
+      last: frame.move || null,
+      turn: next ? next.player : -1,
+      seatNames: this.names,
+      label: `${this.title} board after move ${frame.ply}`,
+    });
+    this.renderPlayers(frame);
+  }
+
+  updateChrome() {
+    const el = this.el;
+    const frame = this.frames[this.index];
+    const total = this.frames.length - 1;
+    el.slider.value = String(this.index);
+    el.ply.textContent = `Move ${frame.ply ?? this.index} of ${this.frames[total].ply ?? total}`;
+    el.ply.dataset.ply = String(frame.ply ?? this.index);
+    el.first.disabled = el.prev.disabled = this.index === 0;
+    el.next.disabled = el.last.disabled = this.index === total;
+    replace(el.play, icon(this.playing ? "pause" : "play"));
+    el.play.setAttribute("aria-label", this.playing ? "Pause (Space)" : "Play (Space)");
+    el.play.title = el.play.getAttribute("aria-label");
+    el.play.setAttribute("aria-pressed", String(this.playing));
+    for (const li of el.moves.children) {
+      const on = Number(li.dataset.index) === this.index;
+      li.classList.toggle("current", on);
+      if (on) {
+        li.setAttribute("aria-current", "step");
+        const box = el.moves;
+        const top = li.offsetTop - box.offsetTop;
+        if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - li.offsetHeight) {
+          box.scrollTop = top - box.clientHeight / 2;
+        }
+      } else {
+        li.removeAttribute("aria-current");
+      }
+    }
+    // caption
+    const name = frame.player !== null && frame.player !== undefined ? this.names[frame.player] : null;
+    replace(el.caption,
+      name ? h("span", { class: "swatch status-dot", style: { "--c": seatColour(frame.player) } }) : null,
+      h("span", { class: "status-text" }, this.index === 0 ? "The starting position" : `${name || "Move"} played ${frame.move}`));
+    // result at the end
+    const atEnd = this.index === total && this.result;
+    el.banner.hidden = !atEnd;
+    if (atEnd) {
+      const w = Number.isInteger(this.result.winner) ? this.result.winner : null;
+      el.banner.style.setProperty("--c", w === null ? "var(--muted)" : seatColour(w));
+      replace(el.banner, h("div", { class: "result-main" },
+        h("span", { class: "result-medal", "aria-hidden": "true" }, w === null ? "=" : "★"),
+        h("div", {}, h("strong", {}, w === null ? "Draw" : `${this.names[w]} wins`),
+          h("span", {}, this.result.reason ? String(this.result.reason) : ""))));
+    }
+  }
+
+  renderPlayers(frame) {
+    const n = this.names.length;
+    const scores = this.mod.score(frame.board, n);
+    replace(this.el.players, this.names.map((nm, i) => h("li", { class: "player" },
+      h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
+      h("span", { class: "player-name" }, nm,
+        this.view?.seats?.[i] ? h("small", {}, this.view.seats[i].kind === "computer" ? `Computer · ${this.view.seats[i].level}` : "Person") : null),
+      scores[i] ? h("span", { class: "player-score" }, h("b", {}, String(scores[i].value)), h("small", {}, scores[i].unit)) : null)));
+  }
+
+  togglePlay() {
+    if (this.playing) this.stop();
+    else this.play();
+  }
+
+  stop() {
+    if (!this.playing) return;
+    this.playing = false;
+    this.updateChrome();
+  }
+
+  async play() {
+    if (this.index >= this.frames.length - 1) await this.show(0, false);
+    this.playing = true;
+    this.updateChrome();
+    while (this.playing && !this.destroyed && this.index < this.frames.length - 1) {
+      const done = await this.show(this.index + 1, true);
+      if (!this.playing || !done) break;
+      await wait(PAUSE_MS);
+    }
+    this.playing = false;
+    if (!this.destroyed) this.updateChrome();
+  }
+
+  keydown(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const tag = event.target?.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
+      if (!(tag === "INPUT" && event.target.type === "range")) return;
+      if (event.key === "ArrowLeft" || event.key === "ArrowRight") return; // the slider handles them itself
+    }
+    if (event.key === "ArrowRight") { event.preventDefault(); this.go(this.index + 1, true); }
+    else if (event.key === "ArrowLeft") { event.preventDefault(); this.go(this.index - 1); }
+    else if (event.key === "Home") { event.preventDefault(); this.go(0); }
+    else if (event.key === "End") { event.preventDefault(); this.go(this.frames.length - 1); }
+    else if (event.key === " " && tag !== "BUTTON" && tag !== "A") { event.preventDefault(); this.togglePlay(); }
+  }
+}
+
+function maxPlayer(frames) {
+  return frames.reduce((m, f) => (Number.isInteger(f.player) ? Math.max(m, f.player) : m), 1);
+}

@@ -1,0 +1,47 @@
+// Starting and joining games on this browser: create a game, keep its tokens, remember it in the recent list.
+import { api, seats, recent } from "./api.js";
+import { navigate } from "./router.js";
+
+/** Create a game (`seatKinds`: [{kind: "human"} | {kind: "computer", level}]) and open it. */
+export async function startGame(catalogEntry, options, seatKinds) {
+  const created = await api.createGame({ game: catalogEntry.name, options, seats: seatKinds });
+  const tokens = created.tokens || {};
+  const humanSeats = Object.keys(tokens).map(Number).sort((a, b) => a - b);
+  if (humanSeats.length) seats.add(created.id, tokens, humanSeats[0]);
+  const state = created.state || {};
+  recent.add({
+    id: created.id,
+    game: catalogEntry.name,
+    title: state.title || catalogEntry.title,
+    options: state.options || options,
+    seat: humanSeats.length ? humanSeats[0] : null,
+  });
+  navigate(`/game/${encodeURIComponent(created.id)}`);
+  return created;
+}
+
+/** Which seats does `token` hold in game `id`? Asks the server (the view's `you`). */
+export async function seatOfToken(id, token) {
+  const view = await api.game(id, token);
+  return { seat: Number.isInteger(view.you) ? view.you : null, view };
+}
+
+/** How many seats a new game of `entry` with `options` has: the `players` option, else the catalog's count. */
+export function seatCount(entry, options) {
+  if (options && Number.isInteger(Number(options.players)) && Number(options.players) > 0) return Number(options.players);
+  const m = /\d+/.exec(String(entry.players ?? "2"));
+  return m ? Number(m[0]) : 2;
+}
+
+/** The default level for computer seats: "hard" when the game has it, else its last level. */
+export function defaultLevel(entry) {
+  const levels = Object.keys(entry.levels || {});
+  if (levels.includes("hard")) return "hard";
+  return levels[levels.length - 1] || "hard";
+}
+
+export function optionDefaults(entry) {
+  const out = {};
+  for (const opt of entry.options || []) out[opt.name] = opt.default;
+  return out;
+}

@@ -1,0 +1,89 @@
+"""Fixtures for the arcade: an app on a temporary SQLite file, and a real `damier serve` process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from damier.server.app import create_app
+
+
+@pytest.fixture(scope="module")
+def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'arcade.sqlite3'}"
+
+
+@pytest.fixture(scope="module")
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, workers=1)) as test_client:
+        yield test_client
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database."""
+
+    def __init__(self, db: str, log: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        handle = open(self.log, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "damier.cli", "serve", "--port", str(self.port), "--db", self.db,
+             "--workers", "1"],
+            stdout=handle, stderr=subprocess.STDOUT, env=dict(os.environ),
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()}")
+            time.sleep(0.2)
+        raise RuntimeError(f"the server did not start: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", tmp_path / "server.log")
+    process.start()
+    yield process
+    process.stop()

@@ -1,0 +1,252 @@
+"""The arcade API through FastAPI's test client: seats and tokens, authoritative moves, undo, resignation,
+draws, rematch, records, replay, errors as JSON, the WebSocket."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import damier
+from damier.server.storage import Storage
+
+SMALL = {"rows": 3, "cols": 3}
+
+
+def create(client: TestClient, seats: list[dict[str, Any]], options: dict[str, Any] | None = None) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": "atoms", "options": options or SMALL, "seats": seats})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def human_pair(client: TestClient) -> tuple[str, str, str]:
+    created = create(client, [{"kind": "human"}, {"kind": "human"}])
+    return created["id"], created["tokens"]["0"], created["tokens"]["1"]
+
+
+def move(client: TestClient, game_id: str, token: str | None, text: str, version: int | None = None) -> Any:
+    headers = {"X-Seat-Token": token} if token else {}
+    body: dict[str, Any] = {"move": text}
+    if version is not None:
+        body["version"] = version
+    return client.post(f"/api/games/{game_id}/moves", json=body, headers=headers)
+
+
+def wait_for(client: TestClient, game_id: str, predicate: Any, seconds: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        view = client.get(f"/api/games/{game_id}").json()
+        if predicate(view):
+            return view
+        time.sleep(0.1)
+    raise AssertionError(f"timed out; last view: {view}")
+
+
+def test_catalog_lists_atoms_with_options_and_levels(client: TestClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    atoms = next(g for g in catalog if g["name"] == "atoms")
+    assert {o["name"] for o in atoms["options"]} == {"rows", "cols", "players"}
+    assert {"easy", "medium", "hard"} <= set(atoms["levels"])
+    assert atoms["has_draws"] is False
+
+
+def test_create_returns_one_distinct_token_per_human_seat_and_views_never_show_them(client: TestClient) -> None:
+    created = create(client, [{"kind": "human"}, {"kind": "human"}])
+    tokens = created["tokens"]
+    assert set(tokens) == {"0", "1"} and tokens["0"] != tokens["1"] and len(tokens["0"]) >= 32
+    game_id = created["id"]
+    spectator = client.get(f"/api/games/{game_id}")
+    assert spectator.json()["you"] is None
+    for token in tokens.values():
+        assert token not in spectator.text
+    seat1 = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": tokens["1"]}).json()
+    assert seat1["you"] == 1
+    assert tokens["0"] not in str(seat1) and tokens["1"] not in str(seat1)
+
+
+def test_a_move_is_validated_by_the_rules_and_stored(client: TestClient, db_url: str) -> None:
+    game_id, red, _ = human_pair(client)
+    view = move(client, game_id, red, "b2", version=0).json()
+    assert view["version"] == 1 and view["player"] == 1
+    assert view["moves"] == [{"ply": 1, "move": "B2", "player": 0}]
+    assert view["board"]["counts"][4] == 1 and view["board"]["owners"][4] == 0
+    assert view["events"][0] == {"type": "place", "player": 0, "square": "B2"}
+    stored = Storage(db_url).load_game(game_id)
+    assert stored is not None and stored.moves == [("B2", 0)]
+
+
+def test_wrong_or_missing_token_is_rejected_with_403_and_changes_nothing(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    before = client.get(f"/api/games/{game_id}").json()
+    for token in (None, "not-a-token", blue):
+        response = move(client, game_id, token, "A1")
+        assert response.status_code in (403, 409)
+        assert "error" in response.json()
+    assert move(client, game_id, None, "A1").status_code == 403
+    assert move(client, game_id, "x" * 48, "A1").status_code == 403
+    after = client.get(f"/api/games/{game_id}").json()
+    assert after["version"] == before["version"] == 0
+    assert move(client, game_id, blue, "A1").json()["error"].startswith("it is not your turn")
+
+
+def test_illegal_unparsable_and_stale_moves_are_refused(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    assert move(client, game_id, red, "A1").status_code == 200
+    taken = move(client, game_id, blue, "A1")
+    assert taken.status_code == 422 and "belongs to Red" in taken.json()["error"]
+    assert move(client, game_id, blue, "Z9").status_code == 422
+    stale = move(client, game_id, blue, "C3", version=0)
+    assert stale.status_code == 409 and "moved on" in stale.json()["error"]
+    assert client.get(f"/api/games/{game_id}").json()["version"] == 1
+
+
+def test_computer_seat_replies_and_shows_it_is_thinking(client: TestClient) -> None:
+    created = create(client, [{"kind": "human"}, {"kind": "computer", "level": "easy"}])
+    game_id, red = created["id"], created["tokens"]["0"]
+    assert created["state"]["seats"][1]["kind"] == "computer"
+    view = move(client, game_id, red, "A1").json()
+    assert view["player"] == 1
+    assert view["seats"][1]["thinking"] is True
+    done = wait_for(client, game_id, lambda v: v["version"] == 2)
+    assert done["player"] == 0 and done["seats"][1]["thinking"] is False
+    assert done["moves"][1]["player"] == 1
+
+
+def test_computer_plays_first_when_it_has_the_first_seat(client: TestClient) -> None:
+    created = create(client, [{"kind": "computer", "level": "easy"}, {"kind": "human"}])
+    view = wait_for(client, created["id"], lambda v: v["version"] == 1)
+    assert view["player"] == 1 and set(created["tokens"]) == {"1"}
+
+
+def test_undo_against_the_computer_takes_back_the_reply_too(client: TestClient) -> None:
+    created = create(client, [{"kind": "human"}, {"kind": "computer", "level": "easy"}])
+    game_id, red = created["id"], created["tokens"]["0"]
+    move(client, game_id, red, "A1")
+    wait_for(client, game_id, lambda v: v["version"] == 2)
+    response = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": red})
+    view = response.json()
+    assert view["version"] == 0 and view["player"] == 0 and view["moves"] == []
+    assert client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": red}).status_code == 409
+
+
+def test_undo_between_humans_needs_every_human_seat(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    move(client, game_id, red, "A1")
+    first = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": red}).json()
+    assert first["version"] == 1 and first["undo_request"] == [0]
+    second = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": blue}).json()
+    assert second["version"] == 0 and second["undo_request"] == []
+
+
+def test_resignation_ends_the_game_for_the_opponent(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    view = client.post(f"/api/games/{game_id}/resign", headers={"X-Seat-Token": red}).json()
+    assert view["status"] == "finished" and view["result"]["winner"] == 1 and view["player"] == damier.TERMINAL
+    assert view["legal_moves"] == []
+    assert move(client, game_id, red, "A1").status_code == 409
+    assert client.post(f"/api/games/{game_id}/resign", headers={"X-Seat-Token": blue}).status_code == 409
+
+
+def test_atoms_has_no_draws(client: TestClient) -> None:
+    game_id, red, _ = human_pair(client)
+    response = client.post(f"/api/games/{game_id}/draw", json={"action": "offer"}, headers={"X-Seat-Token": red})
+    assert response.status_code == 409 and "no draws" in response.json()["error"]
+
+
+def test_rematch_swaps_seats_and_each_old_seat_claims_its_new_one(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    assert client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": red}).status_code == 409
+    client.post(f"/api/games/{game_id}/resign", headers={"X-Seat-Token": blue})
+    first = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": red}).json()
+    second = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": blue}).json()
+    assert first["id"] == second["id"] != game_id
+    new = first["id"]
+    assert client.get(f"/api/games/{new}", headers={"X-Seat-Token": first["token"]}).json()["you"] == 1
+    assert client.get(f"/api/games/{new}", headers={"X-Seat-Token": second["token"]}).json()["you"] == 0
+    assert client.get(f"/api/games/{game_id}").json()["rematch"] == new
+
+
+def test_record_export_replays_and_import_gives_replay_frames(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    for token, square in ((red, "A1"), (blue, "C3"), (red, "A1")):
+        assert move(client, game_id, token, square).status_code == 200
+    record = client.get(f"/api/games/{game_id}/record").json()
+    state = damier.Record.from_json(record).replay()
+    assert state.position() == client.get(f"/api/games/{game_id}").json()["position"]
+    imported = client.post("/api/records", json=record)
+    assert imported.status_code == 201
+    replay = client.get(f"/api/games/{imported.json()['id']}/replay").json()
+    assert [f["ply"] for f in replay["frames"]] == [0, 1, 2, 3]
+    assert [f["move"] for f in replay["frames"][1:]] == ["A1", "C3", "A1"]
+    assert any(e["type"] == "wave" for e in replay["frames"][3]["events"])
+    view = client.get(f"/api/games/{imported.json()['id']}").json()
+    assert view["status"] == "replay" and view["legal_moves"] == []
+
+
+def test_bad_records_are_refused_with_a_clear_message(client: TestClient) -> None:
+    assert client.post("/api/records", content=b"{not json", headers={"content-type": "application/json"}
+                       ).status_code == 422
+    bad = client.post("/api/records", json={"format": "damier.record", "version": 1, "game": "atoms",
+                                            "options": {}, "players": [], "moves": ["A1", "A1"]})
+    assert bad.status_code == 422 and "move 2" in bad.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"game": "nope", "options": {}, "seats": [{"kind": "human"}]}, "unknown game"),
+        ({"game": "atoms", "options": {"rows": 1}, "seats": [{"kind": "human"}] * 2}, "rows"),
+        ({"game": "atoms", "options": {"colour": 1}, "seats": [{"kind": "human"}] * 2}, "no option"),
+        ({"game": "atoms", "options": {}, "seats": [{"kind": "human"}]}, "2 seats"),
+        ({"game": "atoms", "options": {}, "seats": [{"kind": "human"}, {"kind": "computer", "level": "god"}]},
+         "unknown computer level"),
+        ({"game": "atoms", "options": {}, "seats": [{"kind": "robot"}] * 2}, "seats"),
+        ({"game": "atoms"}, "seats"),
+    ],
+)
+def test_bad_new_game_requests_get_json_errors(client: TestClient, body: dict[str, Any], fragment: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 422
+    payload = response.json()
+    assert fragment in payload["error"] and payload["status"] == 422
+    assert "Traceback" not in response.text
+
+
+def test_unknown_game_id_is_404_json(client: TestClient) -> None:
+    response = client.get("/api/games/doesnotexist")
+    assert response.status_code == 404 and "error" in response.json()
+    assert client.get("/api/nothing-here").json()["status"] == 404
+
+
+def test_oversized_bodies_are_refused(client: TestClient) -> None:
+    huge = {"game": "atoms", "options": {}, "seats": [{"kind": "human"}] * 2, "pad": "x" * 100_000}
+    response = client.post("/api/games", json=huge)
+    assert response.status_code == 413 and "error" in response.json()
+
+
+def test_websocket_pushes_every_change_to_watchers(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as watcher:
+        first = watcher.receive_json()
+        assert first["type"] == "state" and first["state"]["version"] == 0
+        move(client, game_id, red, "A1")
+        pushed = watcher.receive_json()
+        assert pushed["state"]["version"] == 1 and pushed["state"]["you"] is None
+        watcher.send_json({"type": "move", "move": "C3", "version": 1, "token": blue})
+        assert watcher.receive_json()["state"]["moves"][-1] == {"ply": 2, "move": "C3", "player": 1}
+        watcher.send_json({"type": "move", "move": "A2", "version": 2, "token": blue})
+        error = watcher.receive_json()
+        assert error["type"] == "error" and error["status"] == 409
+        watcher.send_text("nonsense")
+        assert watcher.receive_json()["status"] == 422
+
+
+def test_hint_suggests_a_legal_move_for_the_player_to_move(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    hint = client.post(f"/api/games/{game_id}/hint", headers={"X-Seat-Token": red})
+    assert hint.status_code == 200
+    legal = client.get(f"/api/games/{game_id}").json()["legal_moves"]
+    assert hint.json()["move"] in legal
+    assert client.post(f"/api/games/{game_id}/hint", headers={"X-Seat-Token": blue}).status_code == 409
