@@ -35,9 +35,15 @@ export function seatCount(entry, options) {
 
 /** The default level for computer seats: "hard" when the game has it, else its last level. */
 export function defaultLevel(entry) {
-  const levels = Object.keys(entry.levels || {});
+  const levels = levelsOf(entry);
   if (levels.includes("hard")) return "hard";
   return levels[levels.length - 1] || "hard";
+}
+
+/** The computer levels of a catalog entry (the server sends a list; a {name: spec} mapping works too). */
+export function levelsOf(entry) {
+  const levels = entry.levels || [];
+  return Array.isArray(levels) ? levels.map(String) : Object.keys(levels);
 }
 
 export function optionDefaults(entry) {

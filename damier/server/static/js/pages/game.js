@@ -132,9 +132,13 @@ class GamePage {
       if (msg.type === "state" && msg.state) this.receive(msg.state, "ws");
       else if (msg.type === "error" && msg.error) showMessage(msg.error, "error");
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (event.code === 4404) { // the server does not know this game: trying again will not help
+        this.setConnection("offline");
+        return;
+      }
       this.reconnectLater();
     };
   }
@@ -741,16 +745,9 @@ function resultHeadline(view, local) {
 
 function resultDetail(view) {
   const r = view.result || {};
-  const winner = Number.isInteger(r.winner) ? seatName(view, r.winner) : null;
-  const reason = String(r.reason || "").toLowerCase();
   const plies = (view.moves || []).length;
-  const after = ` after ${plies} move${plies === 1 ? "" : "s"}`;
-  if (reason.includes("resign")) {
-    const who = (view.seats || []).filter((_, i) => i !== r.winner).map((s) => s.name).join(", ");
-    return winner && view.seats.length === 2 ? `${who} resigned${after}.` : `The game ended by resignation${after}.`;
-  }
-  if (reason.includes("elimin") || reason.includes("capture") || reason === "") {
-    return winner ? `${winner} took every atom on the board${after}.` : `Game over${after}.`;
-  }
-  return `${r.reason}${after}.`;
+  const after = `${plies} move${plies === 1 ? "" : "s"}`;
+  const reason = String(r.reason || "").trim();
+  // the server's reasons are sentences ("Red wins: Blue has no atoms left"); show them as they are
+  return reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)} · ${after}` : `Game over after ${after}`;
 }

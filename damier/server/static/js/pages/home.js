@@ -3,7 +3,7 @@ import { h, icon, replace } from "../dom.js";
 import { api, recent, seats } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
-import { startGame, seatCount, defaultLevel, optionDefaults } from "../session.js";
+import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf } from "../session.js";
 import { seatColour } from "../players.js";
 
 export async function mount(root) {
@@ -27,7 +27,7 @@ export async function mount(root) {
   } catch (err) {
     replace(cards, h("div", { class: "panel empty-state" },
       h("p", {}, `The list of games could not be loaded: ${err.message}`),
-      h("button", { type: "button", class: "btn", onclick: () => { cards.replaceChildren(); mount(root.replaceChildren() || root); } }, "Try again")));
+      h("button", { type: "button", class: "btn", onclick: () => { root.replaceChildren(); mount(root); } }, "Try again")));
     cards.removeAttribute("aria-busy");
     return;
   }
@@ -40,7 +40,7 @@ function gameCard(entry) {
   const mod = boardModule(entry.name);
   const picture = h("a", { class: "card-picture", href: `#/new/${entry.name}`, tabindex: "-1", "aria-hidden": "true" });
   mod.render(picture, mod.sampleBoard(), { compact: true, label: `${entry.title} board` });
-  const levels = Object.keys(entry.levels || {});
+  const levels = levelsOf(entry);
   const quick = h("button", {
     type: "button", class: "btn primary", "data-testid": `quick-play-${entry.name}`,
     onclick: async () => {

@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { seatColour } from "../players.js";
-import { startGame, seatCount, defaultLevel, optionDefaults } from "../session.js";
+import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf } from "../session.js";
 
 export async function mount(root, { params }) {
   const page = h("div", { class: "page narrow new-game" });
@@ -30,7 +30,7 @@ export async function mount(root, { params }) {
 function buildForm(page, entry) {
   const mod = boardModule(entry.name);
   const values = optionDefaults(entry);
-  const levels = Object.keys(entry.levels || {});
+  const levels = levelsOf(entry);
   const seatChoices = []; // [{kind, level}] kept across seat-count changes
   const inputs = {};
 

@@ -42,11 +42,14 @@ class ReplayPage {
     this.frames = (data.frames || []).filter((f) => f && f.board);
     this.result = data.result || view?.result || null;
     this.view = view;
-    const game = view?.game || this.frames[0]?.board?.kind || "atoms";
+    // the replay names its game, options and seats; the game's view (if any) says whether it is still live
+    this.seats = data.seats || view?.seats || null;
+    this.options = data.options || view?.options || {};
+    const game = data.game || view?.game || this.frames[0]?.board?.kind || "atoms";
     this.mod = boardModule(game);
-    const players = view?.seats?.length || Number(view?.options?.players) || maxPlayer(this.frames) + 1;
-    this.names = view?.seats?.map((s) => s.name) || SEAT_NAMES.slice(0, players);
-    this.title = view?.title || "Replay";
+    const players = this.seats?.length || Number(this.options.players) || maxPlayer(this.frames) + 1;
+    this.names = this.seats?.map((s) => s.name) || SEAT_NAMES.slice(0, players);
+    this.title = data.title || view?.title || "Replay";
     document.title = `Replay · ${this.title} · damier`;
     if (!this.frames.length) {
       replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" }, h("p", {}, "This game has no position to show."))));
@@ -102,7 +105,7 @@ class ReplayPage {
       h("div", { class: "game-head" },
         h("div", {},
           h("h1", {}, `Replay: ${this.title}`),
-          h("p", { class: "sub" }, h("span", { class: "sub-options" }, this.view ? this.mod.describeOptions(this.view.options || {}) : "")))),
+          h("p", { class: "sub" }, h("span", { class: "sub-options" }, this.mod.describeOptions(this.options))))),
       h("div", { class: "game-layout" },
         h("section", { class: "board-col", "aria-label": "Board" },
           el.caption, el.banner, el.board,
@@ -209,7 +212,7 @@ class ReplayPage {
     replace(this.el.players, this.names.map((nm, i) => h("li", { class: "player" },
       h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
       h("span", { class: "player-name" }, nm,
-        this.view?.seats?.[i] ? h("small", {}, this.view.seats[i].kind === "computer" ? `Computer · ${this.view.seats[i].level}` : "Person") : null),
+        this.seats?.[i] ? h("small", {}, this.seats[i].kind === "computer" ? `Computer · ${this.seats[i].level}` : "Person") : null),
       scores[i] ? h("span", { class: "player-score" }, h("b", {}, String(scores[i].value)), h("small", {}, scores[i].unit)) : null)));
   }
 

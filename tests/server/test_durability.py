@@ -1,0 +1,89 @@
+"""A real `damier serve` process: SIGKILL in the middle of games loses nothing, games resume exactly and a
+thinking computer thinks again; concurrent moves in one game cannot corrupt or fork it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+
+from damier.server.storage import Storage
+from tests.server.conftest import ServerProcess
+
+
+def post(server: ServerProcess, path: str, body: Any = None, token: str | None = None) -> httpx.Response:
+    headers = {"X-Seat-Token": token} if token else {}
+    return httpx.post(server.url + path, json=body, headers=headers, timeout=60)
+
+
+def view(server: ServerProcess, game_id: str) -> dict[str, Any]:
+    response = httpx.get(f"{server.url}/api/games/{game_id}", timeout=60)
+    response.raise_for_status()
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def new_game(server: ServerProcess, seats: list[dict[str, Any]], options: dict[str, Any]) -> dict[str, Any]:
+    response = post(server, "/api/games", {"game": "atoms", "options": options, "seats": seats})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def test_sigkill_loses_nothing_and_a_thinking_computer_thinks_again(server: ServerProcess) -> None:
+    # two humans, a few moves in
+    humans = new_game(server, [{"kind": "human"}, {"kind": "human"}], {"rows": 5, "cols": 5})
+    tokens = humans["tokens"]
+    for ply, square in enumerate(["A1", "E5", "B2", "D4", "A1"]):
+        assert post(server, f"/api/games/{humans['id']}/moves", {"move": square}, tokens[str(ply % 2)]).is_success
+    # against the hard computer (1 s a move on 8x8), killed while it thinks
+    versus = new_game(server, [{"kind": "human"}, {"kind": "computer", "level": "hard"}], {})
+    assert post(server, f"/api/games/{versus['id']}/moves", {"move": "D4"}, versus["tokens"]["0"]).is_success
+    assert view(server, versus["id"])["seats"][1]["thinking"] is True
+    before_humans = view(server, humans["id"])
+    server.kill()
+
+    stored = Storage(server.db).load_game(humans["id"])
+    assert stored is not None and [m for m, _ in stored.moves] == ["A1", "E5", "B2", "D4", "A1"]
+
+    server.start()
+    after_humans = view(server, humans["id"])
+    for key in ("position", "moves", "legal_moves", "player", "version", "board"):
+        assert after_humans[key] == before_humans[key]
+    # the computer seat was thinking when the server died: it thinks again and moves
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        state = view(server, versus["id"])
+        if state["version"] == 2:
+            break
+        time.sleep(0.2)
+    assert state["version"] == 2 and state["player"] == 0 and state["moves"][1]["player"] == 1
+    # and the game goes on with the same tokens
+    square = state["legal_moves"][0]
+    assert post(server, f"/api/games/{versus['id']}/moves", {"move": square}, versus["tokens"]["0"]).is_success
+
+
+def test_concurrent_moves_in_one_game_cannot_fork_it(server: ServerProcess) -> None:
+    created = new_game(server, [{"kind": "human"}, {"kind": "human"}], {"rows": 4, "cols": 4})
+    game_id, red = created["id"], created["tokens"]["0"]
+    squares = ["A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2"] * 3
+
+    async def race() -> list[int]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            responses = await asyncio.gather(*(
+                client.post(f"/api/games/{game_id}/moves", json={"move": square},
+                            headers={"X-Seat-Token": red})
+                for square in squares
+            ))
+        return [r.status_code for r in responses]
+
+    codes = asyncio.run(race())
+    assert codes.count(200) == 1, codes
+    assert set(codes) <= {200, 409}
+    final = view(server, game_id)
+    assert final["version"] == 1 and len(final["moves"]) == 1
+    stored = Storage(server.db).load_game(game_id)
+    assert stored is not None and len(stored.moves) == 1
+    assert stored.moves[0][0] == final["moves"][0]["move"]
