@@ -170,7 +170,7 @@ class Arcade:
         room = Room(row=row, game=game, state=game.new_state(seed))
         new_moves = self._chance_moves(room)
         row.moves = new_moves
-        await asyncio.to_thread(self.storage.create_game, row)
+        await asyncio.wrap_future(self.storage.create_game(row))
         self.rooms[row.id] = room
         self._evict()
         self.schedule_computer(room)
@@ -191,7 +191,7 @@ class Arcade:
                       draw_offer=None, undo_request=[], rematch=None, created_at=now, updated_at=now,
                       seats=[SeatRow(i, "human", None) for i in range(state.game.num_players)],
                       moves=list(zip(state.moves_in_notation(), players, strict=True)))
-        await asyncio.to_thread(self.storage.create_game, row)
+        await asyncio.wrap_future(self.storage.create_game(row))
         room = Room(row=row, game=state.game, state=state)
         self.rooms[row.id] = room
         return room
@@ -294,8 +294,8 @@ class Arcade:
         status = "finished" if outcome else "active"
         result = outcome.to_json() if outcome else None
         try:
-            await asyncio.to_thread(self.storage.append_moves, room.id, first_ply, new_moves, now_iso(),
-                                    status, result)
+            await asyncio.wrap_future(self.storage.append_moves(room.id, first_ply, new_moves, now_iso(),
+                                                                status, result))
         except BaseException as exc:
             for _ in new_moves:
                 state.undo()
@@ -394,10 +394,10 @@ class Arcade:
                 agreed = sorted(set(room.row.undo_request) | {seat})
                 if set(agreed) != set(humans):
                     room.row.undo_request = agreed
-                    await asyncio.to_thread(self.storage.update_game, room.id, now_iso(), undo_request=agreed)
+                    await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), undo_request=agreed))
                     await self.broadcast(room)
                     return room
-            await asyncio.to_thread(self.storage.truncate_moves, room.id, keep, now_iso())
+            await asyncio.wrap_future(self.storage.truncate_moves(room.id, keep, now_iso()))
             while len(room.state.history) > keep:
                 room.state.undo()
             del room.row.moves[keep:]
@@ -436,8 +436,8 @@ class Arcade:
         return room
 
     async def _finish(self, room: Room, result: dict[str, Any]) -> None:
-        await asyncio.to_thread(self.storage.update_game, room.id, now_iso(), status="finished", result=result,
-                                draw_offer=None, undo_request=[])
+        await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), status="finished", result=result,
+                                                           draw_offer=None, undo_request=[]))
         room.row.status, room.row.result = "finished", result
         room.row.draw_offer, room.row.undo_request = None, []
 
@@ -452,7 +452,7 @@ class Arcade:
             offer = room.row.draw_offer
             if action == "offer":
                 room.row.draw_offer = seat
-                await asyncio.to_thread(self.storage.update_game, room.id, now_iso(), draw_offer=seat)
+                await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), draw_offer=seat))
             elif action == "accept":
                 if offer is None or offer == seat:
                     raise ArcadeError(409, "there is no draw offer from another seat to accept")
@@ -460,7 +460,7 @@ class Arcade:
                 await self._finish(room, {"winner": None, "returns": [0.0] * count, "reason": "draw agreed"})
             elif action == "decline":
                 room.row.draw_offer = None
-                await asyncio.to_thread(self.storage.update_game, room.id, now_iso(), draw_offer=None)
+                await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), draw_offer=None))
             else:
                 raise ArcadeError(422, "action must be 'offer', 'accept' or 'decline'")
         await self.broadcast(room)
@@ -479,7 +479,7 @@ class Arcade:
                                "level": room.row.seats[(i - shift) % count].level} for i in range(count)]
                 new_room, _ = await self.create(room.game.name, dict(room.game.options), seat_specs, None)
                 room.row.rematch = new_room.id
-                await asyncio.to_thread(self.storage.update_game, room.id, now_iso(), rematch=new_room.id)
+                await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), rematch=new_room.id))
             new_id = room.row.rematch
         await self.broadcast(room)
         new_room = await self.room(new_id)

@@ -2,17 +2,19 @@
 
 SQLite (the default, a file in the user's data directory) runs in WAL mode with ``synchronous=NORMAL``: a
 committed move survives the server being killed. Any SQLAlchemy URL works (PostgreSQL for bigger setups).
-Every write is one transaction; ``moves`` has the primary key ``(game_id, ply)``, so two writers can never
-both append the same ply of a game.
+Writes go through one writer thread that commits whatever is queued in a single transaction (group
+commit): under load many games share one commit, and each caller's future resolves only once its write is
+committed. ``moves`` has the primary key ``(game_id, ply)``, so a ply of a game can never be written twice.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 import secrets
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -142,9 +144,10 @@ class Storage:
             raise StorageError(f"cannot open database {self.url!r}: {exc}") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        # SQLite has one writer at a time: serialising writes here avoids "database is locked" retries
-        self._write_lock = threading.Lock() if self.is_sqlite else None
         self.migrate()
+        self._queue: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write_loop, name="damier-db-writer", daemon=True)
+        self._writer.start()
         self.secret = self._secret()
 
     # ----- schema -------------------------------------------------------------------------------------
@@ -175,25 +178,68 @@ class Storage:
                 conn.execute(insert(schema_version).values(version=target))
 
     def _secret(self) -> bytes:
-        with self._writing() as conn:
+        def read_or_create(conn: Connection) -> str:
             value = conn.execute(select(settings.c.value).where(settings.c.key == "token_secret")).scalar()
             if value is None:
                 value = secrets.token_hex(32)
                 conn.execute(insert(settings).values(key="token_secret", value=value))
-        return bytes.fromhex(value)
+            return str(value)
 
-    @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        if self._write_lock is None:
+        return bytes.fromhex(self.submit(read_or_create).result())
+
+    # ----- the writer thread --------------------------------------------------------------------------
+    def submit(self, operation: Callable[[Connection], Any]) -> Future[Any]:
+        """Queue a write; the future resolves (or fails) once it is committed."""
+        future: Future[Any] = Future()
+        self._queue.put((operation, future))
+        return future
+
+    def _write_loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < 256:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)  # stop after this batch
+                    break
+                batch.append(more)
+            self._commit_batch(batch)
+
+    def _commit_batch(self, batch: list[tuple[Callable[[Connection], Any], Future[Any]]]) -> None:
+        try:
             with self.engine.begin() as conn:
-                yield conn
+                results = [operation(conn) for operation, _ in batch]
+        except Exception:
+            if len(batch) == 1:
+                operation, future = batch[0]
+                self._run_alone(operation, future)
+                return
+            for operation, future in batch:  # one write failed: give each its own transaction and verdict
+                self._run_alone(operation, future)
             return
-        with self._write_lock, self.engine.begin() as conn:
-            yield conn
+        for (_, future), result in zip(batch, results, strict=True):
+            future.set_result(result)
+
+    def _run_alone(self, operation: Callable[[Connection], Any], future: Future[Any]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                result = operation(conn)
+        except IntegrityError as exc:
+            future.set_exception(ConflictError(str(exc.orig)))
+        except Exception as exc:
+            future.set_exception(exc)
+        else:
+            future.set_result(result)
 
     # ----- games --------------------------------------------------------------------------------------
-    def create_game(self, row: GameRow) -> None:
-        with self._writing() as conn:
+    def create_game(self, row: GameRow) -> Future[None]:
+        def write(conn: Connection) -> None:
             conn.execute(insert(games).values(
                 id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed, start=row.start,
                 status=row.status, result=json.dumps(row.result) if row.result else None, draw_offer=None,
@@ -204,6 +250,8 @@ class Storage:
             for ply, (move, player) in enumerate(row.moves, start=1):
                 conn.execute(insert(moves).values(game_id=row.id, ply=ply, move=move, player=player,
                                                   created_at=row.created_at))
+
+        return self.submit(write)
 
     def load_game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
@@ -227,38 +275,46 @@ class Storage:
             return [r[0] for r in conn.execute(select(games.c.id).where(games.c.status == "active"))]
 
     def append_moves(self, game_id: str, first_ply: int, new_moves: list[tuple[str, int]], now: str,
-                     status: str, result: dict[str, Any] | None) -> None:
-        """Append moves from ``first_ply`` and update the game's status, in one transaction."""
-        try:
-            with self._writing() as conn:
-                for offset, (move, player) in enumerate(new_moves):
-                    conn.execute(insert(moves).values(game_id=game_id, ply=first_ply + offset, move=move,
-                                                      player=player, created_at=now))
-                conn.execute(update(games).where(games.c.id == game_id).values(
-                    status=status, result=json.dumps(result) if result else None, updated_at=now,
-                    draw_offer=None, undo_request="[]"))
-        except IntegrityError:
-            raise ConflictError(f"ply {first_ply} of game {game_id} was already written") from None
+                     status: str, result: dict[str, Any] | None) -> Future[None]:
+        """Append moves from ``first_ply`` and update the game's status (``ConflictError`` if a ply exists)."""
 
-    def truncate_moves(self, game_id: str, keep: int, now: str) -> None:
-        """Delete every move after ply ``keep`` (an undo), in one transaction."""
-        with self._writing() as conn:
+        def write(conn: Connection) -> None:
+            for offset, (move, player) in enumerate(new_moves):
+                conn.execute(insert(moves).values(game_id=game_id, ply=first_ply + offset, move=move,
+                                                  player=player, created_at=now))
+            conn.execute(update(games).where(games.c.id == game_id).values(
+                status=status, result=json.dumps(result) if result else None, updated_at=now,
+                draw_offer=None, undo_request="[]"))
+
+        return self.submit(write)
+
+    def truncate_moves(self, game_id: str, keep: int, now: str) -> Future[None]:
+        """Delete every move after ply ``keep`` (an undo)."""
+
+        def write(conn: Connection) -> None:
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply > keep))
             conn.execute(update(games).where(games.c.id == game_id).values(
                 status="active", result=None, updated_at=now, undo_request="[]", draw_offer=None))
 
-    def update_game(self, game_id: str, now: str, **values: Any) -> None:
+        return self.submit(write)
+
+    def update_game(self, game_id: str, now: str, **values: Any) -> Future[None]:
         """Update game fields (status, result, draw_offer, undo_request, rematch)."""
         encoded = {k: (json.dumps(v) if k in ("result", "undo_request") and v is not None else v)
                    for k, v in values.items()}
-        with self._writing() as conn:
+
+        def write(conn: Connection) -> None:
             conn.execute(update(games).where(games.c.id == game_id).values(updated_at=now, **encoded))
+
+        return self.submit(write)
 
     def ping(self) -> None:
         with self.engine.connect() as conn:
             conn.execute(text("SELECT 1"))
 
     def close(self) -> None:
+        self._queue.put(None)
+        self._writer.join(timeout=30)
         self.engine.dispose()
 
 

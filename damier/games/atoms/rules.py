@@ -58,6 +58,7 @@ class AtomsGame(Game):
         # writable copies: numba compiles read-only arrays as a different type (kernels never write them)
         self.neighbours: np.ndarray = orthogonal_neighbours(self.rows, self.cols).copy()
         self.capacity: np.ndarray = (self.neighbours >= 0).sum(axis=1).astype(np.int32)
+        self.square_names: tuple[str, ...] = tuple(square_name(i, self.cols) for i in range(self.n))
 
     @property
     def num_players(self) -> int:
@@ -226,7 +227,7 @@ class AtomsState(State):
     def move_to_str(self, move: int) -> str:
         if not isinstance(move, int | np.integer) or not 0 <= move < self.game.n:
             raise IllegalMoveError(f"{move!r} is not a square of this board (0 to {self.game.n - 1})")
-        return square_name(int(move), self.game.cols)
+        return self.game.square_names[move]
 
     def parse_move(self, text: str) -> int:
         """The square written ``text`` (``C4``, any case), if the player to move may play there."""
