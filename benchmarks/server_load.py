@@ -1,11 +1,13 @@
 """Load benchmark of the arcade: N concurrent human-vs-human games over WebSocket on loopback.
 
-    python benchmarks/server_load.py [--games 200] [--moves 30] [--port 8790]
+    python benchmarks/server_load.py [--games 200] [--moves 30] [--think 1.0] [--port 8790]
 
 Starts `damier serve` on a temporary SQLite database, opens one WebSocket per game, and plays random legal
-moves for both seats through it (every move validated and stored by the server). The latency of a move is
-the time from sending it to receiving the state that contains it. Prints moves/s and p50/p99 latency.
-Only loopback is used; the run is bounded by --games x --moves and a time limit.
+moves for both seats through it (every move validated and stored by the server). Players think between
+moves like people do: a random pause averaging --think seconds (0.5x to 1.5x; --think 0 sends the next move
+at once, which measures the server's saturation throughput instead). The latency of a move is the time from
+sending it to receiving the state that contains it. Prints moves/s and p50/p99 latency. Only loopback is
+used; the run is bounded by --games x --moves and a time limit.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import websockets
 
 
 async def play_one(base: str, ws_base: str, moves: int, seed: int, latencies: list[float],
-                   client: httpx.AsyncClient) -> int:
+                   client: httpx.AsyncClient, think: float) -> int:
     created = (await client.post(f"{base}/api/games", json={
         "game": "atoms", "options": {}, "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
     game_id, tokens = created["id"], created["tokens"]
@@ -36,6 +38,8 @@ async def play_one(base: str, ws_base: str, moves: int, seed: int, latencies: li
     async with websockets.connect(f"{ws_base}/api/games/{game_id}/ws", max_size=2**22) as ws:
         state = json.loads(await ws.recv())["state"]
         while played < moves and state["status"] == "active":
+            if think > 0:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             square = rng.choice(state["legal_moves"])
             version = state["version"]
             sent = time.perf_counter()
@@ -53,20 +57,21 @@ async def play_one(base: str, ws_base: str, moves: int, seed: int, latencies: li
     return played
 
 
-async def run(port: int, games: int, moves: int) -> dict[str, float]:
+async def run(port: int, games: int, moves: int, think: float) -> dict[str, float]:
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     latencies: list[float] = []
     limits = httpx.Limits(max_connections=games)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         started = time.perf_counter()
         counts = await asyncio.wait_for(
-            asyncio.gather(*(play_one(base, ws_base, moves, i, latencies, client) for i in range(games))),
+            asyncio.gather(*(play_one(base, ws_base, moves, i, latencies, client, think) for i in range(games))),
             timeout=600,
         )
         elapsed = time.perf_counter() - started
     latencies.sort()
     return {
         "games": games,
+        "think_s": think,
         "moves": sum(counts),
         "seconds": round(elapsed, 2),
         "moves_per_s": round(sum(counts) / elapsed, 1),
@@ -80,6 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=30, help="moves per game (fewer if the game ends)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player thinks between moves")
     parser.add_argument("--port", type=int, default=8790)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -97,7 +103,7 @@ def main() -> None:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
-            report = asyncio.run(run(args.port, args.games, args.moves))
+            report = asyncio.run(run(args.port, args.games, args.moves, args.think))
         finally:
             server.terminate()
             server.wait(timeout=30)

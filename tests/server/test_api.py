@@ -78,7 +78,7 @@ def test_a_move_is_validated_by_the_rules_and_stored(client: TestClient, db_url:
 
 
 def test_wrong_or_missing_token_is_rejected_with_403_and_changes_nothing(client: TestClient) -> None:
-    game_id, red, blue = human_pair(client)
+    game_id, _red, blue = human_pair(client)
     before = client.get(f"/api/games/{game_id}").json()
     for token in (None, "not-a-token", blue):
         response = move(client, game_id, token, "A1")

@@ -1,0 +1,64 @@
+"""Browser tests: Playwright driving Debian's chromium (found on PATH) against a real `damier serve`."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+from tests.server.conftest import ServerProcess
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise RuntimeError("the browser tests need Debian's chromium on PATH (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("browser")
+    process = ServerProcess(f"sqlite:///{folder / 'arcade.sqlite3'}", folder / "server.log")
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
