@@ -14,7 +14,7 @@ import time
 
 from damier.ai.base import SearchInfo
 from damier.core.errors import StateError
-from damier.core.game import CHANCE, TERMINAL, State, _python_playout
+from damier.core.game import CHANCE, TERMINAL, State, play_randomly
 
 
 class Node:
@@ -186,4 +186,4 @@ class MCTSAgent:
         fast = state.game.random_playout(state, self.rng.getrandbits(63))
         if fast is not None:
             return fast
-        return _python_playout(state, self.rng)
+        return play_randomly(state, self.rng)

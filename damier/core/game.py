@@ -28,6 +28,18 @@ STATE_FORMAT = "damier.state"
 STATE_VERSION = 1
 
 
+def check_header(obj: Any, noun: str, expected_format: str, expected_version: int) -> None:
+    """``RecordError`` unless ``obj`` is a JSON object of ``expected_format`` at ``expected_version``."""
+    if not isinstance(obj, Mapping):
+        raise RecordError(f"a {noun} must be a JSON object, not {type(obj).__name__}")
+    if obj.get("format") != expected_format:
+        raise RecordError(f"not a damier {noun}: format is {obj.get('format')!r}, expected {expected_format!r}")
+    if obj.get("version") != expected_version:
+        raise RecordError(
+            f"unsupported {noun} version {obj.get('version')!r}; this damier reads version {expected_version}"
+        )
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: the winner (``None`` for a draw), a return per player, the reason in words.
@@ -118,14 +130,7 @@ class Game(abc.ABC):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> State:
         """Rebuild a state written by ``State.to_json``: same position, same history (undo works)."""
-        if not isinstance(obj, Mapping):
-            raise RecordError(f"a saved state must be a JSON object, not {type(obj).__name__}")
-        if obj.get("format") != STATE_FORMAT:
-            raise RecordError(f"not a damier state: format is {obj.get('format')!r}, expected {STATE_FORMAT!r}")
-        if obj.get("version") != STATE_VERSION:
-            raise RecordError(
-                f"unsupported state version {obj.get('version')!r}; this damier reads version {STATE_VERSION}"
-            )
+        check_header(obj, "state", STATE_FORMAT, STATE_VERSION)
         if obj.get("game") != self.name:
             raise RecordError(f"the state is of game {obj.get('game')!r}, not {self.name!r}")
         options = obj.get("options", {})
@@ -192,7 +197,7 @@ class Game(abc.ABC):
         for _ in range(count):
             returns = self.random_playout(state, rng.getrandbits(63))
             if returns is None:
-                returns = _python_playout(state, rng)
+                returns = play_randomly(state, rng)
             best = max(returns)
             if list(returns).count(best) == 1:
                 wins[list(returns).index(best)] += 1
@@ -235,7 +240,7 @@ class Game(abc.ABC):
         return f"damier.load({self.name!r}{args})"
 
 
-def _python_playout(state: State, rng: Any) -> tuple[float, ...]:
+def play_randomly(state: State, rng: Any) -> tuple[float, ...]:
     """A uniformly random game from ``state`` through the contract (chance events drawn with their odds)."""
     scratch = state.copy()
     while not scratch.is_over():

@@ -17,7 +17,7 @@ from typing import Any
 
 from damier.core import registry
 from damier.core.errors import DamierError, RecordError
-from damier.core.game import Outcome, State
+from damier.core.game import Outcome, State, check_header
 
 RECORD_FORMAT = "damier.record"
 RECORD_VERSION = 1
@@ -75,14 +75,7 @@ class Record:
     @classmethod
     def from_json(cls, obj: Any) -> Record:
         """Check and read a record object; ``RecordError`` says what is wrong."""
-        if not isinstance(obj, Mapping):
-            raise RecordError(f"a record must be a JSON object, not {type(obj).__name__}")
-        if obj.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a damier record: format is {obj.get('format')!r}, expected {RECORD_FORMAT!r}")
-        if obj.get("version") != RECORD_VERSION:
-            raise RecordError(
-                f"unsupported record version {obj.get('version')!r}; this damier reads version {RECORD_VERSION}"
-            )
+        check_header(obj, "record", RECORD_FORMAT, RECORD_VERSION)
         for key, kind in (("game", str), ("options", Mapping), ("moves", list), ("players", list)):
             if not isinstance(obj.get(key), kind):
                 raise RecordError(f"record field {key!r} is missing or not a {kind.__name__}")
