@@ -6,6 +6,7 @@ let routes = [];
 let root = null;
 let cleanup = null;
 let mountToken = 0;
+let lastPath = null;
 
 export function parseHash(hash = location.hash) {
   const raw = hash.replace(/^#/, "") || "/";
@@ -66,6 +67,8 @@ async function render() {
     }
   }
   root.replaceChildren();
+  if (path !== lastPath) window.scrollTo(0, 0); // a new page starts at its top (hash changes keep the scroll)
+  lastPath = path;
   document.querySelectorAll("[data-nav]").forEach((a) => {
     a.classList.toggle("active", match !== null && a.dataset.nav === match.nav);
   });

@@ -7,7 +7,11 @@ export async function startGame(catalogEntry, options, seatKinds) {
   const created = await api.createGame({ game: catalogEntry.name, options, seats: seatKinds });
   const tokens = created.tokens || {};
   const humanSeats = Object.keys(tokens).map(Number).sort((a, b) => a - b);
-  if (humanSeats.length) seats.add(created.id, tokens, humanSeats[0]);
+  if (humanSeats.length) {
+    seats.add(created.id, tokens, humanSeats[0]);
+    // the other people's seats are for the friends this browser invites; "play it here" takes one back
+    for (const seat of humanSeats.slice(1)) seats.markRemote(created.id, seat);
+  }
   const state = created.state || {};
   recent.add({
     id: created.id,

@@ -23,7 +23,8 @@ class GamePage {
     this.latest = null; // the newest view received
     this.shown = null; // the view whose board is drawn (animations may lag behind `latest`)
     this.queue = [];
-    this.pumping = null; // promise while views are being shown
+    this.pumping = false; // views are being shown (set and cleared by pump itself)
+    this.pumped = Promise.resolve(); // the running pump, to wait for
     this.anim = null; // {controller, hurry}
     this.skip = false;
     this.busy = false; // a move is on its way
@@ -187,11 +188,12 @@ class GamePage {
     }
     this.latest = next;
     this.queue.push(next);
-    if (!this.pumping) this.pumping = this.pump();
+    if (!this.pumping) this.pumped = this.pump();
     else if (this.anim) this.anim.hurry = true;
   }
 
   async pump() {
+    this.pumping = true;
     try {
       while (this.queue.length && !this.destroyed) {
         const next = this.queue.shift();
@@ -217,7 +219,7 @@ class GamePage {
       }
     } finally {
       this.skip = false;
-      this.pumping = null;
+      this.pumping = false;
     }
   }
 
@@ -226,7 +228,7 @@ class GamePage {
     if (!this.pumping) return;
     this.skip = true;
     this.anim?.controller.abort();
-    await this.pumping;
+    await this.pumped;
   }
 
   // ---- seats -----------------------------------------------------------------------------------------------------
@@ -439,6 +441,9 @@ class GamePage {
     el.players = h("ul", { class: "player-list" });
     el.invite = h("section", { class: "panel invite", hidden: true, "aria-labelledby": "invite-title" });
     el.moves = h("ol", { class: "move-list", "data-testid": "move-list", "aria-label": "Moves" });
+    el.moves.addEventListener("scroll", () => {
+      this.movesScrolledUp = el.moves.scrollTop + el.moves.clientHeight < el.moves.scrollHeight - 8;
+    }, { passive: true });
     el.movesEmpty = h("p", { class: "muted small" }, "No move yet.");
     el.more = h("div", { class: "more-actions" });
     el.watchInput = h("input", { class: "link-input", readonly: true, "aria-label": "Link to watch this game" });
@@ -509,20 +514,26 @@ class GamePage {
     const thinking = (view.seats || []).find((s) => s.thinking);
     let text;
     if (over) {
-      text = view.result ? resultHeadline(view, local) : "The game is over";
+      // the banner tells everyone the same result; the status line says what it means for you
+      const plies = (view.moves || []).length;
+      const winner = view.result && Number.isInteger(view.result.winner) ? view.result.winner : null;
+      const personal = local.length === 1 && view.result ? (winner === local[0] ? "You win! " : winner === null ? "" : "You lost. ") : "";
+      text = `${personal}Game over after ${plies} move${plies === 1 ? "" : "s"}`;
     } else if (this.isMyTurn(view)) {
       text = local.length > 1 ? `${seat.name} to play: your turn` : `Your turn (${seat.name})`;
     } else if (seat && seat.kind === "computer") {
-      text = thinking ? `${seat.name} (computer)` : `${seat.name} to play (computer)`;
+      text = thinking ? "" : `${seat.name} to play (computer)`; // the thinking indicator says the rest
     } else if (seat) {
       text = local.length ? `Waiting for ${seat.name}` : `${seat.name} to play`;
     } else {
       text = "";
     }
     el.statusText.textContent = text;
+    el.statusText.hidden = !text;
     el.statusDot.style.setProperty("--c", over ? "var(--muted)" : seatColour(view.player));
     el.statusDot.hidden = over;
     el.status.dataset.turn = this.isMyTurn(view) ? "mine" : over ? "over" : "other";
+    el.status.style.setProperty("--c-turn", over ? "var(--border)" : seatColour(view.player));
     el.thinking.hidden = !thinking || over;
     el.thinking.querySelector(".thinking-text").textContent = thinking ? `${thinking.name} is thinking…` : "";
     if (thinking) el.thinking.style.setProperty("--c", seatColour(thinking.index ?? view.seats.indexOf(thinking)));
@@ -561,7 +572,7 @@ class GamePage {
       h("div", { class: "result-main" },
         h("span", { class: "result-medal", "aria-hidden": "true" }, winner === null ? "=" : "★"),
         h("div", {},
-          h("strong", {}, resultHeadline(view, local)),
+          h("strong", {}, resultHeadline(view)),
           h("span", {}, resultDetail(view)))),
       actions);
     el.banner.hidden = false;
@@ -655,7 +666,7 @@ class GamePage {
     el.invite.hidden = false;
     replace(el.invite,
       h("h2", { id: "invite-title" }, "Invite"),
-      h("p", { class: "muted small" }, "Send each person their seat's link. Until you copy it, you play that seat here."),
+      h("p", { class: "muted small" }, "Send each person the link to their seat, or play a seat here (one device for several people)."),
       others.map((i) => {
         const link = inviteUrl(this.id, i, store.tokens[String(i)]);
         const input = h("input", { class: "link-input", readonly: true, value: link, "data-testid": `invite-link-${i}`, "aria-label": `Invitation link for ${view.seats[i].name}` });
@@ -665,7 +676,14 @@ class GamePage {
             h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
             h("strong", {}, view.seats[i].name),
             h("small", { class: "muted" }, remote ? "invited" : "played here"),
-            remote ? h("button", { type: "button", class: "link-btn", onclick: () => { seats.add(this.id, { [i]: store.tokens[String(i)] }, primary); this.renderAll(); } }, "play it here") : null),
+            h("button", {
+              type: "button", class: "link-btn", "data-testid": `invite-local-${i}`,
+              onclick: () => {
+                if (remote) seats.add(this.id, { [i]: store.tokens[String(i)] }, primary);
+                else seats.markRemote(this.id, i);
+                this.renderAll();
+              },
+            }, remote ? "play it here" : "let them play")),
           h("div", { class: "link-row" }, input,
             h("button", { type: "button", class: "btn small", "data-testid": `invite-copy-${i}`,
               onclick: (e) => this.copy(link, input, e.currentTarget, () => { seats.markRemote(this.id, i); this.renderAll(); }) },
@@ -677,7 +695,7 @@ class GamePage {
     const el = this.el;
     const moves = view.moves || [];
     el.movesEmpty.hidden = moves.length > 0;
-    const atBottom = el.moves.scrollTop + el.moves.clientHeight >= el.moves.scrollHeight - 8;
+    const atBottom = !this.movesScrolledUp;
     const finished = view.status !== "active" || !!view.result;
     replace(el.moves, moves.map((m, k) => {
       const content = [h("span", { class: "ply" }, String(m.ply ?? k + 1)), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move)];
@@ -736,10 +754,9 @@ function seatName(view, i) {
   return view.seats?.[i]?.name || `player ${i + 1}`;
 }
 
-function resultHeadline(view, local) {
+function resultHeadline(view) {
   const winner = view.result && Number.isInteger(view.result.winner) ? view.result.winner : null;
-  if (winner === null) return "Draw";
-  if (local.length === 1) return local[0] === winner ? "You win!" : `${seatName(view, winner)} wins`;
+  if (winner === null) return view.result && /draw/i.test(String(view.result.reason || "")) ? "Draw" : "Game over";
   return `${seatName(view, winner)} wins`;
 }
 
@@ -747,7 +764,10 @@ function resultDetail(view) {
   const r = view.result || {};
   const plies = (view.moves || []).length;
   const after = `${plies} move${plies === 1 ? "" : "s"}`;
-  const reason = String(r.reason || "").trim();
+  let reason = String(r.reason || "").trim();
+  const winner = Number.isInteger(r.winner) ? seatName(view, r.winner) : null;
+  if (winner && reason.toLowerCase().startsWith(`${winner} wins:`.toLowerCase())) reason = reason.slice(winner.length + 6).trim();
+  if (winner && reason.toLowerCase().endsWith(`: ${winner} wins`.toLowerCase())) reason = reason.slice(0, -(winner.length + 7)).trim();
   // the server's reasons are sentences ("Red wins: Blue has no atoms left"); show them as they are
   return reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)} · ${after}` : `Game over after ${after}`;
 }

@@ -13,10 +13,14 @@ export async function mount(root) {
     h("section", { class: "hero" },
       h("h1", {}, "Grid games, one arcade"),
       h("p", { class: "lead" },
-        "Play against the computer at three strengths, with friends on this device or by a link, "
+        "Play against the computer, with friends on this device or by a link, "
         + "and replay every game move by move.")),
     cards,
     recentBox,
+    h("section", { class: "features", "aria-label": "What you can do" },
+      feature("cpu", "Against the computer", "Several strengths, and a hint from the strongest when you are stuck."),
+      feature("user", "With friends", "Share one screen, or send each person the link to their seat."),
+      feature("film", "Every game kept", "Watch by link, replay move by move, download or import the record.")),
     h("p", { class: "home-foot" },
       icon("upload"), " Have a game record? ",
       h("a", { href: "#/import", "data-testid": "import-link" }, "Import a record"), " to watch it again.")));
@@ -34,6 +38,10 @@ export async function mount(root) {
   replace(cards, catalog.map(gameCard));
   cards.removeAttribute("aria-busy");
   showRecent(recentBox, catalog);
+}
+
+function feature(name, title, text) {
+  return h("div", { class: "feature" }, icon(name), h("div", {}, h("strong", {}, title), h("p", {}, text)));
 }
 
 function gameCard(entry) {
@@ -61,8 +69,9 @@ function gameCard(entry) {
     h("div", { class: "card-body" },
       h("h2", {}, entry.title),
       h("p", { class: "meta" },
-        h("span", {}, `${entry.players} players`),
-        levels.length ? h("span", {}, `computer: ${levels.join(", ")}`) : null),
+        h("span", { class: "pill" }, icon("user"), `${entry.players} players`),
+        levels.length ? h("span", { class: "pill", title: `Computer levels: ${levels.join(", ")}` }, icon("cpu"),
+          `${levels.length} computer level${levels.length === 1 ? "" : "s"}`) : null),
       h("p", { class: "desc" }, entry.description),
       h("div", { class: "card-actions" },
         quick,

@@ -155,7 +155,10 @@ function optionField(opt, values, inputs, changed) {
     opt.help ? h("small", { class: "field-help" }, opt.help) : null);
 }
 
+const LABELS = { cols: "Columns" };
+
 function labelOf(name) {
+  if (LABELS[name]) return LABELS[name];
   return name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, " ");
 }
 

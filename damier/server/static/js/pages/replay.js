@@ -168,8 +168,9 @@ class ReplayPage {
     el.slider.value = String(this.index);
     el.ply.textContent = `Move ${frame.ply ?? this.index} of ${this.frames[total].ply ?? total}`;
     el.ply.dataset.ply = String(frame.ply ?? this.index);
-    el.first.disabled = el.prev.disabled = this.index === 0;
-    el.next.disabled = el.last.disabled = this.index === total;
+    // dimmed, not disabled: at an end a click simply has nothing to do (and the buttons keep their focus)
+    for (const b of [el.first, el.prev]) b.classList.toggle("at-end", this.index === 0);
+    for (const b of [el.next, el.last]) b.classList.toggle("at-end", this.index === total);
     replace(el.play, icon(this.playing ? "pause" : "play"));
     el.play.setAttribute("aria-label", this.playing ? "Pause (Space)" : "Play (Space)");
     el.play.title = el.play.getAttribute("aria-label");
@@ -198,11 +199,18 @@ class ReplayPage {
     el.banner.hidden = !atEnd;
     if (atEnd) {
       const w = Number.isInteger(this.result.winner) ? this.result.winner : null;
+      let reason = this.result.reason ? String(this.result.reason) : "";
+      if (w !== null && reason.toLowerCase().startsWith(`${this.names[w]} wins:`.toLowerCase())) {
+        reason = reason.slice(this.names[w].length + 6).trim();
+      }
+      if (w !== null && reason.toLowerCase().endsWith(`: ${this.names[w]} wins`.toLowerCase())) {
+        reason = reason.slice(0, -(this.names[w].length + 7)).trim();
+      }
       el.banner.style.setProperty("--c", w === null ? "var(--muted)" : seatColour(w));
       replace(el.banner, h("div", { class: "result-main" },
         h("span", { class: "result-medal", "aria-hidden": "true" }, w === null ? "=" : "★"),
         h("div", {}, h("strong", {}, w === null ? "Draw" : `${this.names[w]} wins`),
-          h("span", {}, this.result.reason ? String(this.result.reason) : ""))));
+          h("span", {}, reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : ""))));
     }
   }
 

@@ -1,0 +1,108 @@
+"""The arcade in a real browser: a whole Atoms game against the computer by clicking, an online game between
+two browser contexts, and the replay of a finished game."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.conftest import ServerProcess
+
+LEGAL = "[data-testid^='square-'][data-legal='true']"
+
+
+def start_game(page: Page, base: str, rows: int, cols: int, seat1: str, level: str | None = None) -> str:
+    """Fill the new-game form; return the game id from the address."""
+    page.goto(f"{base}/#/new/atoms")
+    page.get_by_test_id("option-rows").fill(str(rows))
+    page.get_by_test_id("option-cols").fill(str(cols))
+    page.get_by_test_id("seat-0-kind").select_option("human")
+    page.get_by_test_id("seat-1-kind").select_option(seat1)
+    if level:
+        page.get_by_test_id("seat-1-level").select_option(level)
+    page.get_by_test_id("new-game-submit").click()
+    page.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def finished(page: Page) -> bool:
+    return page.get_by_test_id("result-banner").is_visible()
+
+
+def play_first_legal(page: Page) -> None:
+    """Click the first legal square once it is our turn, and wait until the server took the move."""
+    page.wait_for_selector(LEGAL)
+    before = page.locator("[data-testid='move-list'] li").count()
+    page.locator(LEGAL).first.click()
+    expect(page.locator("[data-testid='move-list'] li")).not_to_have_count(before)
+
+
+def test_whole_game_against_the_computer_by_clicking(page: Page, live_server: ServerProcess) -> None:
+    start_game(page, live_server.url, 3, 3, "computer", "easy")
+    expect(page.get_by_test_id("board")).to_be_visible()
+    for _ in range(60):
+        if finished(page):
+            break
+        page.wait_for_selector(f"{LEGAL}, [data-testid='result-banner']:not([hidden])")
+        if finished(page):
+            break
+        play_first_legal(page)
+    expect(page.get_by_test_id("result-banner")).to_be_visible()
+    expect(page.get_by_test_id("result-banner")).to_contain_text("wins")
+    assert page.locator(LEGAL).count() == 0
+
+
+def test_online_game_between_two_browsers(browser: Browser, live_server: ServerProcess) -> None:
+    red_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    blue_context = browser.new_context(viewport={"width": 390, "height": 800})
+    try:
+        red = red_context.new_page()
+        game_id = start_game(red, live_server.url, 3, 3, "human")
+        invite = red.get_by_test_id("invite-link-1").input_value()
+        assert game_id in invite and "token=" in invite
+        blue = blue_context.new_page()
+        blue.goto(invite)
+        blue.wait_for_url(re.compile(rf".*#/game/{game_id}$"))  # the token left the address bar
+        expect(blue.get_by_test_id("board")).to_be_visible()
+        pages = [red, blue]
+        for ply in range(40):
+            mover = pages[ply % 2]
+            if finished(red) and finished(blue):
+                break
+            mover.wait_for_selector(f"{LEGAL}, [data-testid='result-banner']:not([hidden])")
+            if finished(mover):
+                break
+            assert pages[(ply + 1) % 2].locator(LEGAL).count() == 0  # not the other browser's turn
+            play_first_legal(mover)
+            # the other browser sees the move through the WebSocket
+            expect(pages[(ply + 1) % 2].get_by_test_id(f"move-{ply + 1}")).to_be_visible()
+        expect(red.get_by_test_id("result-banner")).to_be_visible()
+        expect(blue.get_by_test_id("result-banner")).to_be_visible()
+        assert red.get_by_test_id("result-banner").inner_text() == blue.get_by_test_id("result-banner").inner_text()
+    finally:
+        red_context.close()
+        blue_context.close()
+
+
+def test_replay_of_a_finished_game_steps_through_every_move(page: Page, live_server: ServerProcess) -> None:
+    game_id = start_game(page, live_server.url, 3, 3, "computer", "easy")
+    while not finished(page):
+        page.wait_for_selector(f"{LEGAL}, [data-testid='result-banner']:not([hidden])")
+        if finished(page):
+            break
+        play_first_legal(page)
+    total = page.locator("[data-testid='move-list'] li").count()
+    page.goto(f"{live_server.url}/#/replay/{game_id}")
+    ply = page.get_by_test_id("replay-ply")
+    page.get_by_test_id("replay-first").click()
+    expect(ply).to_contain_text("0")
+    assert page.locator("[data-testid^='square-'][data-owner='-1']").count() == 9  # the empty board
+    page.get_by_test_id("replay-next").click()
+    expect(ply).to_contain_text("1")
+    assert page.locator("[data-testid^='square-'][data-count='1']").count() == 1
+    page.get_by_test_id("replay-last").click()
+    expect(ply).to_contain_text(str(total))
+    expect(page.get_by_test_id("result-banner")).to_be_visible()
+    page.get_by_test_id("replay-prev").click()
+    expect(ply).to_contain_text(str(total - 1))
