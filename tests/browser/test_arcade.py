@@ -106,3 +106,32 @@ def test_replay_of_a_finished_game_steps_through_every_move(page: Page, live_ser
     expect(page.get_by_test_id("result-banner")).to_be_visible()
     page.get_by_test_id("replay-prev").click()
     expect(ply).to_contain_text(str(total - 1))
+
+
+def test_keyboard_plays_and_a_watcher_sees_it(browser: Browser, page: Page, live_server: ServerProcess) -> None:
+    game_id = start_game(page, live_server.url, 3, 3, "human")
+    watcher_context = browser.new_context(viewport={"width": 375, "height": 667})
+    try:
+        watcher = watcher_context.new_page()
+        watcher.goto(f"{live_server.url}/#/game/{game_id}")
+        expect(watcher.get_by_test_id("watching")).to_be_visible()
+        page.get_by_test_id("square-A1").focus()
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")  # plays B1
+        expect(page.get_by_test_id("move-1")).to_contain_text("B1")
+        expect(watcher.get_by_test_id("move-1")).to_contain_text("B1")
+        expect(watcher.get_by_test_id("square-B1")).to_have_attribute("data-count", "1")
+        assert watcher.locator(LEGAL).count() == 0  # a watcher has nothing to click
+    finally:
+        watcher_context.close()
+
+
+def test_theme_toggle_switches_and_is_remembered(page: Page, live_server: ServerProcess) -> None:
+    page.goto(f"{live_server.url}/#/")
+    root = page.locator("html")
+    before = root.get_attribute("data-theme")
+    page.get_by_test_id("theme-toggle").click()
+    after = root.get_attribute("data-theme")
+    assert after != before and after in ("light", "dark")
+    page.reload()
+    assert page.locator("html").get_attribute("data-theme") == after
