@@ -1,0 +1,134 @@
+"""Storage: versioned migrations, group commit, conflicts, on SQLite and on a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import wait
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from damier.server.storage import SCHEMA_VERSION, ConflictError, GameRow, SeatRow, Storage, StorageError
+
+
+def game_row(game_id: str) -> GameRow:
+    return GameRow(id=game_id, game="atoms", options={"rows": 3, "cols": 3, "players": 2}, seed=None, start=None,
+                   status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
+                   created_at="2026-01-01T00:00:00+00:00", updated_at="2026-01-01T00:00:00+00:00",
+                   seats=[SeatRow(0, "human", None), SeatRow(1, "computer", "easy")])
+
+
+def exercise(storage: Storage) -> None:
+    """The write and read paths every backend must get right."""
+    storage.create_game(game_row("g1")).result()
+    storage.append_moves("g1", 1, [("A1", 0)], "t1", "active", None).result()
+    futures = [storage.append_moves("g1", 2, [("C3", 1)], "t2", "active", None) for _ in range(5)]
+    wait(futures)
+    outcomes = [f.exception() for f in futures]
+    assert outcomes.count(None) == 1, outcomes  # one write of ply 2 wins, whatever the batching
+    assert all(isinstance(e, ConflictError) for e in outcomes if e is not None)
+    loaded = storage.load_game("g1")
+    assert loaded is not None and loaded.moves == [("A1", 0), ("C3", 1)]
+    assert [s.kind for s in loaded.seats] == ["human", "computer"] and loaded.seats[1].level == "easy"
+    storage.truncate_moves("g1", 1, "t3").result()
+    storage.update_game("g1", "t4", status="finished", result={"winner": 0, "returns": [1, -1], "reason": "r"}
+                        ).result()
+    loaded = storage.load_game("g1")
+    assert loaded is not None and loaded.moves == [("A1", 0)] and loaded.result == {
+        "winner": 0, "returns": [1, -1], "reason": "r"}
+    assert storage.active_game_ids() == []
+    assert storage.load_game("nope") is None
+
+
+def test_sqlite_storage_round_trip_and_conflicts(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    try:
+        exercise(storage)
+    finally:
+        storage.close()
+
+
+def test_a_new_database_is_migrated_to_the_current_schema(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    storage = Storage(url)
+    assert storage.current_version() == SCHEMA_VERSION
+    secret = storage.secret
+    storage.close()
+    again = Storage(url)  # opening again migrates nothing and keeps the token secret
+    assert again.current_version() == SCHEMA_VERSION and again.secret == secret
+    again.close()
+
+
+def test_a_database_from_a_newer_damier_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'future.sqlite3'}"
+    Storage(url).close()
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE schema_version SET version = :v"), {"v": SCHEMA_VERSION + 1})
+    engine.dispose()
+    with pytest.raises(StorageError, match="newer than this damier"):
+        Storage(url)
+
+
+def test_an_unusable_url_is_a_clear_storage_error() -> None:
+    with pytest.raises(StorageError, match="cannot"):
+        Storage("nosuchdialect://x")
+
+
+# ----- PostgreSQL: a throwaway server started from Debian's binaries ---------------------------------------
+def postgres_bin() -> Path:
+    for folder in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (folder / "initdb").exists():
+            return folder
+    raise RuntimeError("the PostgreSQL test needs Debian's postgresql package (apt-get install postgresql)")
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    binaries = postgres_bin()
+    folder = Path(tempfile.mkdtemp(prefix="damier-pg-"))
+    data = folder / "data"
+    as_postgres: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses to run as root
+        shutil.chown(folder, "postgres", "postgres")
+        as_postgres = ["runuser", "-u", "postgres", "--"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    subprocess.run([*as_postgres, str(binaries / "initdb"), "-D", str(data), "-U", "damier", "--auth=trust",
+                    "-E", "UTF8"], check=True, capture_output=True)
+    subprocess.run([*as_postgres, str(binaries / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w",
+                    "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1", "start"],
+                   check=True, capture_output=True)
+    try:
+        url = f"postgresql+psycopg://damier@127.0.0.1:{port}/postgres"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                create_engine(url).connect().close()
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        yield url
+    finally:
+        subprocess.run([*as_postgres, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       check=False, capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_postgresql_storage_round_trip_and_conflicts(postgres_url: str) -> None:
+    storage = Storage(postgres_url)
+    try:
+        assert storage.current_version() == SCHEMA_VERSION
+        exercise(storage)
+    finally:
+        storage.close()
