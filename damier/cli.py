@@ -344,16 +344,16 @@ def serve(
     """Start the browser arcade: play every game against the computer or online, watch, replay."""
     import uvicorn
 
-    from damier.server.app import create_app
-    from damier.server.storage import Storage, StorageError, default_url
+    from damier.server.app import MAX_WS_MESSAGE, create_app
+    from damier.server.storage import Storage, StorageError, default_url, safe_url
 
     url = db or default_url()
     try:
         Storage(url).close()  # open and migrate now, so a bad --db fails with one clear line
     except StorageError as exc:
         raise fail(str(exc)) from None
-    console.print(f"damier arcade on http://{host}:{port}/  (database: {url})")
-    uvicorn.run(create_app(url, workers), host=host, port=port, log_level="warning")
+    console.print(Text(f"damier arcade on http://{host}:{port}/  (database: {safe_url(url)})"))
+    uvicorn.run(create_app(url, workers), host=host, port=port, log_level="warning", ws_max_size=MAX_WS_MESSAGE)
 
 
 # ----- record ------------------------------------------------------------------------------------------

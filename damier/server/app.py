@@ -6,8 +6,9 @@ Errors are JSON ``{"error": message, "status": code}``; request bodies are limit
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from damier import __version__
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import Arcade, ArcadeError
+from damier.server.rooms import Arcade, ArcadeError, Watcher
 from damier.server.storage import Storage
 
 log = logging.getLogger("damier.server")
@@ -43,7 +44,7 @@ class CreateGame(BaseModel):
     game: str = Field(max_length=40)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
-    seed: int | None = Field(default=None, ge=0, le=2**62)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
 
 
 class MoveBody(BaseModel):
@@ -169,47 +170,47 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
 
     @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
     async def read_game(game_id: str, request: Request,
-                        x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+                        x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
         arcade = arcade_of(request)
         room = await arcade.room(game_id)
         return arcade.view(room, arcade.seat_of(room, x_seat_token))
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move (notation) for the seat of the token")
     async def play_move(game_id: str, body: MoveBody, request: Request,
-                        x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+                        x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
         arcade = arcade_of(request)
         room = await arcade.move(game_id, x_seat_token, body.move, body.version)
         return arcade.view(room, arcade.seat_of(room, x_seat_token))
 
     @app.post("/api/games/{game_id}/undo", summary="Take back your last move (or ask the other humans)")
     async def undo(game_id: str, request: Request,
-                   x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+                   x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
         arcade = arcade_of(request)
         room = await arcade.undo(game_id, x_seat_token)
         return arcade.view(room, arcade.seat_of(room, x_seat_token))
 
     @app.post("/api/games/{game_id}/resign", summary="Resign")
     async def resign(game_id: str, request: Request,
-                     x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+                     x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
         arcade = arcade_of(request)
         room = await arcade.resign(game_id, x_seat_token)
         return arcade.view(room, arcade.seat_of(room, x_seat_token))
 
     @app.post("/api/games/{game_id}/draw", summary="Offer, accept or decline a draw (games with draws)")
     async def draw(game_id: str, body: DrawBody, request: Request,
-                   x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+                   x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
         arcade = arcade_of(request)
         room = await arcade.draw(game_id, x_seat_token, body.action)
         return arcade.view(room, arcade.seat_of(room, x_seat_token))
 
     @app.post("/api/games/{game_id}/hint", summary="The hard computer's suggestion for your move")
     async def hint(game_id: str, request: Request,
-                   x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+                   x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
         return await arcade_of(request).hint(game_id, x_seat_token)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
     async def rematch(game_id: str, request: Request,
-                      x_seat_token: str | None = Header(default=None, max_length=128)) -> dict[str, Any]:
+                      x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
         room, token = await arcade_of(request).rematch(game_id, x_seat_token)
         return {"id": room.id, "token": token}
 
@@ -223,7 +224,7 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
     @app.get("/api/games/{game_id}/replay", summary="Every position of the game, for the replay viewer")
     async def replay(game_id: str, request: Request) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return arcade.replay_frames(await arcade.room(game_id))
+        return await arcade.replay(game_id)
 
     @app.post("/api/records", status_code=201, summary="Import a record for replay")
     async def import_record(request: Request) -> dict[str, Any]:
@@ -248,17 +249,31 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
             await websocket.close(code=4404, reason=exc.message[:120])
             return
         await websocket.accept()
-        send: Callable[[dict[str, Any]], Awaitable[None]] = websocket.send_json
-        room.subscribers.add(send)
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1013, reason="too far behind; reconnect")
+
+        watcher = Watcher(websocket.send_json, close)
+        watcher.offer({"type": "state", "state": arcade.view(room)})
+        room.subscribers.add(watcher)
         try:
-            await send({"type": "state", "state": arcade.view(room)})
             while True:
-                text = await websocket.receive_text()
-                await _socket_message(arcade, room, websocket, text)
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    watcher.offer({"type": "error", "status": 422, "error": "messages are JSON text"})
+                    continue
+                reply = await _socket_message(arcade, room.id, text)
+                if reply is not None:
+                    watcher.offer(reply)
         except WebSocketDisconnect:
             pass
         finally:
-            room.subscribers.discard(send)
+            room.subscribers.discard(watcher)
+            watcher.stop()
 
     # ----- the web client ---------------------------------------------------------------------------------
     if STATIC.is_dir():
@@ -271,31 +286,32 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
     return app
 
 
-async def _socket_message(arcade: Arcade, room: Any, websocket: WebSocket, text: str) -> None:
-    """A message from a client: ``{"type": "move", "move", "version", "token"}`` or ``{"type": "ping"}``."""
-    import json
+def _error(status: int, message: str) -> dict[str, Any]:
+    return {"type": "error", "status": status, "error": message}
 
+
+async def _socket_message(arcade: Arcade, game_id: str, text: str) -> dict[str, Any] | None:
+    """Handle ``{"type": "move", "move", "version", "token"}`` or ``{"type": "ping"}``; the reply, if any
+    (a move's success is the state every watcher receives)."""
     if len(text) > MAX_WS_MESSAGE:
-        await websocket.send_json({"type": "error", "status": 413, "error": "message too large"})
-        return
+        return _error(413, f"messages are limited to {MAX_WS_MESSAGE} bytes")
     try:
         message = json.loads(text)
         kind = message["type"]
-    except (ValueError, KeyError, TypeError):
-        await websocket.send_json({"type": "error", "status": 422, "error": "messages are JSON with a 'type'"})
-        return
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return _error(422, "messages are JSON objects with a 'type'")
     if kind == "ping":
-        await websocket.send_json({"type": "pong"})
-        return
+        return {"type": "pong"}
     if kind != "move":
-        await websocket.send_json({"type": "error", "status": 422, "error": f"unknown message type {kind!r}"})
-        return
+        return _error(422, f"unknown message type {str(kind)[:40]!r}; accepted: move, ping")
     move, version, token = message.get("move"), message.get("version"), message.get("token")
     if not isinstance(move, str) or not (version is None or isinstance(version, int)) or not isinstance(token, str):
-        await websocket.send_json({"type": "error", "status": 422,
-                                   "error": "a move message has 'move' (notation), 'token' and 'version'"})
-        return
+        return _error(422, "a move message has 'move' (notation), 'token' and 'version'")
     try:
-        await arcade.move(room.id, token, move[:64], version)
+        await arcade.move(game_id, token, move[:64], version)
     except ArcadeError as exc:
-        await websocket.send_json({"type": "error", "status": exc.status, "error": exc.message})
+        return _error(exc.status, exc.message)
+    except Exception:
+        log.exception("move over the WebSocket failed in game %s", game_id)
+        return _error(500, "internal error; the server logged it")
+    return None

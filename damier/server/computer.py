@@ -10,6 +10,7 @@ import asyncio
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,8 +69,11 @@ class ComputerPool:
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or max(1, os.cpu_count() or 1)
+        self._executor = self._new_executor()
+
+    def _new_executor(self) -> ProcessPoolExecutor:
         # "spawn" keeps workers free of the server's threads and event loop
-        self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
 
     def warm_up(self) -> None:
         """Start every worker now and load the kernels there, so the first computer move is not slow."""
@@ -77,9 +81,18 @@ class ComputerPool:
             self._executor.submit(_warm)
 
     async def move(self, job: Job, budget: float) -> dict[str, Any]:
+        """The agent's answer; a pool broken by a dead worker is replaced and the job tried once more."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, think, job)
-        return await asyncio.wait_for(future, timeout=budget + GRACE_SECONDS)
+        for attempt in (1, 2):
+            try:
+                future = loop.run_in_executor(self._executor, think, job)
+                return await asyncio.wait_for(future, timeout=budget + GRACE_SECONDS)
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._new_executor()
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

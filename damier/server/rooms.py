@@ -8,13 +8,14 @@ needed. Every change happens under the room's lock and is committed before anyon
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,40 @@ class ArcadeError(Exception):
         self.message = message
 
 
-Subscriber = Callable[[dict[str, Any]], Awaitable[None]]
+class Watcher:
+    """One WebSocket watching a room: messages wait in a small queue that its own task sends from, so a slow
+    or stalled client never holds up a move; a client that falls too far behind is disconnected."""
+
+    QUEUE_SIZE = 32
+
+    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], close: Callable[[], Coroutine[Any, Any, None]]
+                 ) -> None:
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(self.QUEUE_SIZE)
+        self._send = send
+        self._close = close
+        self.task = asyncio.create_task(self._pump())
+
+    def offer(self, message: dict[str, Any]) -> bool:
+        """Queue a message; False (and the watcher is dropped) when the client is too far behind."""
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.drop()
+            return False
+        return True
+
+    def drop(self) -> None:
+        self.task.cancel()
+        asyncio.create_task(self._close())  # noqa: RUF006 (closing is best effort; nothing waits for it)
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+    async def _pump(self) -> None:
+        """Send the queued messages in order."""
+        with contextlib.suppress(Exception):
+            while True:
+                await self._send(await self.queue.get())
 
 
 @dataclass
@@ -50,9 +84,11 @@ class Room:
     game: Game
     state: State
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: set[Subscriber] = field(default_factory=set)
+    subscribers: set[Watcher] = field(default_factory=set)
     thinking: int | None = None  # the computer seat thinking now
     task: asyncio.Task[None] | None = None
+    hint_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    hint_cache: tuple[int, dict[str, Any]] | None = None  # (version, answer)
 
     @property
     def id(self) -> str:
@@ -90,10 +126,10 @@ class Arcade:
         return digest[:24].hex()
 
     def seat_of(self, room: Room, token: str | None) -> int | None:
-        if not token:
+        if not token or not isinstance(token, str) or not token.isascii():
             return None
         for seat in room.human_seats():
-            if hmac.compare_digest(self.token(room.id, seat), token):
+            if hmac.compare_digest(self.token(room.id, seat).encode(), token.encode()):
                 return seat
         return None
 
@@ -112,16 +148,19 @@ class Arcade:
             self.rooms.move_to_end(game_id)
             return room
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(game_id)
-            if room is None:
-                row = await asyncio.to_thread(self.storage.load_game, game_id)
-                if row is None:
-                    raise ArcadeError(404, f"no game {game_id!r}")
-                room = self._build(row)
-                self.rooms[game_id] = room
-                self._evict()
-        self._loading.pop(game_id, None)
+        try:
+            async with lock:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    row = await asyncio.to_thread(self.storage.load_game, game_id)
+                    if row is None:
+                        raise ArcadeError(404, f"no game {game_id!r}")
+                    room = await asyncio.to_thread(self._build, row)
+                    self.rooms[game_id] = room
+                    self._evict()
+                    self.schedule_computer(room)
+        finally:
+            self._loading.pop(game_id, None)
         return room
 
     def _build(self, row: GameRow) -> Room:
@@ -168,8 +207,7 @@ class Arcade:
                       status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
                       created_at=now, updated_at=now, seats=seats)
         room = Room(row=row, game=game, state=game.new_state(seed))
-        new_moves = self._chance_moves(room)
-        row.moves = new_moves
+        row.moves = self._chance_moves(room, room.state)
         await asyncio.wrap_future(self.storage.create_game(row))
         self.rooms[row.id] = room
         self._evict()
@@ -179,12 +217,14 @@ class Arcade:
     async def import_record(self, obj: Any) -> Room:
         try:
             record = Record.from_json(obj)
-            state = record.replay()
+            if record.seed is not None and not 0 <= record.seed < 2**63:
+                raise RecordError(f"seed {record.seed} is out of range (0 to 2**63 - 1)")
+            state = await asyncio.to_thread(record.replay)
         except RecordError as exc:
             raise ArcadeError(422, str(exc)) from None
         now = now_iso()
         outcome = state.outcome()
-        players = _players_by_ply(state)
+        players = await asyncio.to_thread(_players_by_ply, state)
         row = GameRow(id=new_game_id(), game=state.game.name, options=dict(state.game.options), seed=record.seed,
                       start=record.start, status="replay", result=outcome.to_json() if outcome else
                       (record.result.to_json() if record.result else None),
@@ -235,14 +275,9 @@ class Arcade:
         if not room.subscribers:
             return
         message = {"type": "state", "state": self.view(room)}
-        dead = []
-        for send in list(room.subscribers):
-            try:
-                await send(message)
-            except Exception:  # a closed socket: forget it
-                dead.append(send)
-        for send in dead:
-            room.subscribers.discard(send)
+        for watcher in list(room.subscribers):
+            if not watcher.offer(message):  # too far behind: dropped, its socket closed
+                room.subscribers.discard(watcher)
 
     # ----- moves --------------------------------------------------------------------------------------
     async def move(self, game_id: str, token: str | None, text: str, version: int | None) -> Room:
@@ -269,12 +304,12 @@ class Arcade:
         if room.state.player != seat:
             raise ArcadeError(409, f"it is not your turn: {room.game.player_names[room.state.player]} is to move")
 
-    def _chance_moves(self, room: Room) -> list[tuple[str, int]]:
-        """Play the chance events due now (seeded by game and ply, so they replay identically)."""
+    def _chance_moves(self, room: Room, state: State) -> list[tuple[str, int]]:
+        """Play the chance events due now on ``state``, drawn from the server's secret, the game and the ply
+        (so they cannot be predicted from outside, and a restart draws the same)."""
         out = []
-        state = room.state
         while state.player == CHANCE:
-            rng = random.Random(f"{room.row.seed}:{room.row.id}:{len(state.history)}")
+            rng = random.Random(self.token(room.id, -1 - len(state.history)))
             outcomes = state.chance_outcomes()
             move = rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
             out.append((state.move_to_str(move), CHANCE))
@@ -282,30 +317,33 @@ class Arcade:
         return out
 
     async def _commit(self, room: Room, played: list[tuple[int, int]]) -> None:
-        """Play ``played`` (move, seat) pairs and the chance events after them; store; roll back on failure."""
-        state = room.state
+        """Play ``played`` (move, seat) pairs and the chance events after them on a copy, store them, and only
+        then make the copy the room's state: nobody sees a move that is not committed."""
+        state = room.state.copy()
         first_ply = len(state.history) + 1
         new_moves: list[tuple[str, int]] = []
         for move, seat in played:
             new_moves.append((state.move_to_str(move), seat))
             state.play(move)
-        new_moves += self._chance_moves(room)
+        new_moves += self._chance_moves(room, state)
         outcome = state.outcome()
         status = "finished" if outcome else "active"
         result = outcome.to_json() if outcome else None
+        now = now_iso()
         try:
-            await asyncio.wrap_future(self.storage.append_moves(room.id, first_ply, new_moves, now_iso(),
-                                                                status, result))
-        except BaseException as exc:
-            for _ in new_moves:
-                state.undo()
-            if isinstance(exc, ConflictError):
-                raise ArcadeError(409, "another move was stored first; reload the game") from None
-            raise
+            await asyncio.wrap_future(self.storage.append_moves(room.id, first_ply, new_moves, now, status, result))
+        except ConflictError:
+            self._forget(room)  # the database knows better: the next request reloads the game from it
+            raise ArcadeError(409, "another move was stored first; reload the game") from None
+        room.state = state
         room.row.moves.extend(new_moves)
         room.row.status, room.row.result = status, result
         room.row.draw_offer, room.row.undo_request = None, []
-        room.row.updated_at = now_iso()
+        room.row.updated_at = now
+
+    def _forget(self, room: Room) -> None:
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
 
     # ----- computer seats -----------------------------------------------------------------------------
     def schedule_computer(self, room: Room) -> None:
@@ -327,8 +365,10 @@ class Arcade:
             try:
                 answer = await self.pool.move(job, budget_seconds(spec))
                 text = answer["move"]
-            except TimeoutError:
-                log.warning("computer seat %s of %s ran out of time; playing a random move", seat, room.id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # out of time, or a worker that died: the game must not stall
+                log.warning("computer seat %s of %s failed (%r); playing a random move", seat, room.id, exc)
                 text = room.state.move_to_str(random.choice(room.state.legal_moves()))
             async with room.lock:
                 if not room.active or len(room.state.history) != version or room.state.player != seat:
@@ -365,10 +405,22 @@ class Arcade:
         seat = self.require_seat(room, token)
         if not room.active or room.state.player != seat:
             raise ArcadeError(409, "a hint is for the player to move, in a game that goes on")
-        spec = resolve(HINT_LEVEL, room.game.name)
-        job = Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
-                  tuple(m for m, _ in room.row.moves), spec, agent_seed=len(room.state.history))
-        return await self.pool.move(job, budget_seconds(spec))
+        async with room.hint_lock:  # one hint at a time per game, and one per position
+            version = len(room.state.history)
+            if room.hint_cache is not None and room.hint_cache[0] == version:
+                return room.hint_cache[1]
+            spec = resolve(HINT_LEVEL, room.game.name)
+            job = Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
+                      tuple(m for m, _ in room.row.moves), spec, agent_seed=version)
+            try:
+                answer = await self.pool.move(job, budget_seconds(spec))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hint failed in game %s", room.id)
+                raise ArcadeError(503, "no hint could be computed right now; try again") from None
+            room.hint_cache = (version, answer)
+            return answer
 
     # ----- undo, resignation, draws, rematch ----------------------------------------------------------
     def _undo_target(self, room: Room) -> int | None:
@@ -393,15 +445,17 @@ class Arcade:
             if len(humans) > 1:
                 agreed = sorted(set(room.row.undo_request) | {seat})
                 if set(agreed) != set(humans):
-                    room.row.undo_request = agreed
-                    await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), undo_request=agreed))
+                    now = now_iso()
+                    await asyncio.wrap_future(self.storage.update_game(room.id, now, undo_request=agreed))
+                    room.row.undo_request, room.row.updated_at = agreed, now
                     await self.broadcast(room)
                     return room
-            await asyncio.wrap_future(self.storage.truncate_moves(room.id, keep, now_iso()))
+            now = now_iso()
+            await asyncio.wrap_future(self.storage.truncate_moves(room.id, keep, now))
             while len(room.state.history) > keep:
                 room.state.undo()
             del room.row.moves[keep:]
-            room.row.undo_request, room.row.draw_offer = [], None
+            room.row.undo_request, room.row.draw_offer, room.row.updated_at = [], None, now
             self._stop_thinking(room)
         await self.broadcast(room)
         self.schedule_computer(room)
@@ -436,9 +490,10 @@ class Arcade:
         return room
 
     async def _finish(self, room: Room, result: dict[str, Any]) -> None:
-        await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), status="finished", result=result,
+        now = now_iso()
+        await asyncio.wrap_future(self.storage.update_game(room.id, now, status="finished", result=result,
                                                            draw_offer=None, undo_request=[]))
-        room.row.status, room.row.result = "finished", result
+        room.row.status, room.row.result, room.row.updated_at = "finished", result, now
         room.row.draw_offer, room.row.undo_request = None, []
 
     async def draw(self, game_id: str, token: str | None, action: str) -> Room:
@@ -451,16 +506,16 @@ class Arcade:
                 raise ArcadeError(409, "the game is already over")
             offer = room.row.draw_offer
             if action == "offer":
-                room.row.draw_offer = seat
                 await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), draw_offer=seat))
+                room.row.draw_offer = seat
             elif action == "accept":
                 if offer is None or offer == seat:
                     raise ArcadeError(409, "there is no draw offer from another seat to accept")
                 count = room.game.num_players
                 await self._finish(room, {"winner": None, "returns": [0.0] * count, "reason": "draw agreed"})
             elif action == "decline":
-                room.row.draw_offer = None
                 await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), draw_offer=None))
+                room.row.draw_offer = None
             else:
                 raise ArcadeError(422, "action must be 'offer', 'accept' or 'decline'")
         await self.broadcast(room)
@@ -478,8 +533,8 @@ class Arcade:
                 seat_specs = [{"kind": room.row.seats[(i - shift) % count].kind,
                                "level": room.row.seats[(i - shift) % count].level} for i in range(count)]
                 new_room, _ = await self.create(room.game.name, dict(room.game.options), seat_specs, None)
-                room.row.rematch = new_room.id
                 await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), rematch=new_room.id))
+                room.row.rematch = new_room.id
             new_id = room.row.rematch
         await self.broadcast(room)
         new_room = await self.room(new_id)
@@ -493,13 +548,18 @@ class Arcade:
             obj["result"] = room.row.result
         return obj
 
+    async def replay(self, game_id: str) -> dict[str, Any]:
+        """Every position of the game, computed off the event loop (long games take a while)."""
+        room = await self.room(game_id)
+        return await asyncio.to_thread(self.replay_frames, room)
+
     def replay_frames(self, room: Room) -> dict[str, Any]:
         state = room.game.new_state(room.row.seed) if room.row.start is None else room.game.state_from_position(
             room.row.start, room.row.seed)
         frames: list[dict[str, Any]] = [
             {"ply": 0, "move": None, "player": None, "board": state.board_json(), "events": []}
         ]
-        for ply, (text, player) in enumerate(room.row.moves, start=1):
+        for ply, (text, player) in enumerate(list(room.row.moves), start=1):
             state.play(state.parse_move(text))
             frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(),
                            "events": state.events()})

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     Connection,
     Engine,
@@ -51,7 +52,7 @@ games = Table(
     Column("id", String(32), primary_key=True),
     Column("game", String(40), nullable=False),
     Column("options", Text, nullable=False),
-    Column("seed", Integer, nullable=True),
+    Column("seed", BigInteger, nullable=True),
     Column("start", Text, nullable=True),
     Column("status", String(16), nullable=False),
     Column("result", Text, nullable=True),
@@ -81,8 +82,22 @@ moves = Table(
 
 
 def _migration_1(conn: Connection) -> None:
-    """The first schema: games, seats, moves, settings."""
-    metadata.create_all(conn, tables=[settings, games, seats, moves])
+    """The first schema: settings, games, seats, moves (written out here, frozen: later migrations alter it)."""
+    frozen = MetaData()
+    Table("settings", frozen, Column("key", String(64), primary_key=True), Column("value", Text, nullable=False))
+    Table("games", frozen, Column("id", String(32), primary_key=True), Column("game", String(40), nullable=False),
+          Column("options", Text, nullable=False), Column("seed", BigInteger, nullable=True),
+          Column("start", Text, nullable=True), Column("status", String(16), nullable=False),
+          Column("result", Text, nullable=True), Column("draw_offer", Integer, nullable=True),
+          Column("undo_request", Text, nullable=False), Column("rematch", String(32), nullable=True),
+          Column("created_at", String(40), nullable=False), Column("updated_at", String(40), nullable=False))
+    Table("seats", frozen, Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+          Column("idx", Integer, primary_key=True), Column("kind", String(16), nullable=False),
+          Column("level", String(80), nullable=True))
+    Table("moves", frozen, Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+          Column("ply", Integer, primary_key=True), Column("move", String(64), nullable=False),
+          Column("player", Integer, nullable=False), Column("created_at", String(40), nullable=False))
+    frozen.create_all(conn)
 
 
 #: Migrations in order; ``MIGRATIONS[i]`` upgrades a database from version ``i`` to ``i + 1``.
@@ -123,6 +138,16 @@ class GameRow:
     moves: list[tuple[str, int]] = field(default_factory=list)  # (notation, player) by ply
 
 
+def safe_url(url: str) -> str:
+    """The URL with any password hidden, for messages and logs."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "<database URL>"
+
+
 def default_url() -> str:
     from platformdirs import user_data_dir
 
@@ -141,7 +166,7 @@ class Storage:
         try:
             self.engine: Engine = create_engine(self.url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
         except Exception as exc:  # a malformed URL or a missing driver
-            raise StorageError(f"cannot open database {self.url!r}: {exc}") from None
+            raise StorageError(f"cannot open database {safe_url(self.url)!r}: {exc}") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.migrate()
@@ -163,7 +188,7 @@ class Storage:
         try:
             version = self.current_version()
         except Exception as exc:
-            raise StorageError(f"cannot read database {self.url!r}: {exc}") from None
+            raise StorageError(f"cannot read database {safe_url(self.url)!r}: {exc}") from None
         if version > SCHEMA_VERSION:
             raise StorageError(
                 f"the database has schema version {version}, newer than this damier's {SCHEMA_VERSION}; "
@@ -199,6 +224,8 @@ class Storage:
             item = self._queue.get()
             if item is None:
                 return
+            if not item[1].set_running_or_notify_cancel():
+                continue  # the caller gave up before the write started: skip it
             batch = [item]
             while len(batch) < 256:
                 try:
@@ -208,8 +235,14 @@ class Storage:
                 if more is None:
                     self._queue.put(None)  # stop after this batch
                     break
-                batch.append(more)
-            self._commit_batch(batch)
+                if more[1].set_running_or_notify_cancel():
+                    batch.append(more)
+            try:
+                self._commit_batch(batch)
+            except Exception as exc:  # never let the writer die: fail what is left of the batch
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
 
     def _commit_batch(self, batch: list[tuple[Callable[[Connection], Any], Future[Any]]]) -> None:
         try:

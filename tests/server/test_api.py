@@ -250,3 +250,41 @@ def test_hint_suggests_a_legal_move_for_the_player_to_move(client: TestClient) -
     legal = client.get(f"/api/games/{game_id}").json()["legal_moves"]
     assert hint.json()["move"] in legal
     assert client.post(f"/api/games/{game_id}/hint", headers={"X-Seat-Token": blue}).status_code == 409
+
+
+def test_non_ascii_or_huge_tokens_are_refused_with_403(client: TestClient) -> None:
+    game_id, _red, _blue = human_pair(client)
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
+        socket.receive_json()
+        socket.send_json({"type": "move", "move": "A1", "version": 0, "token": "é" * 40})
+        assert socket.receive_json() == {"type": "error", "status": 403, "error": pytest.approx(
+            "a valid seat token is required for this (send it in the X-Seat-Token header)")}
+    assert move(client, game_id, "x" * 2000, "A1").status_code == 403
+
+
+def test_binary_and_deeply_nested_websocket_messages_get_json_errors(client: TestClient) -> None:
+    game_id, red, _blue = human_pair(client)
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
+        socket.receive_json()
+        socket.send_bytes(b"\x00\x01")
+        assert socket.receive_json()["status"] == 422
+        socket.send_text("[" * 3000)  # under the size limit, deeper than the JSON parser goes
+        assert socket.receive_json()["status"] == 422
+        socket.send_json({"type": "ping"})
+        assert socket.receive_json() == {"type": "pong"}
+        socket.send_json({"type": "move", "move": "A1", "version": 0, "token": red})  # still usable
+        assert socket.receive_json()["state"]["version"] == 1
+
+
+def test_unknown_games_leave_nothing_behind(client: TestClient) -> None:
+    for n in range(20):
+        assert client.get(f"/api/games/nosuch{n}").status_code == 404
+    arcade = client.app.state.arcade  # type: ignore[attr-defined]
+    assert arcade._loading == {}
+
+
+def test_huge_record_seeds_are_refused_not_crashed_on(client: TestClient) -> None:
+    record = {"format": "damier.record", "version": 1, "game": "atoms", "options": {}, "players": [],
+              "moves": ["A1"], "seed": 2**70}
+    response = client.post("/api/records", json=record)
+    assert response.status_code == 422 and "seed" in response.json()["error"]

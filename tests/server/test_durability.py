@@ -4,7 +4,9 @@ thinking computer thinks again; concurrent moves in one game cannot corrupt or f
 from __future__ import annotations
 
 import asyncio
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -87,3 +89,56 @@ def test_concurrent_moves_in_one_game_cannot_fork_it(server: ServerProcess) -> N
     stored = Storage(server.db).load_game(game_id)
     assert stored is not None and len(stored.moves) == 1
     assert stored.moves[0][0] == final["moves"][0]["move"]
+
+
+def test_a_watcher_that_stops_reading_does_not_hold_up_the_game(server: ServerProcess) -> None:
+    import base64
+    import socket
+
+    created = new_game(server, [{"kind": "human"}, {"kind": "human"}], {"rows": 26, "cols": 26})
+    game_id, tokens = created["id"], created["tokens"]
+    # a raw WebSocket client with a tiny receive buffer that never reads a byte
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    stalled.sendall((f"GET /api/games/{game_id}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as client:
+            for ply in range(300):  # each state is ~10 KB on 26x26: far more than the stalled socket takes
+                state = client.get(f"/api/games/{game_id}").json()
+                started = time.monotonic()
+                square = state["legal_moves"][0 if ply % 2 == 0 else -1]  # the players keep to opposite corners
+                response = client.post(f"/api/games/{game_id}/moves", json={"move": square},
+                                       headers={"X-Seat-Token": tokens[str(ply % 2)]})
+                assert response.status_code == 200, response.text
+                assert time.monotonic() - started < 5
+    finally:
+        stalled.close()
+
+
+def test_a_dead_computer_worker_is_replaced(server: ServerProcess) -> None:
+    import signal
+    import subprocess
+
+    assert server.process is not None
+    warm = new_game(server, [{"kind": "computer", "level": "easy"}, {"kind": "human"}], {"rows": 3, "cols": 3})
+    deadline = time.monotonic() + 60
+    while view(server, warm["id"])["version"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    children = subprocess.run(["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True).stdout.split()
+    workers = [int(pid) for pid in children
+               if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")]
+    assert workers, children
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    created = new_game(server, [{"kind": "human"}, {"kind": "computer", "level": "easy"}], {"rows": 3, "cols": 3})
+    assert post(server, f"/api/games/{created['id']}/moves", {"move": "A1"}, created["tokens"]["0"]).is_success
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        state = view(server, created["id"])
+        if state["version"] == 2:
+            break
+        time.sleep(0.2)
+    assert state["version"] == 2 and state["player"] == 0
