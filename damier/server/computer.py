@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -39,6 +41,18 @@ def think(job: Job) -> dict[str, Any]:
     agent = make_agent(job.spec, game, seed=job.agent_seed)
     move = agent.choose(state)
     return {"move": state.move_to_str(move), "info": agent.info.to_json()}
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Runs first in every worker: end the worker when the server is gone (killed with SIGKILL, say), which
+    the pool itself never notices, so that a crash leaves no process behind."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="damier-parent-watch", daemon=True).start()
 
 
 def _warm() -> None:
@@ -73,7 +87,8 @@ class ComputerPool:
 
     def _new_executor(self) -> ProcessPoolExecutor:
         # "spawn" keeps workers free of the server's threads and event loop
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_exit_with_parent, initargs=(os.getpid(),))
 
     def warm_up(self) -> None:
         """Start every worker now and load the kernels there, so the first computer move is not slow."""

@@ -142,3 +142,25 @@ def test_a_dead_computer_worker_is_replaced(server: ServerProcess) -> None:
             break
         time.sleep(0.2)
     assert state["version"] == 2 and state["player"] == 0
+
+
+def test_a_killed_server_leaves_no_worker_behind(server: ServerProcess) -> None:
+    import subprocess
+
+    assert server.process is not None
+    created = new_game(server, [{"kind": "computer", "level": "easy"}, {"kind": "human"}], {"rows": 3, "cols": 3})
+    deadline = time.monotonic() + 60
+    while view(server, created["id"])["version"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    children = subprocess.run(["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True).stdout.split()
+    assert children
+    server.kill()
+    deadline = time.monotonic() + 20
+    alive = children
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
+                 and "(zombie)" not in Path(f"/proc/{pid}/status").read_text() and
+                 "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()]
+    assert not alive, f"processes left after the server was killed: {alive}"
+    server.start()
