@@ -4,7 +4,11 @@ thinking computer thinks again; concurrent moves in one game cannot corrupt or f
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
+import signal
+import socket
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +29,16 @@ def view(server: ServerProcess, game_id: str) -> dict[str, Any]:
     response.raise_for_status()
     result: dict[str, Any] = response.json()
     return result
+
+
+def wait_for_version(server: ServerProcess, game_id: str, version: int, seconds: float = 90) -> dict[str, Any]:
+    """Poll the game until it has ``version`` moves (a computer answered); the last view."""
+    deadline = time.monotonic() + seconds
+    state = view(server, game_id)
+    while state["version"] < version and time.monotonic() < deadline:
+        time.sleep(0.1)
+        state = view(server, game_id)
+    return state
 
 
 def new_game(server: ServerProcess, seats: list[dict[str, Any]], options: dict[str, Any]) -> dict[str, Any]:
@@ -55,12 +69,7 @@ def test_sigkill_loses_nothing_and_a_thinking_computer_thinks_again(server: Serv
     for key in ("position", "moves", "legal_moves", "player", "version", "board"):
         assert after_humans[key] == before_humans[key]
     # the computer seat was thinking when the server died: it thinks again and moves
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        state = view(server, versus["id"])
-        if state["version"] == 2:
-            break
-        time.sleep(0.2)
+    state = wait_for_version(server, versus["id"], 2)
     assert state["version"] == 2 and state["player"] == 0 and state["moves"][1]["player"] == 1
     # and the game goes on with the same tokens
     square = state["legal_moves"][0]
@@ -92,9 +101,6 @@ def test_concurrent_moves_in_one_game_cannot_fork_it(server: ServerProcess) -> N
 
 
 def test_a_watcher_that_stops_reading_does_not_hold_up_the_game(server: ServerProcess) -> None:
-    import base64
-    import socket
-
     created = new_game(server, [{"kind": "human"}, {"kind": "human"}], {"rows": 26, "cols": 26})
     game_id, tokens = created["id"], created["tokens"]
     # a raw WebSocket client with a tiny receive buffer that never reads a byte
@@ -119,14 +125,9 @@ def test_a_watcher_that_stops_reading_does_not_hold_up_the_game(server: ServerPr
 
 
 def test_a_dead_computer_worker_is_replaced(server: ServerProcess) -> None:
-    import signal
-    import subprocess
-
     assert server.process is not None
     warm = new_game(server, [{"kind": "computer", "level": "easy"}, {"kind": "human"}], {"rows": 3, "cols": 3})
-    deadline = time.monotonic() + 60
-    while view(server, warm["id"])["version"] < 1 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    assert wait_for_version(server, warm["id"], 1)["version"] == 1
     children = subprocess.run(["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True).stdout.split()
     workers = [int(pid) for pid in children
                if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")]
@@ -135,23 +136,14 @@ def test_a_dead_computer_worker_is_replaced(server: ServerProcess) -> None:
         os.kill(pid, signal.SIGKILL)
     created = new_game(server, [{"kind": "human"}, {"kind": "computer", "level": "easy"}], {"rows": 3, "cols": 3})
     assert post(server, f"/api/games/{created['id']}/moves", {"move": "A1"}, created["tokens"]["0"]).is_success
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        state = view(server, created["id"])
-        if state["version"] == 2:
-            break
-        time.sleep(0.2)
+    state = wait_for_version(server, created["id"], 2)
     assert state["version"] == 2 and state["player"] == 0
 
 
 def test_a_killed_server_leaves_no_worker_behind(server: ServerProcess) -> None:
-    import subprocess
-
     assert server.process is not None
     created = new_game(server, [{"kind": "computer", "level": "easy"}, {"kind": "human"}], {"rows": 3, "cols": 3})
-    deadline = time.monotonic() + 60
-    while view(server, created["id"])["version"] < 1 and time.monotonic() < deadline:
-        time.sleep(0.1)
+    assert wait_for_version(server, created["id"], 1)["version"] == 1
     children = subprocess.run(["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True).stdout.split()
     assert children
     server.kill()
