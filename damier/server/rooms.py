@@ -387,7 +387,8 @@ class Arcade:
 
     async def resume(self) -> int:
         """After a start: load every active game whose turn is a computer's, and let it think again."""
-        ids = await asyncio.to_thread(self.storage.active_game_ids)
+        # games between people wait until someone opens them; only computer turns need to start now
+        ids = await asyncio.to_thread(self.storage.active_game_ids, True)
         resumed = 0
         for game_id in ids:
             try:

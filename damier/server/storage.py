@@ -303,9 +303,14 @@ class Storage:
                 moves=[(m, p) for m, p in move_rows],
             )
 
-    def active_game_ids(self) -> list[str]:
+    def active_game_ids(self, with_computer: bool = False) -> list[str]:
+        """Games still being played (only those with a computer seat, with ``with_computer``)."""
+        query = select(games.c.id).where(games.c.status == "active")
+        if with_computer:
+            has_computer = select(seats.c.game_id).where(seats.c.kind == "computer")
+            query = query.where(games.c.id.in_(has_computer))
         with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(select(games.c.id).where(games.c.status == "active"))]
+            return [r[0] for r in conn.execute(query)]
 
     def append_moves(self, game_id: str, first_ply: int, new_moves: list[tuple[str, int]], now: str,
                      status: str, result: dict[str, Any] | None) -> Future[None]:

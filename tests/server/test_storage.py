@@ -28,6 +28,11 @@ def game_row(game_id: str) -> GameRow:
 def exercise(storage: Storage) -> None:
     """The write and read paths every backend must get right."""
     storage.create_game(game_row("g1")).result()
+    humans = game_row("g2")
+    humans.seats = [SeatRow(0, "human", None), SeatRow(1, "human", None)]
+    storage.create_game(humans).result()
+    assert sorted(storage.active_game_ids()) == ["g1", "g2"]
+    assert storage.active_game_ids(with_computer=True) == ["g1"]
     storage.append_moves("g1", 1, [("A1", 0)], "t1", "active", None).result()
     futures = [storage.append_moves("g1", 2, [("C3", 1)], "t2", "active", None) for _ in range(5)]
     wait(futures)
@@ -43,7 +48,7 @@ def exercise(storage: Storage) -> None:
     loaded = storage.load_game("g1")
     assert loaded is not None and loaded.moves == [("A1", 0)] and loaded.result == {
         "winner": 0, "returns": [1, -1], "reason": "r"}
-    assert storage.active_game_ids() == []
+    assert storage.active_game_ids() == ["g2"] and storage.active_game_ids(with_computer=True) == []
     assert storage.load_game("nope") is None
 
 
