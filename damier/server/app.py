@@ -10,7 +10,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from damier import __version__
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import Arcade, ArcadeError, Watcher
+from damier.server.rooms import Arcade, ArcadeError, Room, Watcher
 from damier.server.storage import Storage
 
 log = logging.getLogger("damier.server")
@@ -33,6 +33,13 @@ MAX_BODY_BYTES = 64 * 1024
 MAX_WS_MESSAGE = 4096
 
 OptionValue = int | bool | str
+#: the secret of a seat, sent by its player in the X-Seat-Token header (a long or foreign one is simply not valid)
+SeatToken = Annotated[str | None, Header(max_length=4096)]
+
+
+def seat_view(arcade: Arcade, room: Room, token: str | None) -> dict[str, Any]:
+    """The game's view, with ``you`` set to the seat of ``token`` (or None for a watcher)."""
+    return arcade.view(room, arcade.seat_of(room, token))
 
 
 class SeatSpec(BaseModel):
@@ -170,47 +177,42 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
 
     @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
     async def read_game(game_id: str, request: Request,
-                        x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
+                        x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        room = await arcade.room(game_id)
-        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+        return seat_view(arcade, await arcade.room(game_id), x_seat_token)
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move (notation) for the seat of the token")
     async def play_move(game_id: str, body: MoveBody, request: Request,
-                        x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
+                        x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        room = await arcade.move(game_id, x_seat_token, body.move, body.version)
-        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+        return seat_view(arcade, await arcade.move(game_id, x_seat_token, body.move, body.version), x_seat_token)
 
     @app.post("/api/games/{game_id}/undo", summary="Take back your last move (or ask the other humans)")
     async def undo(game_id: str, request: Request,
-                   x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
+                   x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        room = await arcade.undo(game_id, x_seat_token)
-        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+        return seat_view(arcade, await arcade.undo(game_id, x_seat_token), x_seat_token)
 
     @app.post("/api/games/{game_id}/resign", summary="Resign")
     async def resign(game_id: str, request: Request,
-                     x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
+                     x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        room = await arcade.resign(game_id, x_seat_token)
-        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+        return seat_view(arcade, await arcade.resign(game_id, x_seat_token), x_seat_token)
 
     @app.post("/api/games/{game_id}/draw", summary="Offer, accept or decline a draw (games with draws)")
     async def draw(game_id: str, body: DrawBody, request: Request,
-                   x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
+                   x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        room = await arcade.draw(game_id, x_seat_token, body.action)
-        return arcade.view(room, arcade.seat_of(room, x_seat_token))
+        return seat_view(arcade, await arcade.draw(game_id, x_seat_token, body.action), x_seat_token)
 
     @app.post("/api/games/{game_id}/hint", summary="The hard computer's suggestion for your move")
     async def hint(game_id: str, request: Request,
-                   x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
+                   x_seat_token: SeatToken = None) -> dict[str, Any]:
         return await arcade_of(request).hint(game_id, x_seat_token)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
     async def rematch(game_id: str, request: Request,
-                      x_seat_token: str | None = Header(default=None, max_length=4096)) -> dict[str, Any]:
+                      x_seat_token: SeatToken = None) -> dict[str, Any]:
         room, token = await arcade_of(request).rematch(game_id, x_seat_token)
         return {"id": room.id, "token": token}
 
