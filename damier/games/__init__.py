@@ -6,7 +6,7 @@ import importlib
 
 from damier.core import registry
 
-BUILTIN_GAMES = ("damier.games.atoms",)
+BUILTIN_GAMES = ("damier.games.atoms", "damier.games.khet")
 
 
 def register_builtin_games() -> None:

@@ -33,6 +33,12 @@ EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"players": 4, "rows": 4, "cols": 4},
         {"rows": 2, "cols": 2},
     ],
+    "khet": [
+        {"setup": "imhotep"},
+        {"setup": "dynasty", "pharaoh_rotation": True},
+        {"repetition": "claim", "quiet_ply_limit": 12},
+        {"strict_swap_reserved": False, "quiet_ply_limit": 0},
+    ],
     "test-dice": [{"target": 30}],
 }
 

@@ -1,0 +1,44 @@
+"""Khet 2.0 (laser chess): metadata and options, cheap to import (no kernel).
+
+The rules are in ``rules`` (facade) over ``kernel`` (numba); see ``docs/games/khet.md``.
+"""
+
+from __future__ import annotations
+
+from damier.core.options import Option, OptionSet
+from damier.core.registry import GameInfo
+
+#: Colour names in seat order (Silver moves first).
+COLOURS = ("Silver", "Red")
+SETUPS = ("classic", "imhotep", "dynasty")
+
+OPTIONS = OptionSet(
+    (
+        Option("setup", str, "classic", "starting position: classic, imhotep or dynasty", SETUPS),
+        Option("pharaoh_rotation", bool, False, "allow rotating the Pharaoh (a rotation that changes nothing)"),
+        Option("strict_swap_reserved", bool, True,
+               "a Scarab swap may not put the swapped piece on a square reserved for its opponent"),
+        Option("repetition", str, "automatic",
+               "third occurrence of a position: automatic draw, or the player to move may claim it",
+               ("automatic", "claim")),
+        Option("quiet_ply_limit", int, 100, "draw after this many plies with no piece removed (0 = off)", None,
+               0, 10_000),
+    )
+)
+
+INFO = GameInfo(
+    name="khet",
+    title="Khet 2.0",
+    description=(
+        "Laser chess for 2: move, swap or rotate a piece, then your laser fires and bounces off the mirrors. "
+        "Hit the other Pharaoh to win."
+    ),
+    options=OPTIONS,
+    factory="damier.games.khet.rules:KhetGame",
+    levels={
+        "easy": "alphabeta:depth=1,eval=simple",
+        "medium": "alphabeta:depth=3",
+        "hard": "alphabeta:time=1.0",
+    },
+    agents={},
+)

@@ -1,0 +1,442 @@
+"""The Khet 2.0 rules as numba kernels over one int32 array per position.
+
+Squares are numbered ``rank * 10 + file`` from a1 = 0 (files a..j left to right as Silver sees the board,
+ranks 1..8 from Silver's side). Colours: Silver = 0 (moves first), Red = 1. Directions: N = 0, E = 1, S = 2,
+W = 3 (clockwise). A square holds 0 (empty) or ``kind * 8 + colour * 4 + facing``.
+
+Layout of a position array ``s`` (``STATE_LENGTH`` int32):
+
+==================  =================================================================
+``s[0:80]``         the squares
+``s[TO_MOVE]``      colour to move, or ``TERMINAL`` (-2) once the game is over
+``s[QUIET]``        consecutive plies with no piece removed
+``s[WINNER]``       the winner's colour, or -1 (game on, or drawn)
+``s[END]``          why the game ended: ``END_NONE``, ``END_PHARAOH``, ``END_REPETITION``, ...
+``s[PLY]``          plies played
+``s[REMOVED_SQ]``   the square of the piece the last shot removed, or -1
+``s[REMOVED_CODE]`` the code of that piece, or 0
+==================  =================================================================
+
+A move is ``square * 10 + action``: actions 0..7 step (or swap) towards N, NE, E, SE, S, SW, W, NW; 8 turns the
+piece clockwise (``+``) and 9 anticlockwise (``-``). ``CLAIM`` (800) claims a repetition draw when the
+``repetition`` option is ``claim``. A Scarab's facing is kept as N (a ``\\`` mirror) or E (a ``/`` mirror):
+turning it either way gives the same mirror, so its one rotation is ``+``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WIDTH, HEIGHT = 10, 8
+SQUARES = WIDTH * HEIGHT
+TERMINAL = -2
+SILVER, RED = 0, 1
+N, E, S, W = 0, 1, 2, 3
+EMPTY, SPHINX, PHARAOH, ANUBIS, PYRAMID, SCARAB = 0, 1, 2, 3, 4, 5
+
+TO_MOVE, QUIET, WINNER, END, PLY, REMOVED_SQ, REMOVED_CODE = range(SQUARES, SQUARES + 7)
+STATE_LENGTH = SQUARES + 8
+END_NONE, END_PHARAOH, END_REPETITION, END_QUIET, END_CLAIM = 0, 1, 2, 3, 4
+
+ROTATE_CW, ROTATE_CCW = 8, 9
+ACTIONS = 10
+CLAIM = SQUARES * ACTIONS
+NUM_MOVES = CLAIM + 1
+MAX_MOVES = 128  # more than any position can have (7 movable pieces x 10 actions + the Sphinx)
+
+#: how the beam stopped
+LEFT_BOARD, ABSORBED, HIT = 0, 1, 2
+#: longest beam: it enters each square at most once per direction
+MAX_PATH = 4 * SQUARES + 2
+
+SPHINX_SQUARE = np.array([9, 70], dtype=np.int32)  # j1, a8
+
+# step offsets of the 8 directions N, NE, E, SE, S, SW, W, NW as (d file, d rank)
+_STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+
+
+def _neighbours() -> np.ndarray:
+    out = np.full((SQUARES, 8), -1, dtype=np.int32)
+    for sq in range(SQUARES):
+        f, r = sq % WIDTH, sq // WIDTH
+        for d, (df, dr) in enumerate(_STEPS):
+            if 0 <= f + df < WIDTH and 0 <= r + dr < HEIGHT:
+                out[sq, d] = (r + dr) * WIDTH + f + df
+    return out
+
+
+def _reserved() -> np.ndarray:
+    """-1 for an open square, else the only colour that may enter it."""
+    out = np.full(SQUARES, -1, dtype=np.int32)
+    for r in range(HEIGHT):
+        out[r * WIDTH + 0] = RED  # the a-file (a8 is Red's Sphinx)
+        out[r * WIDTH + 9] = SILVER  # the j-file (j1 is Silver's Sphinx)
+    out[0 * WIDTH + 8] = out[7 * WIDTH + 8] = RED  # i1, i8
+    out[0 * WIDTH + 1] = out[7 * WIDTH + 1] = SILVER  # b1, b8
+    return out
+
+
+NEIGHBOURS = _neighbours()
+RESERVED = _reserved()
+
+
+def _zobrist() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0x4B4845)
+    keys = rng.integers(1, 2**63, size=(SQUARES, 48), dtype=np.uint64)
+    return keys, rng.integers(1, 2**63, size=2, dtype=np.uint64)
+
+
+ZOBRIST, ZOBRIST_SIDE = _zobrist()
+
+
+@njit(cache=True, inline="always")
+def code(kind: int, colour: int, facing: int) -> int:
+    return kind * 8 + colour * 4 + facing
+
+
+@njit(cache=True, inline="always")
+def kind_of(c: int) -> int:
+    return c >> 3
+
+
+@njit(cache=True, inline="always")
+def colour_of(c: int) -> int:
+    return (c >> 2) & 1
+
+
+@njit(cache=True, inline="always")
+def facing_of(c: int) -> int:
+    return c & 3
+
+
+@njit(cache=True)
+def trace(s: np.ndarray, colour: int, path: np.ndarray) -> tuple[int, int, int]:
+    """Fire ``colour``'s laser over the squares of ``s`` (nothing is changed).
+
+    ``path`` receives ``square * 4 + direction`` for every square the beam enters, the direction being the one
+    it leaves in (after any mirror). Returns (path length, how it stopped, the square it stopped on or -1).
+    """
+    sq = SPHINX_SQUARE[colour]
+    d = facing_of(s[sq])
+    n = 0
+    while n < MAX_PATH:
+        sq = NEIGHBOURS[sq, 2 * d]
+        if sq < 0:
+            return n, LEFT_BOARD, -1
+        c = s[sq]
+        if c == 0:
+            path[n] = sq * 4 + d
+            n += 1
+            continue
+        k = c >> 3
+        f = c & 3
+        if k == SCARAB:
+            d = 3 - d if (f & 1) == 0 else d ^ 1
+        elif k == PYRAMID:
+            if d == (f + 2) & 3:
+                d = (f + 1) & 3
+            elif d == (f + 3) & 3:
+                d = f
+            else:
+                path[n] = sq * 4 + d
+                return n + 1, HIT, sq
+        elif k == ANUBIS:
+            path[n] = sq * 4 + d
+            if d == (f + 2) & 3:
+                return n + 1, ABSORBED, sq
+            return n + 1, HIT, sq
+        elif k == PHARAOH:
+            path[n] = sq * 4 + d
+            return n + 1, HIT, sq
+        else:  # a Sphinx absorbs the beam
+            path[n] = sq * 4 + d
+            return n + 1, ABSORBED, sq
+        path[n] = sq * 4 + d
+        n += 1
+    return n, LEFT_BOARD, -1  # unreachable: a beam from a Sphinx cannot cycle
+
+
+@njit(cache=True)
+def shot_target(s: np.ndarray, colour: int) -> int:
+    """The square whose piece ``colour``'s laser would remove now, or -1."""
+    sq = SPHINX_SQUARE[colour]
+    d = s[sq] & 3
+    for _ in range(MAX_PATH):
+        sq = NEIGHBOURS[sq, 2 * d]
+        if sq < 0:
+            return -1
+        c = s[sq]
+        if c == 0:
+            continue
+        k = c >> 3
+        f = c & 3
+        if k == SCARAB:
+            d = 3 - d if (f & 1) == 0 else d ^ 1
+        elif k == PYRAMID:
+            if d == (f + 2) & 3:
+                d = (f + 1) & 3
+            elif d == (f + 3) & 3:
+                d = f
+            else:
+                return sq
+        elif k == ANUBIS:
+            return -1 if d == (f + 2) & 3 else sq
+        elif k == PHARAOH:
+            return sq
+        else:
+            return -1
+    return -1
+
+
+@njit(cache=True)
+def sphinx_rotation(c: int) -> int:
+    """The one rotation action of a Sphinx of code ``c`` (Silver N<->W, Red S<->E)."""
+    f = c & 3
+    if colour_of(c) == SILVER:
+        return ROTATE_CCW if f == N else ROTATE_CW
+    return ROTATE_CCW if f == S else ROTATE_CW
+
+
+@njit(cache=True)
+def generate(s: np.ndarray, out: np.ndarray, pharaoh_rotation: bool, strict_swap: bool) -> int:
+    """Write the legal moves (increasing) into ``out``; return how many (0 once the game is over)."""
+    me = s[TO_MOVE]
+    if me < 0:
+        return 0
+    them = 1 - me
+    k = 0
+    for sq in range(SQUARES):
+        c = s[sq]
+        if c == 0 or ((c >> 2) & 1) != me:
+            continue
+        kind = c >> 3
+        base = sq * ACTIONS
+        if kind == SPHINX:
+            out[k] = base + sphinx_rotation(c)
+            k += 1
+            continue
+        for d in range(8):
+            t = NEIGHBOURS[sq, d]
+            if t < 0 or RESERVED[t] == them:
+                continue
+            tc = s[t]
+            if tc == 0:
+                out[k] = base + d
+                k += 1
+            elif kind == SCARAB:
+                tk = tc >> 3
+                if tk == PYRAMID or tk == ANUBIS:
+                    # the swapped piece lands on the Scarab's square
+                    if strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1):
+                        continue
+                    out[k] = base + d
+                    k += 1
+        if kind == SCARAB:
+            out[k] = base + ROTATE_CW
+            k += 1
+        elif kind != PHARAOH or pharaoh_rotation:
+            out[k] = base + ROTATE_CW
+            out[k + 1] = base + ROTATE_CCW
+            k += 2
+    return k
+
+
+@njit(cache=True)
+def count_moves(s: np.ndarray, pharaoh_rotation: bool, strict_swap: bool) -> int:
+    """How many legal moves ``generate`` would write (without writing them)."""
+    me = s[TO_MOVE]
+    if me < 0:
+        return 0
+    them = 1 - me
+    k = 0
+    for sq in range(SQUARES):
+        c = s[sq]
+        if c == 0 or ((c >> 2) & 1) != me:
+            continue
+        kind = c >> 3
+        if kind == SPHINX:
+            k += 1
+            continue
+        for d in range(8):
+            t = NEIGHBOURS[sq, d]
+            if t < 0 or RESERVED[t] == them:
+                continue
+            tc = s[t]
+            if tc == 0:
+                k += 1
+            elif kind == SCARAB:
+                tk = tc >> 3
+                if (tk == PYRAMID or tk == ANUBIS) and not (strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1)):
+                    k += 1
+        if kind == SCARAB:
+            k += 1
+        elif kind != PHARAOH or pharaoh_rotation:
+            k += 2
+    return k
+
+
+@njit(cache=True)
+def is_legal(s: np.ndarray, move: int, pharaoh_rotation: bool, strict_swap: bool) -> bool:
+    """Whether ``move`` is legal in ``s`` (CLAIM is decided by the caller, who knows the history)."""
+    if move < 0 or move >= CLAIM or s[TO_MOVE] < 0:
+        return False
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    k = generate(s, out, pharaoh_rotation, strict_swap)
+    for i in range(k):
+        if out[i] == move:
+            return True
+    return False
+
+
+@njit(cache=True)
+def move_piece(s: np.ndarray, move: int) -> None:
+    """The piece part of a legal ``move`` (step, swap or rotation), without firing."""
+    sq = move // ACTIONS
+    a = move - sq * ACTIONS
+    c = s[sq]
+    if a < 8:
+        t = NEIGHBOURS[sq, a]
+        s[sq] = s[t]  # empty, or the swapped piece (a swap never rotates either piece)
+        s[t] = c
+    elif (c >> 3) == SCARAB:
+        s[sq] = c ^ 1  # toggles the mirror between N (\) and E (/)
+    elif a == ROTATE_CW:
+        s[sq] = (c & ~3) | ((c + 1) & 3)
+    else:
+        s[sq] = (c & ~3) | ((c + 3) & 3)
+
+
+@njit(cache=True)
+def apply(s: np.ndarray, move: int, quiet_limit: int) -> int:
+    """Play the legal ``move``: move the piece, fire the mover's laser, remove what it hits, decide the end.
+
+    Returns the square of the removed piece, or -1. Repetition is decided by the caller (it needs the history).
+    """
+    me = s[TO_MOVE]
+    move_piece(s, move)
+    hit = shot_target(s, me)
+    s[PLY] += 1
+    s[REMOVED_SQ] = hit
+    if hit >= 0:
+        victim = s[hit]
+        s[REMOVED_CODE] = victim
+        s[hit] = 0
+        s[QUIET] = 0
+        if (victim >> 3) == PHARAOH:
+            s[WINNER] = 1 - ((victim >> 2) & 1)
+            s[END] = END_PHARAOH
+            s[TO_MOVE] = TERMINAL
+            return hit
+    else:
+        s[REMOVED_CODE] = 0
+        s[QUIET] += 1
+    if quiet_limit > 0 and s[QUIET] >= quiet_limit:
+        s[WINNER] = -1
+        s[END] = END_QUIET
+        s[TO_MOVE] = TERMINAL
+        return hit
+    s[TO_MOVE] = 1 - me
+    return hit
+
+
+@njit(cache=True)
+def position_hash(s: np.ndarray) -> np.uint64:
+    """The Zobrist key of the pieces (Scarabs by mirror) and the side to move."""
+    h = np.uint64(0)
+    for sq in range(SQUARES):
+        c = s[sq]
+        if c != 0:
+            h ^= ZOBRIST[sq, c]
+    if s[TO_MOVE] == RED:
+        h ^= ZOBRIST_SIDE[1]
+    return h
+
+
+@njit(cache=True)
+def repetitions(hashes: np.ndarray, count: int, quiet: int) -> int:
+    """How often the last of ``hashes[:count]`` occurs among the positions since the last removal.
+
+    Only positions with the same side to move (every second ply) and no removal in between can be equal.
+    """
+    last = hashes[count - 1]
+    seen = 1
+    i = count - 3
+    oldest = count - 1 - quiet
+    while i >= oldest and i >= 0:
+        if hashes[i] == last:
+            seen += 1
+        i -= 2
+    return seen
+
+
+@njit(cache=True)
+def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    for i in range(STATE_LENGTH):
+        dst[i] = src[i]
+
+
+@njit("int64(int32[:, ::1], int32[:, ::1], int64, int64, boolean, boolean, boolean, int64)", cache=True)
+def _perft(stack: np.ndarray, moves: np.ndarray, ply: int, depth: int, bulk: bool, pharaoh_rotation: bool,
+           strict_swap: bool, quiet_limit: int) -> int:
+    s = stack[ply]
+    if depth == 0:
+        return 1
+    if s[TO_MOVE] < 0:
+        return 0
+    if depth == 1 and bulk:
+        return count_moves(s, pharaoh_rotation, strict_swap)
+    out = moves[ply]
+    k = generate(s, out, pharaoh_rotation, strict_swap)
+    child = stack[ply + 1]
+    total = 0
+    for i in range(k):
+        _copy(s, child)
+        apply(child, out[i], quiet_limit)
+        total += _perft(stack, moves, ply + 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
+    return total
+
+
+@njit(cache=True)
+def perft(s: np.ndarray, depth: int, bulk: bool, pharaoh_rotation: bool, strict_swap: bool, quiet_limit: int,
+          divide: np.ndarray) -> int:
+    """Leaf nodes at exactly ``depth`` plies below ``s`` (a removed Pharaoh ends a branch).
+
+    With ``bulk`` the last ply counts the moves instead of playing them (same count, the shots of the last ply
+    are not fired). ``divide[i]`` receives the count below the i-th legal move (increasing move order).
+    """
+    stack = np.zeros((depth + 2, STATE_LENGTH), dtype=np.int32)
+    moves = np.zeros((depth + 2, MAX_MOVES), dtype=np.int32)
+    _copy(s, stack[0])
+    if depth == 0:
+        return 1
+    out = moves[0]
+    k = generate(stack[0], out, pharaoh_rotation, strict_swap)
+    total = 0
+    for i in range(k):
+        _copy(stack[0], stack[1])
+        apply(stack[1], out[i], quiet_limit)
+        sub = _perft(stack, moves, 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
+        divide[i] = sub
+        total += sub
+    return total
+
+
+@njit(cache=True)
+def shots_after(s: np.ndarray, moves: np.ndarray, k: int, paths: np.ndarray, lengths: np.ndarray,
+                ends: np.ndarray, stops: np.ndarray) -> None:
+    """For each of ``moves[:k]``, the mover's shot right after it (the laser preview of a user interface).
+
+    ``paths[i]`` receives the beam as ``trace`` writes it, ``lengths[i]`` its length, ``ends[i]`` how it stopped
+    and ``stops[i]`` the square it stopped on (-1 when it left the board).
+    """
+    me = s[TO_MOVE]
+    scratch = np.empty(STATE_LENGTH, dtype=np.int32)
+    for i in range(k):
+        _copy(s, scratch)
+        if moves[i] != CLAIM:
+            move_piece(scratch, moves[i])
+        n, how, at = trace(scratch, me, paths[i])
+        lengths[i] = n
+        ends[i] = how
+        stops[i] = at

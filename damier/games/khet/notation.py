@@ -1,0 +1,318 @@
+"""Khet 2.0 notation: squares, moves, the three setups, and a FEN-like position string.
+
+Moves (the rules file): a step or a swap is ``from to`` (``c1c2``, ``e4e5``); a rotation is the square and
+``+`` (clockwise) or ``-`` (anticlockwise) (``c4+``); the Sphinx toggles with the sign of its turn (``j1-``
+turns Silver's Sphinx from N to W). ``claim`` claims a repetition draw when the game allows claims.
+
+Position string: the ranks from 8 down to 1 separated by ``/``; in a rank, from file a to j, a number counts
+empty squares and a piece is two letters, its kind (``X`` Sphinx, ``P`` Pharaoh, ``A`` Anubis, ``Y`` Pyramid,
+``S`` Scarab; upper case Silver, lower case Red) then its facing (``n``, ``e``, ``s``, ``w``; a Scarab is written
+``n`` for a ``\\`` mirror and ``e`` for a ``/`` mirror). Then the side to move (``s`` Silver, ``r`` Red) or, once
+the game is over, how it ended (``-P`` a Pharaoh was hit, the winner being the side whose Pharaoh is left;
+``-R`` drawn by repetition, ``-C`` by a claimed repetition, ``-Q`` by the quiet-ply limit), and the plies played
+since a piece was last removed::
+
+    xs3aspsasye2/2ys7/3Yw6/yn1Ys1snse1ye1Yw/ye1Yw1SeSn1yn1Ys/6ye3/7Yn2/2YwAnPnAn3Xn s 0
+
+(the Classic setup: Red's Sphinx ``xs`` on a8, Silver's ``Xn`` on j1).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from damier.core.errors import IllegalMoveError, ParseError
+from damier.games.khet import COLOURS
+from damier.games.khet.kernel import (
+    ACTIONS,
+    ANUBIS,
+    CLAIM,
+    HEIGHT,
+    PHARAOH,
+    PYRAMID,
+    QUIET,
+    RED,
+    RESERVED,
+    ROTATE_CCW,
+    ROTATE_CW,
+    SCARAB,
+    SILVER,
+    SPHINX,
+    SPHINX_SQUARE,
+    SQUARES,
+    STATE_LENGTH,
+    TERMINAL,
+    TO_MOVE,
+    END,
+    END_PHARAOH,
+    WIDTH,
+    WINNER,
+    NEIGHBOURS,
+    REMOVED_SQ,
+    code,
+)
+
+FILES = "abcdefghij"
+KIND_LETTERS = " XPAYS"  # index = kind
+KIND_NAMES = ("", "Sphinx", "Pharaoh", "Anubis", "Pyramid", "Scarab")
+FACINGS = "NESW"
+#: the letter after ``-`` of a finished game's side field, by ``END`` code: a Pharaoh was hit, repetition,
+#: the quiet-ply limit, a claimed repetition
+END_LETTERS = "?PRQC"
+
+#: the setups of the rules file: (colour, kind, square, facing) per piece, Silver's then Red's
+SETUP_TEXT = {
+    "classic": (
+        "Sphinx j1 N; Pharaoh e1; Anubis d1 N, f1 N; Pyramid c1 W, h2 N, c4 W, c5 S, d6 W, j4 S, j5 W; "
+        "Scarab e4 E, f4 N",
+        "Sphinx a8 S; Pharaoh f8; Anubis g8 S, e8 S; Pyramid h8 E, c7 S, h5 E, h4 N, g3 E, a5 N, a4 E; "
+        "Scarab f5 W, e5 S",
+    ),
+    "imhotep": (
+        "Sphinx j1 N; Pharaoh e1; Anubis d1 N, f1 N; Scarab c1 W, e4 W; Pyramid b4 W, b5 S, d3 S, d6 W, e5 E, "
+        "j4 S, j5 W",
+        "Sphinx a8 S; Pharaoh f8; Anubis g8 S, e8 S; Scarab h8 E, f5 E; Pyramid i5 E, i4 N, g6 N, g3 E, f4 W, "
+        "a5 N, a4 E",
+    ),
+    "dynasty": (
+        "Sphinx j1 N; Pharaoh e2; Anubis e1 N, e3 N; Scarab d3 E, h4 N; Pyramid d1 W, f1 N, f3 N, e5 W, g5 E, "
+        "j3 S, j4 W",
+        "Sphinx a8 S; Pharaoh f7; Anubis f8 S, f6 S; Scarab g6 W, c5 S; Pyramid g8 E, e8 S, e6 S, f4 E, d4 W, "
+        "a6 N, a5 E",
+    ),
+}
+
+
+def square_name(sq: int) -> str:
+    """``a1`` .. ``j8`` for 0 .. 79.
+
+    >>> square_name(0), square_name(9), square_name(70)
+    ('a1', 'j1', 'a8')
+    """
+    return f"{FILES[sq % WIDTH]}{sq // WIDTH + 1}"
+
+
+def parse_square(text: str) -> int:
+    """The square named ``text`` (``a1`` .. ``j8``, any case).
+
+    >>> parse_square("J1")
+    9
+    """
+    t = text.strip().lower()
+    if len(t) in (2, 3) and t[0] in FILES and t[1:].isdigit() and 1 <= int(t[1:]) <= HEIGHT:
+        return (int(t[1:]) - 1) * WIDTH + FILES.index(t[0])
+    raise ParseError(f"{text!r} is not a square; squares are a1 to j8 (files a-j, ranks 1-8)")
+
+
+def _place(s: np.ndarray, colour: int, text: str) -> None:
+    for group in text.split(";"):
+        kind_name, _, rest = group.strip().partition(" ")
+        kind = KIND_NAMES.index(kind_name)
+        for item in rest.split(","):
+            parts = item.split()
+            facing = FACINGS.index(parts[1]) if len(parts) > 1 else (0 if colour == SILVER else 2)
+            if kind == SCARAB:
+                facing &= 1
+            s[parse_square(parts[0])] = code(kind, colour, facing)
+
+
+def setup_array(name: str) -> np.ndarray:
+    """The position array of a setup (``classic``, ``imhotep``, ``dynasty``), Silver to move."""
+    s = np.zeros(STATE_LENGTH, dtype=np.int32)
+    silver, red = SETUP_TEXT[name]
+    _place(s, SILVER, silver)
+    _place(s, RED, red)
+    s[WINNER] = -1
+    s[REMOVED_SQ] = -1
+    return s
+
+
+def move_to_str(move: int, sphinx_code: int = 0) -> str:
+    """The notation of ``move`` (see the module docstring).
+
+    >>> move_to_str(2 * 10 + 0), move_to_str(32 * 10 + 8), move_to_str(9 * 10 + 9)
+    ('c1c2', 'c4+', 'j1-')
+    """
+    if move == CLAIM:
+        return "claim"
+    sq, action = divmod(move, ACTIONS)
+    if action < 8:
+        to = int(NEIGHBOURS[sq, action])
+        if to < 0:
+            raise IllegalMoveError(f"move {move} steps off the board from {square_name(sq)}")
+        return square_name(sq) + square_name(to)
+    return square_name(sq) + ("+" if action == ROTATE_CW else "-")
+
+
+_MOVE = re.compile(r"^\s*([a-jA-J][1-8])\s*(?:([a-jA-J][1-8])|([+-]))\s*$")
+
+
+def parse_move_text(text: str) -> int:
+    """The move int written ``text``, checked for form only (``ParseError`` when it is not notation).
+
+    >>> parse_move_text("c1c2"), parse_move_text("c4+"), parse_move_text("claim")
+    (20, 328, 800)
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a move must be a string, not {type(text).__name__}")
+    if text.strip().lower() == "claim":
+        return CLAIM
+    m = _MOVE.match(text)
+    if not m:
+        raise ParseError(
+            f"{text!r} is not a Khet move; write a step or swap as from-to (c1c2), a rotation as the square and "
+            f"+ or - (c4+), or 'claim'"
+        )
+    sq = parse_square(m.group(1))
+    if m.group(3):
+        return sq * ACTIONS + (ROTATE_CW if m.group(3) == "+" else ROTATE_CCW)
+    to = parse_square(m.group(2))
+    for d in range(8):
+        if NEIGHBOURS[sq, d] == to:
+            return sq * ACTIONS + d
+    raise ParseError(f"{text!r}: {square_name(to)} is not next to {square_name(sq)}; pieces move one square")
+
+
+def piece_letters(c: int) -> str:
+    kind, colour, facing = c >> 3, (c >> 2) & 1, c & 3
+    letter = KIND_LETTERS[kind]
+    return (letter if colour == SILVER else letter.lower()) + FACINGS[facing].lower()
+
+
+def format_position(s: np.ndarray) -> str:
+    ranks = []
+    for r in range(HEIGHT - 1, -1, -1):
+        out, empty = "", 0
+        for f in range(WIDTH):
+            c = int(s[r * WIDTH + f])
+            if c == 0:
+                empty += 1
+                continue
+            if empty:
+                out += str(empty)
+                empty = 0
+            out += piece_letters(c)
+        if empty:
+            out += str(empty)
+        ranks.append(out)
+    to_move = int(s[TO_MOVE])
+    side = "-" + END_LETTERS[int(s[END])] if to_move == TERMINAL else "sr"[to_move]
+    return f"{'/'.join(ranks)} {side} {int(s[QUIET])}"
+
+
+_TOKEN = re.compile(r"(10|[1-9])|([xpaysXPAYS])([nesw])|(.)")
+
+
+def parse_position(text: str) -> np.ndarray:
+    """The position array for ``text``; ``ParseError`` saying what is wrong.
+
+    A finished game's position (side ``-``) cannot be set up: the result is not in the string.
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a position must be a string, not {type(text).__name__}")
+    fields = text.split()
+    if len(fields) != 3:
+        raise ParseError(
+            f"a Khet position has 3 fields (board, side to move, quiet plies), got {len(fields)}: {text!r}"
+        )
+    board, side, quiet = fields
+    ranks = board.split("/")
+    if len(ranks) != HEIGHT:
+        raise ParseError(f"the board needs {HEIGHT} ranks separated by '/', got {len(ranks)}")
+    s = np.zeros(STATE_LENGTH, dtype=np.int32)
+    for i, rank_text in enumerate(ranks):
+        r = HEIGHT - 1 - i
+        f = 0
+        for m in _TOKEN.finditer(rank_text):
+            if m.group(4) is not None:
+                raise ParseError(
+                    f"rank {r + 1}: {m.group(4)!r} is not a piece; a piece is a kind letter (X P A Y S, upper case "
+                    f"Silver, lower case Red) and a facing (n e s w), e.g. 'Yn'"
+                )
+            if m.group(1):
+                f += int(m.group(1))
+                if f > WIDTH:
+                    break
+                continue
+            if f >= WIDTH:
+                f += 1
+                break
+            letter = m.group(2)
+            kind = KIND_LETTERS.index(letter.upper())
+            colour = SILVER if letter.isupper() else RED
+            facing = FACINGS.index(m.group(3).upper())
+            if kind == SCARAB:
+                facing &= 1
+            s[r * WIDTH + f] = code(kind, colour, facing)
+            f += 1
+        if f != WIDTH:
+            raise ParseError(f"rank {r + 1} ({rank_text!r}) covers {f} squares, not {WIDTH}")
+    ends = {"-" + letter: end for end, letter in enumerate(END_LETTERS) if letter != "?"}
+    if side not in ("s", "r", *ends):
+        raise ParseError(
+            f"side to move must be 's' (Silver) or 'r' (Red), or for a finished game {', '.join(ends)}; "
+            f"not {side!r}"
+        )
+    if not quiet.isdigit():
+        raise ParseError(f"the quiet-ply count must be a number >= 0, not {quiet!r}")
+    s[QUIET] = int(quiet)
+    s[WINNER] = -1
+    s[REMOVED_SQ] = -1
+    if side in ends:
+        s[TO_MOVE] = TERMINAL
+        s[END] = ends[side]
+    else:
+        s[TO_MOVE] = SILVER if side == "s" else RED
+    _check_pieces(s)
+    return s
+
+
+def _check_pieces(s: np.ndarray) -> None:
+    counts: dict[tuple[int, int], int] = {}
+    for sq in range(SQUARES):
+        c = int(s[sq])
+        if c == 0:
+            continue
+        kind, colour = c >> 3, (c >> 2) & 1
+        counts[(kind, colour)] = counts.get((kind, colour), 0) + 1
+        if kind == SPHINX:
+            if sq != SPHINX_SQUARE[colour]:
+                raise ParseError(
+                    f"{COLOURS[colour]}'s Sphinx is on {square_name(sq)}; it never leaves "
+                    f"{square_name(int(SPHINX_SQUARE[colour]))}"
+                )
+            allowed = (0, 3) if colour == SILVER else (2, 1)
+            if c & 3 not in allowed:
+                raise ParseError(
+                    f"{COLOURS[colour]}'s Sphinx faces {FACINGS[c & 3]}; it may face "
+                    f"{' or '.join(FACINGS[a] for a in allowed)}"
+                )
+        elif RESERVED[sq] == 1 - colour:
+            raise ParseError(f"{square_name(sq)} is reserved for {COLOURS[1 - colour]}; a {COLOURS[colour]} "
+                             f"{KIND_NAMES[kind]} cannot stand there")
+    limits = {SPHINX: 1, PHARAOH: 1, ANUBIS: 2, PYRAMID: 7, SCARAB: 2}
+    for colour in (SILVER, RED):
+        for kind, most in limits.items():
+            have = counts.get((kind, colour), 0)
+            if kind == PHARAOH and s[END] == END_PHARAOH:
+                continue  # checked below: exactly one Pharaoh is left
+            if kind in (SPHINX, PHARAOH) and have != 1:
+                raise ParseError(f"{COLOURS[colour]} needs exactly one {KIND_NAMES[kind]}, the position has {have}")
+            if have > most:
+                raise ParseError(f"{COLOURS[colour]} has {have} {KIND_NAMES[kind]}s; at most {most} are allowed")
+    if s[END] == END_PHARAOH:
+        left = [colour for colour in (SILVER, RED) if counts.get((PHARAOH, colour), 0) == 1]
+        if len(left) != 1 or any(counts.get((PHARAOH, colour), 0) > 1 for colour in (SILVER, RED)):
+            raise ParseError("a game won by a laser ('-P') has exactly one Pharaoh left, the winner's")
+        s[WINNER] = left[0]
+
+
+def setup_position(name: str) -> str:
+    """The position string of a setup.
+
+    >>> setup_position("classic")
+    'xs3aspsasye2/2ys7/3Yw6/yn1Ys1snse1ye1Yw/ye1Yw1SeSn1yn1Ys/6ye3/7Yn2/2YwAnPnAn3Xn s 0'
+    """
+    return format_position(setup_array(name))

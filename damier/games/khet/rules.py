@@ -1,0 +1,498 @@
+"""Khet 2.0: the ``Game`` and ``State`` facade over the numba kernel (the kernel holds every rule).
+
+>>> import damier
+>>> game = damier.load("khet")
+>>> state = game.new_state()
+>>> len(state.legal_moves())
+77
+>>> state.play(state.parse_move("j1-"))  # Silver turns its Sphinx west, along its own rank 1
+>>> [e["type"] for e in state.events()]
+['rotate', 'laser', 'remove']
+>>> state.events()[1]["squares"], state.events()[2]["kind"]  # the side of its own Anubis: removed
+(['i1', 'h1', 'g1', 'f1'], 'anubis')
+>>> state.position()
+'xs3aspsasye2/2ys7/3Yw6/yn1Ys1snse1ye1Yw/ye1Yw1SeSn1yn1Ys/6ye3/7Yn2/2YwAnPn4Xw r 0'
+>>> state.undo(); state.position() == game.new_state().position()
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from damier.core.errors import IllegalMoveError, ParseError, StateError
+from damier.core.game import Game, Outcome, SearchResult, State
+from damier.games.khet import COLOURS, INFO, kernel, notation, view
+from damier.games.khet.evaluation import EVALUATIONS, WIN
+from damier.games.khet.kernel import (
+    ACTIONS,
+    CLAIM,
+    END,
+    END_CLAIM,
+    END_PHARAOH,
+    END_QUIET,
+    END_REPETITION,
+    MAX_MOVES,
+    MAX_PATH,
+    NEIGHBOURS,
+    QUIET,
+    REMOVED_CODE,
+    REMOVED_SQ,
+    RESERVED,
+    SPHINX_SQUARE,
+    SQUARES,
+    TERMINAL,
+    TO_MOVE,
+    WINNER,
+)
+from damier.games.khet.notation import FACINGS, KIND_NAMES, square_name
+
+STOP_WORDS = {kernel.LEFT_BOARD: "left", kernel.ABSORBED: "absorbed", kernel.HIT: "removed"}
+
+
+class KhetGame(Game):
+    """Khet 2.0 on the 10 x 8 board, Silver against Red, from the ``setup`` named by the options."""
+
+    name = INFO.name
+    title = INFO.title
+    description = INFO.description
+    option_set = INFO.options
+    has_draws = True
+    evaluations = EVALUATIONS
+    win_score = float(WIN)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.setup: str = self.options["setup"]
+        self.pharaoh_rotation: bool = self.options["pharaoh_rotation"]
+        self.strict_swap: bool = self.options["strict_swap_reserved"]
+        self.claim_repetition: bool = self.options["repetition"] == "claim"
+        self.quiet_limit: int = self.options["quiet_ply_limit"]
+        self._start = notation.setup_array(self.setup)
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        return (kernel.HEIGHT, kernel.WIDTH)
+
+    @property
+    def num_moves(self) -> int:
+        return kernel.NUM_MOVES
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return COLOURS
+
+    def new_state(self, seed: int | None = None) -> KhetState:
+        return KhetState(self, self._start.copy(), seed=seed, start=None)
+
+    def state_from_position(self, position: str, seed: int | None = None) -> KhetState:
+        """A state from a position string (see ``damier.games.khet.notation``) or a setup name.
+
+        >>> import damier
+        >>> game = damier.load("khet")
+        >>> game.state_from_position("dynasty").position() == damier.load("khet", setup="dynasty").new_state().position()
+        True
+        """
+        text = position.strip() if isinstance(position, str) else position
+        if isinstance(text, str) and text.lower() in notation.SETUP_TEXT:
+            text = notation.setup_position(text.lower())
+        s = notation.parse_position(text)
+        if self.quiet_limit and s[TO_MOVE] >= 0 and s[QUIET] >= self.quiet_limit:
+            raise ParseError(
+                f"the position has {int(s[QUIET])} quiet plies; with quiet_ply_limit={self.quiet_limit} the game "
+                f"would already be drawn"
+            )
+        return KhetState(self, s, seed=seed, start=text)
+
+    # ----- hooks for the players ------------------------------------------------------------------------
+
+    def evaluate(self, state: State, player: int, evaluation: str | None = None) -> float:
+        """The evaluation ``evaluation`` (default ``strong``) of ``state`` for ``player``, a Pyramid = 1000.
+
+        >>> import damier
+        >>> game = damier.load("khet")
+        >>> game.evaluate(game.new_state(), 0) == -game.evaluate(game.new_state(), 1)
+        True
+        """
+        from damier.games.khet import evaluation as ev
+
+        assert isinstance(state, KhetState)
+        index = ev.index_of(evaluation or ev.EVALUATIONS[0])
+        if state.player == TERMINAL:
+            winner = int(state._s[WINNER])
+            return 0.0 if winner < 0 else (float(ev.WIN) if winner == player else -float(ev.WIN))
+        score = ev.evaluate(state._s, index)  # from the side to move
+        return float(score if state.player == player else -score)
+
+    def search(self, state: State, depth: int, node_limit: int, evaluation: str, context: Any) -> SearchResult:
+        from damier.games.khet import search
+
+        assert isinstance(state, KhetState)
+        engine = context if isinstance(context, search.Engine) else search.Engine()
+        return engine.search_depth(state, depth, node_limit, evaluation)
+
+    def new_search(self, previous: Any = None) -> Any:
+        from damier.games.khet import search
+
+        if isinstance(previous, search.Engine):
+            previous.new_position()
+            return previous
+        return search.Engine()
+
+
+class KhetState(State):
+    """A Khet position with its history (undo, repetition)."""
+
+    game: KhetGame
+
+    def __init__(self, game: KhetGame, s: np.ndarray, seed: int | None, start: str | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.start = start
+        self.history = []
+        self._s = s
+        self._snapshots: list[np.ndarray] = []
+        # Zobrist keys of the positions so far (start included), for repetition
+        self._hashes = np.zeros(64, dtype=np.uint64)
+        self._hashes[0] = kernel.position_hash(s)
+        self._count = 1
+
+    # ----- contract -------------------------------------------------------------------------------------
+    @property
+    def player(self) -> int:
+        return int(self._s[TO_MOVE])
+
+    def legal_moves(self) -> list[int]:
+        g = self.game
+        out = np.empty(MAX_MOVES, dtype=np.int32)
+        k = kernel.generate(self._s, out, g.pharaoh_rotation, g.strict_swap)
+        moves = [int(m) for m in out[:k]]
+        if k and self.can_claim_draw():
+            moves.append(CLAIM)
+        return moves
+
+    def is_legal(self, move: int) -> bool:
+        g = self.game
+        if move == CLAIM:
+            return self.player >= 0 and self.can_claim_draw()
+        if not 0 <= move < CLAIM:
+            return False
+        return bool(kernel.is_legal(self._s, move, g.pharaoh_rotation, g.strict_swap))
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (pieces, facings, side to move), this time included."""
+        return int(kernel.repetitions(self._hashes, self._count, int(self._s[QUIET])))
+
+    def can_claim_draw(self) -> bool:
+        """With ``repetition=claim``: whether the player to move may claim a draw now (third occurrence)."""
+        return self.game.claim_repetition and self.player >= 0 and self.repetitions() >= 3
+
+    def _apply(self, move: int) -> None:
+        g = self.game
+        self._snapshots.append(self._s)  # never written again (copies may share it)
+        self._s = self._s.copy()
+        if move == CLAIM:
+            self._s[TO_MOVE] = TERMINAL
+            self._s[WINNER] = -1
+            self._s[END] = END_CLAIM
+            self._s[REMOVED_SQ] = -1
+            self._s[REMOVED_CODE] = 0
+        else:
+            kernel.apply(self._s, move, g.quiet_limit)
+        self.history.append(move)
+        if self._count == self._hashes.shape[0]:
+            self._hashes = np.concatenate([self._hashes, np.zeros_like(self._hashes)])
+        self._hashes[self._count] = kernel.position_hash(self._s)
+        self._count += 1
+        if self.player >= 0 and not g.claim_repetition and self.repetitions() >= 3:
+            self._s[TO_MOVE] = TERMINAL
+            self._s[WINNER] = -1
+            self._s[END] = END_REPETITION
+
+    def undo(self) -> None:
+        if not self._snapshots:
+            raise StateError("there is no move to undo")
+        self._s = self._snapshots.pop()
+        self.history.pop()
+        self._count -= 1
+
+    def copy(self) -> KhetState:
+        other = KhetState.__new__(KhetState)
+        other.game = self.game
+        other.seed = self.seed
+        other.start = self.start
+        other.history = list(self.history)
+        other._s = self._s.copy()
+        other._snapshots = list(self._snapshots)  # snapshots are never mutated, sharing them is safe
+        other._hashes = self._hashes.copy()
+        other._count = self._count
+        return other
+
+    def outcome(self) -> Outcome | None:
+        if self.player != TERMINAL:
+            return None
+        winner = int(self._s[WINNER])
+        end = int(self._s[END])
+        if end == END_PHARAOH:
+            reason = f"{COLOURS[winner]} wins: the {COLOURS[1 - winner]} Pharaoh was hit by a laser"
+            return Outcome(winner=winner, returns=(1.0, -1.0) if winner == 0 else (-1.0, 1.0), reason=reason)
+        reason = {
+            END_REPETITION: "draw by repetition: the same position occurred for the third time",
+            END_CLAIM: "draw by repetition, claimed (the same position for the third time)",
+            END_QUIET: f"draw: {self.game.quiet_limit} plies in a row with no piece removed",
+        }[end]
+        return Outcome(winner=None, returns=(0.0, 0.0), reason=reason)
+
+    # ----- notation -------------------------------------------------------------------------------------
+    def move_to_str(self, move: int) -> str:
+        if not isinstance(move, int | np.integer) or not 0 <= move < kernel.NUM_MOVES:
+            raise IllegalMoveError(f"{move!r} is not a Khet move number (0 to {kernel.NUM_MOVES - 1})")
+        sq, action = divmod(int(move), ACTIONS)
+        if action == kernel.ROTATE_CCW and move != CLAIM and (int(self._s[sq]) >> 3) == kernel.SCARAB:
+            raise IllegalMoveError(f"move {move}: a Scarab has one rotation, written {square_name(sq)}+")
+        return notation.move_to_str(int(move))
+
+    def parse_move(self, text: str) -> int:
+        """The move written ``text`` (``c1c2``, ``c4+``, ``j1-``, ``claim``), if it is legal here.
+
+        >>> import damier
+        >>> state = damier.load("khet").new_state()
+        >>> state.parse_move("a4a3")
+        Traceback (most recent call last):
+        ...
+        damier.core.errors.IllegalMoveError: a4a3: the Pyramid on a4 is Red's; Silver is to move
+        """
+        move = notation.parse_move_text(text)
+        if self.player == TERMINAL:
+            raise IllegalMoveError(f"the game is over ({self.outcome_reason()}); no move can be played")
+        if move == CLAIM:
+            if not self.game.claim_repetition:
+                raise IllegalMoveError("claim: with repetition=automatic a third occurrence is drawn at once")
+            if not self.can_claim_draw():
+                raise IllegalMoveError(
+                    f"claim: this position has occurred {self.repetitions()} time(s); a draw needs 3"
+                )
+            return CLAIM
+        sq, action = divmod(move, ACTIONS)
+        c = int(self._s[sq])
+        if (c >> 3) == kernel.SCARAB and action == kernel.ROTATE_CCW:
+            move = sq * ACTIONS + kernel.ROTATE_CW  # a Scarab's two rotations are the same move
+        if self.is_legal(move):
+            return move
+        raise IllegalMoveError(f"{text.strip()}: {self._why_illegal(move)}")
+
+    def _why_illegal(self, move: int) -> str:
+        g = self.game
+        sq, action = divmod(move, ACTIONS)
+        c = int(self._s[sq])
+        me = self.player
+        if c == 0:
+            return f"{square_name(sq)} is empty"
+        kind, colour = c >> 3, (c >> 2) & 1
+        what = f"the {KIND_NAMES[kind]} on {square_name(sq)}"
+        if colour != me:
+            return f"{what} is {COLOURS[colour]}'s; {COLOURS[me]} is to move"
+        if kind == kernel.SPHINX:
+            return f"{what} never moves; it only turns between its two directions ({square_name(sq)}+ or -)"
+        if action >= 8:
+            return f"{what} does not turn (pharaoh_rotation is off: turning it would change nothing)"
+        to = int(NEIGHBOURS[sq, action])
+        if RESERVED[to] == 1 - me:
+            return f"{square_name(to)} is reserved for {COLOURS[1 - me]}"
+        tc = int(self._s[to])
+        if tc and kind != kernel.SCARAB:
+            return f"{square_name(to)} is occupied; only a Scarab swaps places"
+        if tc:
+            tk = tc >> 3
+            if tk not in (kernel.PYRAMID, kernel.ANUBIS):
+                return f"a Scarab swaps only with a Pyramid or an Anubis, not with a {KIND_NAMES[tk]}"
+            if g.strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1):
+                return (
+                    f"the swap would put the {COLOURS[(tc >> 2) & 1]} {KIND_NAMES[tk]} on {square_name(sq)}, "
+                    f"reserved for {COLOURS[1 - ((tc >> 2) & 1)]} (strict_swap_reserved)"
+                )
+        return "not a legal move here"
+
+    def position(self) -> str:
+        return notation.format_position(self._s)
+
+    # ----- lasers ---------------------------------------------------------------------------------------
+    def laser(self, colour: int | None = None) -> dict[str, Any]:
+        """Where ``colour``'s laser (default: the player to move's) would go if it fired now.
+
+        >>> import damier
+        >>> beam = damier.load("khet").new_state().laser(1)
+        >>> beam["turns"], beam["stop"]
+        (['a5', 'c5', 'c4', 'a4'], 'left')
+        """
+        who = self.player if colour is None else colour
+        if who not in (0, 1):
+            raise StateError("the game is over: give the colour whose laser to trace (0 Silver, 1 Red)")
+        path = np.zeros(MAX_PATH, dtype=np.int32)
+        n, how, at = kernel.trace(self._s, who, path)
+        return _beam_json(who, path[:n], how, at, self._s)
+
+    def previews(self) -> dict[str, dict[str, Any]]:
+        """For every legal move, the mover's shot right after it: the laser preview of a user interface.
+
+        Computed by the kernel that plays the moves, so the preview is exactly the shot that will follow.
+        """
+        if self.player < 0:
+            return {}
+        moves = np.array([m for m in self.legal_moves() if m != CLAIM], dtype=np.int32)
+        k = len(moves)
+        paths = np.zeros((max(k, 1), MAX_PATH), dtype=np.int32)
+        lengths = np.zeros(max(k, 1), dtype=np.int32)
+        ends = np.zeros(max(k, 1), dtype=np.int32)
+        stops = np.zeros(max(k, 1), dtype=np.int32)
+        kernel.shots_after(self._s, moves, k, paths, lengths, ends, stops)
+        out = {}
+        for i in range(k):
+            after = self._s.copy()
+            kernel.move_piece(after, int(moves[i]))
+            out[notation.move_to_str(int(moves[i]))] = _beam_json(
+                self.player, paths[i, : lengths[i]], int(ends[i]), int(stops[i]), after
+            )
+        return out
+
+    # ----- views ----------------------------------------------------------------------------------------
+    def pieces(self) -> list[dict[str, Any]]:
+        """The pieces as dicts: square, kind, colour (0 Silver, 1 Red), facing (N E S W; a Scarab N or E)."""
+        return [_piece_json(sq, int(self._s[sq])) for sq in range(SQUARES) if self._s[sq]]
+
+    def render_text(self) -> str:
+        return view.render(self._s, self._last_beam())
+
+    def render_styled(self) -> list[tuple[str, str | None]]:
+        return view.render_styled(self._s, self._last_beam())
+
+    def _last_beam(self) -> set[int]:
+        if not self._snapshots:
+            return set()
+        laser = next(e for e in self.events() if e["type"] == "laser")
+        return {notation.parse_square(sq) for sq in laser["squares"]}
+
+    def board_json(self) -> dict[str, Any]:
+        """What the browser view draws: pieces, reserved squares, the lasers now and after each legal move."""
+        reserved = {square_name(sq): int(RESERVED[sq]) for sq in range(SQUARES) if RESERVED[sq] >= 0}
+        return {
+            "kind": "khet",
+            "rows": kernel.HEIGHT,
+            "cols": kernel.WIDTH,
+            "position": self.position(),
+            "to_move": self.player,
+            "pieces": self.pieces(),
+            "reserved": reserved,
+            "sphinx": {"0": square_name(int(SPHINX_SQUARE[0])), "1": square_name(int(SPHINX_SQUARE[1]))},
+            "previews": self.previews(),
+            "repetitions": self.repetitions(),
+            "can_claim": self.can_claim_draw(),
+            "quiet": int(self._s[QUIET]),
+            "quiet_limit": self.game.quiet_limit,
+        }
+
+    def observation(self) -> np.ndarray:
+        """float32 (17, 8, 10), row 0 = rank 1: planes 0-4 the mover's Sphinx, Pharaoh, Anubis, Pyramid,
+        Scarab; 5-9 the opponent's; 10-13 facing N, E, S, W of any piece; 14 squares reserved for the mover,
+        15 for the opponent; 16 all ones when Silver is to move."""
+        me = max(self.player, 0)
+        planes = np.zeros((17, kernel.HEIGHT, kernel.WIDTH), dtype=np.float32)
+        for sq in range(SQUARES):
+            r, f = divmod(sq, kernel.WIDTH)
+            c = int(self._s[sq])
+            if c:
+                kind, colour, facing = c >> 3, (c >> 2) & 1, c & 3
+                planes[(kind - 1) + (0 if colour == me else 5), r, f] = 1.0
+                planes[10 + facing, r, f] = 1.0
+            if RESERVED[sq] >= 0:
+                planes[14 if RESERVED[sq] == me else 15, r, f] = 1.0
+        if me == 0:
+            planes[16] = 1.0
+        return planes
+
+    def events(self) -> list[dict[str, Any]]:
+        """The last move as events: the piece action (``step``, ``swap``, ``rotate``, or ``claim``), the
+        ``laser`` (every square of the beam, where it turned, how it stopped), ``remove``, and ``win``/``draw``."""
+        if not self._snapshots:
+            return []
+        before = self._snapshots[-1]
+        move = self.history[-1]
+        mover = int(before[TO_MOVE])
+        events: list[dict[str, Any]] = []
+        if move == CLAIM:
+            return [{"type": "claim", "player": mover}, {"type": "draw", "reason": self.outcome_reason()}]
+        sq, action = divmod(move, ACTIONS)
+        if action < 8:
+            to = int(NEIGHBOURS[sq, action])
+            kind = "swap" if before[to] else "step"
+            events.append({"type": kind, "player": mover, "from": square_name(sq), "to": square_name(to),
+                           "move": notation.move_to_str(move)})
+        else:
+            after_turn = before.copy()
+            kernel.move_piece(after_turn, move)
+            events.append({"type": "rotate", "player": mover, "square": square_name(sq),
+                           "clockwise": action == kernel.ROTATE_CW,
+                           "facing": FACINGS[int(after_turn[sq]) & 3], "move": notation.move_to_str(move)})
+        moved = before.copy()
+        kernel.move_piece(moved, move)
+        path = np.zeros(MAX_PATH, dtype=np.int32)
+        n, how, at = kernel.trace(moved, mover, path)
+        events.append({"type": "laser", **_beam_json(mover, path[:n], how, at, moved)})
+        if self._s[REMOVED_SQ] >= 0:
+            events.append({"type": "remove", **_piece_json(int(self._s[REMOVED_SQ]), int(self._s[REMOVED_CODE]))})
+        if self.player == TERMINAL:
+            winner = int(self._s[WINNER])
+            if winner >= 0:
+                events.append({"type": "win", "player": winner})
+            else:
+                events.append({"type": "draw", "reason": self.outcome_reason()})
+        return events
+
+    def key(self) -> bytes:
+        """Pieces (Scarabs by mirror) and the side to move: equal keys are the same position for repetition."""
+        return self._s[: SQUARES + 1].tobytes()
+
+    @property
+    def ply(self) -> int:
+        return int(self._s[kernel.PLY])
+
+    @property
+    def quiet_plies(self) -> int:
+        return int(self._s[QUIET])
+
+
+def _piece_json(sq: int, c: int) -> dict[str, Any]:
+    return {"square": square_name(sq), "kind": KIND_NAMES[c >> 3].lower(), "colour": (c >> 2) & 1,
+            "facing": FACINGS[c & 3]}
+
+
+def _beam_json(colour: int, path: np.ndarray, how: int, at: int, board: np.ndarray) -> dict[str, Any]:
+    """A beam as JSON: its squares, the direction it leaves each in, the squares where it turned, its end."""
+    squares = [square_name(int(p) >> 2) for p in path]
+    directions = [FACINGS[int(p) & 3] for p in path]
+    previous = int(board[SPHINX_SQUARE[colour]]) & 3
+    turns = []
+    for sq, d in zip(squares, directions, strict=True):
+        if FACINGS.index(d) != previous:
+            turns.append(sq)
+        previous = FACINGS.index(d)
+    out: dict[str, Any] = {
+        "player": colour,
+        "from": square_name(int(SPHINX_SQUARE[colour])),
+        "facing": FACINGS[int(board[SPHINX_SQUARE[colour]]) & 3],
+        "squares": squares,
+        "directions": directions,
+        "turns": turns,
+        "stop": STOP_WORDS[how],
+        "at": square_name(at) if at >= 0 else None,
+        "removed": None,
+    }
+    if how == kernel.HIT:
+        out["removed"] = _piece_json(at, int(board[at]))
+    return out

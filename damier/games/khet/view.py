@@ -1,0 +1,51 @@
+"""Text view of a Khet position: rank 8 at the top, each piece as its two letters of the position string."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from damier.games.khet import COLOURS
+from damier.games.khet.kernel import END, END_CLAIM, END_QUIET, END_REPETITION, HEIGHT, RESERVED, TERMINAL, TO_MOVE
+from damier.games.khet.kernel import WIDTH, WINNER
+from damier.games.khet.notation import FILES, piece_letters
+
+TERMINAL_COLOURS = ("bright_white", "bright_red")
+_END_WORDS = {
+    END_REPETITION: "Draw by repetition (third occurrence).",
+    END_CLAIM: "Draw by repetition, claimed.",
+    END_QUIET: "Draw: the quiet-ply limit was reached.",
+}
+
+
+def render_styled(s: np.ndarray, beam: set[int] | None = None) -> list[tuple[str, str | None]]:
+    """The board as (text, colour) segments; ``beam`` squares (the last shot) are marked with ``*``."""
+    beam = beam or set()
+    out: list[tuple[str, str | None]] = [("     " + "".join(f" {f} " for f in FILES) + "\n", None)]
+    for r in range(HEIGHT - 1, -1, -1):
+        out.append((f"  {r + 1}  ", None))
+        for f in range(WIDTH):
+            sq = r * WIDTH + f
+            c = int(s[sq])
+            mark = "*" if sq in beam else " "
+            if c:
+                out.append((piece_letters(c) + mark, TERMINAL_COLOURS[(c >> 2) & 1]))
+            else:
+                empty = ".." if RESERVED[sq] < 0 else ("s:" if RESERVED[sq] == 0 else "r:")
+                out.append((empty + mark, "dim"))
+        out.append((f" {r + 1}\n", None))
+    out.append(("     " + "".join(f" {f} " for f in FILES) + "\n", None))
+    to_move = int(s[TO_MOVE])
+    if to_move == TERMINAL:
+        winner = int(s[WINNER])
+        text = f"{COLOURS[winner]} wins: the {COLOURS[1 - winner]} Pharaoh was hit." if winner >= 0 else \
+            _END_WORDS.get(int(s[END]), "Draw.")
+        out.append((text + "\n", None))
+    else:
+        out.append((f"{COLOURS[to_move]} to move.\n", None))
+    out.append(("(kind X Sphinx, P Pharaoh, A Anubis, Y Pyramid, S Scarab; upper case Silver, lower case Red; "
+                "then facing n/e/s/w; s: r: squares reserved for Silver / Red; * last beam)", None))
+    return out
+
+
+def render(s: np.ndarray, beam: set[int] | None = None) -> str:
+    return "".join(text for text, _ in render_styled(s, beam))
