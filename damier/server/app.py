@@ -5,6 +5,7 @@ Errors are JSON ``{"error": message, "status": code}``; request bodies are limit
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -23,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from damier import __version__
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import Arcade, ArcadeError, Room, Watcher
+from damier.server.rooms import Arcade, ArcadeError, Room, Watcher, check_position
 from damier.server.storage import Storage
 
 log = logging.getLogger("damier.server")
@@ -31,6 +32,7 @@ log = logging.getLogger("damier.server")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 64 * 1024
 MAX_WS_MESSAGE = 4096
+MAX_POSITION = 2000
 
 OptionValue = int | bool | str
 #: the secret of a seat, sent by its player in the X-Seat-Token header (a long or foreign one is simply not valid)
@@ -52,6 +54,15 @@ class CreateGame(BaseModel):
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    #: a position in the game's notation to start from (``state.position()``); None: the game's usual start
+    start: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
+
+
+class PositionBody(BaseModel):
+    game: str = Field(max_length=40)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    #: the position to check; None: the usual start of the game with these options
+    position: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
 
 
 class MoveBody(BaseModel):
@@ -170,10 +181,14 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         arcade = arcade_of(request)
         room, tokens = await arcade.create(body.game, dict(body.options),
-                                           [s.model_dump() for s in body.seats], body.seed)
+                                           [s.model_dump() for s in body.seats], body.seed, body.start)
         first_human = min(tokens) if tokens else None
         return {"id": room.id, "tokens": {str(k): v for k, v in tokens.items()},
                 "state": arcade.view(room, first_human)}
+
+    @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
+    async def position(body: PositionBody) -> dict[str, Any]:
+        return await asyncio.to_thread(check_position, body.game, dict(body.options), body.position)
 
     @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
     async def read_game(game_id: str, request: Request,

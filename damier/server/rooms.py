@@ -179,11 +179,13 @@ class Arcade:
 
     # ----- creating games -----------------------------------------------------------------------------
     async def create(self, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
-                     seed: int | None) -> tuple[Room, dict[int, str]]:
+                     seed: int | None, start: str | None = None) -> tuple[Room, dict[int, str]]:
+        """A new game; ``start`` is a position in the game's notation to begin from (None: its usual start)."""
         try:
             game = registry.load(name, **options)
         except DamierError as exc:
             raise ArcadeError(422, str(exc)) from None
+        state = start_state(game, start, seed)
         if len(seat_specs) != game.num_players:
             raise ArcadeError(422, f"{game.name} with these options has {game.num_players} seats, "
                                    f"not {len(seat_specs)}")
@@ -203,10 +205,10 @@ class Arcade:
             else:
                 raise ArcadeError(422, f"seat {index}: kind must be 'human' or 'computer', not {kind!r}")
         now = now_iso()
-        row = GameRow(id=new_game_id(), game=game.name, options=dict(game.options), seed=seed, start=None,
+        row = GameRow(id=new_game_id(), game=game.name, options=dict(game.options), seed=seed, start=state.start,
                       status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
                       created_at=now, updated_at=now, seats=seats)
-        room = Room(row=row, game=game, state=game.new_state(seed))
+        room = Room(row=row, game=game, state=state)
         row.moves = self._chance_moves(room, room.state)
         await asyncio.wrap_future(self.storage.create_game(row))
         self.rooms[row.id] = room
@@ -533,7 +535,8 @@ class Arcade:
             if room.row.rematch is None:
                 seat_specs = [{"kind": room.row.seats[(i - shift) % count].kind,
                                "level": room.row.seats[(i - shift) % count].level} for i in range(count)]
-                new_room, _ = await self.create(room.game.name, dict(room.game.options), seat_specs, None)
+                new_room, _ = await self.create(room.game.name, dict(room.game.options), seat_specs, None,
+                                                room.row.start)
                 await asyncio.wrap_future(self.storage.update_game(room.id, now_iso(), rematch=new_room.id))
                 room.row.rematch = new_room.id
             new_id = room.row.rematch
@@ -571,6 +574,33 @@ class Arcade:
         for room in self.rooms.values():
             if room.task is not None:
                 room.task.cancel()
+
+
+def start_state(game: Game, start: str | None, seed: int | None) -> State:
+    """The first state of a new game: the game's own start, or the position ``start`` (422 when it is not a
+    position of this game one can play from)."""
+    if start is None:
+        return game.new_state(seed)
+    try:
+        state = game.state_from_position(start, seed)
+    except DamierError as exc:
+        raise ArcadeError(422, f"bad start position for {game.title}: {exc}") from None
+    if state.player == TERMINAL:
+        raise ArcadeError(422, f"bad start position for {game.title}: the game is already over there "
+                               f"({state.outcome_reason()})")
+    return state
+
+
+def check_position(name: str, options: dict[str, Any], position: str | None) -> dict[str, Any]:
+    """A position of game ``name`` (None: the usual start with these options) as the board view draws it,
+    for a position editor; ``ArcadeError`` 422 with the reason when it is not one."""
+    try:
+        game = registry.load(name, **options)
+    except DamierError as exc:
+        raise ArcadeError(422, str(exc)) from None
+    state = start_state(game, position, None)
+    return {"game": game.name, "options": dict(game.options), "position": state.position(),
+            "player": state.player, "legal_moves": len(state.legal_moves()), "board": state.board_json()}
 
 
 def _players_by_ply(state: State) -> list[int]:
