@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from damier.core.rng import below
+
 WIDTH, HEIGHT = 10, 8
 SQUARES = WIDTH * HEIGHT
 TERMINAL = -2
@@ -226,7 +228,7 @@ def generate(s: np.ndarray, out: np.ndarray, pharaoh_rotation: bool, strict_swap
                 k += 1
             elif kind == SCARAB:
                 tk = tc >> 3
-                if tk == PYRAMID or tk == ANUBIS:
+                if tk in (PYRAMID, ANUBIS):
                     # the swapped piece lands on the Scarab's square
                     if strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1):
                         continue
@@ -267,7 +269,7 @@ def count_moves(s: np.ndarray, pharaoh_rotation: bool, strict_swap: bool) -> int
                 k += 1
             elif kind == SCARAB:
                 tk = tc >> 3
-                if (tk == PYRAMID or tk == ANUBIS) and not (strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1)):
+                if (tk in (PYRAMID, ANUBIS)) and not (strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1)):
                     k += 1
         if kind == SCARAB:
             k += 1
@@ -440,3 +442,28 @@ def shots_after(s: np.ndarray, moves: np.ndarray, k: int, paths: np.ndarray, len
         lengths[i] = n
         ends[i] = how
         stops[i] = at
+
+
+@njit(cache=True)
+def random_playouts(s: np.ndarray, rng: np.ndarray, count: int, pharaoh_rotation: bool, strict_swap: bool,
+                    quiet_limit: int, max_plies: int) -> np.ndarray:
+    """Play ``count`` uniformly random games from ``s`` (unchanged); wins of Silver, Red and draws.
+
+    A game ends as the rules say, or drawn after ``max_plies`` (so that a playout ends even with
+    ``quiet_limit`` 0). Repetitions are not tracked here: random games almost never repeat.
+    """
+    results = np.zeros(3, dtype=np.int64)
+    work = np.empty(STATE_LENGTH, dtype=np.int32)
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    for _ in range(count):
+        _copy(s, work)
+        plies = 0
+        while work[TO_MOVE] >= 0 and plies < max_plies:
+            k = generate(work, out, pharaoh_rotation, strict_swap)
+            apply(work, out[below(rng, k)], quiet_limit)
+            plies += 1
+        if work[TO_MOVE] >= 0 or work[WINNER] < 0:
+            results[2] += 1
+        else:
+            results[work[WINNER]] += 1
+    return results

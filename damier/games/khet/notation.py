@@ -29,11 +29,15 @@ from damier.games.khet.kernel import (
     ACTIONS,
     ANUBIS,
     CLAIM,
+    END,
+    END_PHARAOH,
     HEIGHT,
+    NEIGHBOURS,
     PHARAOH,
     PYRAMID,
     QUIET,
     RED,
+    REMOVED_SQ,
     RESERVED,
     ROTATE_CCW,
     ROTATE_CW,
@@ -45,12 +49,8 @@ from damier.games.khet.kernel import (
     STATE_LENGTH,
     TERMINAL,
     TO_MOVE,
-    END,
-    END_PHARAOH,
     WIDTH,
     WINNER,
-    NEIGHBOURS,
-    REMOVED_SQ,
     code,
 )
 
@@ -205,8 +205,11 @@ def format_position(s: np.ndarray) -> str:
 _TOKEN = re.compile(r"(10|[1-9])|([xpaysXPAYS])([nesw])|(.)")
 
 
-def parse_position(text: str) -> np.ndarray:
+def parse_position(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
     """The position array for ``text``; ``ParseError`` saying what is wrong.
+
+    No piece may stand on a square reserved for the other colour, except, when ``strict_swap_reserved`` is off,
+    a Pyramid or an Anubis (a Scarab swap may then put one there).
 
     A finished game's position (side ``-``) cannot be set up: the result is not in the string.
     """
@@ -265,11 +268,11 @@ def parse_position(text: str) -> np.ndarray:
         s[END] = ends[side]
     else:
         s[TO_MOVE] = SILVER if side == "s" else RED
-    _check_pieces(s)
+    _check_pieces(s, strict_swap_reserved)
     return s
 
 
-def _check_pieces(s: np.ndarray) -> None:
+def _check_pieces(s: np.ndarray, strict_swap_reserved: bool) -> None:
     counts: dict[tuple[int, int], int] = {}
     for sq in range(SQUARES):
         c = int(s[sq])
@@ -289,7 +292,7 @@ def _check_pieces(s: np.ndarray) -> None:
                     f"{COLOURS[colour]}'s Sphinx faces {FACINGS[c & 3]}; it may face "
                     f"{' or '.join(FACINGS[a] for a in allowed)}"
                 )
-        elif RESERVED[sq] == 1 - colour:
+        elif RESERVED[sq] == 1 - colour and (strict_swap_reserved or kind not in (PYRAMID, ANUBIS)):
             raise ParseError(f"{square_name(sq)} is reserved for {COLOURS[1 - colour]}; a {COLOURS[colour]} "
                              f"{KIND_NAMES[kind]} cannot stand there")
     limits = {SPHINX: 1, PHARAOH: 1, ANUBIS: 2, PYRAMID: 7, SCARAB: 2}

@@ -24,6 +24,7 @@ import numpy as np
 
 from damier.core.errors import IllegalMoveError, ParseError, StateError
 from damier.core.game import Game, Outcome, SearchResult, State
+from damier.core.rng import make_rng
 from damier.games.khet import COLOURS, INFO, kernel, notation, view
 from damier.games.khet.evaluation import EVALUATIONS, WIN
 from damier.games.khet.kernel import (
@@ -49,6 +50,8 @@ from damier.games.khet.kernel import (
 )
 from damier.games.khet.notation import FACINGS, KIND_NAMES, square_name
 
+#: a random playout with no quiet-ply limit is called a draw after this many plies
+PLAYOUT_PLIES = 1000
 STOP_WORDS = {kernel.LEFT_BOARD: "left", kernel.ABSORBED: "absorbed", kernel.HIT: "removed"}
 
 
@@ -96,13 +99,14 @@ class KhetGame(Game):
 
         >>> import damier
         >>> game = damier.load("khet")
-        >>> game.state_from_position("dynasty").position() == damier.load("khet", setup="dynasty").new_state().position()
+        >>> dynasty = damier.load("khet", setup="dynasty").new_state()
+        >>> game.state_from_position("dynasty").position() == dynasty.position()
         True
         """
         text = position.strip() if isinstance(position, str) else position
         if isinstance(text, str) and text.lower() in notation.SETUP_TEXT:
             text = notation.setup_position(text.lower())
-        s = notation.parse_position(text)
+        s = notation.parse_position(text, self.strict_swap)
         if self.quiet_limit and s[TO_MOVE] >= 0 and s[QUIET] >= self.quiet_limit:
             raise ParseError(
                 f"the position has {int(s[QUIET])} quiet plies; with quiet_ply_limit={self.quiet_limit} the game "
@@ -129,6 +133,19 @@ class KhetGame(Game):
             return 0.0 if winner < 0 else (float(ev.WIN) if winner == player else -float(ev.WIN))
         score = ev.evaluate(state._s, index)  # from the side to move
         return float(score if state.player == player else -score)
+
+    def random_playout(self, state: State, seed: int) -> tuple[float, ...]:
+        """One random game from ``state`` in the kernel: the returns per player (0 for a draw)."""
+        assert isinstance(state, KhetState)
+        results = kernel.random_playouts(state._s, make_rng(seed), 1, self.pharaoh_rotation, self.strict_swap,
+                                         self.quiet_limit, PLAYOUT_PLIES)
+        return (1.0, -1.0) if results[0] else (-1.0, 1.0) if results[1] else (0.0, 0.0)
+
+    def random_playouts(self, state: State, count: int, seed: int) -> list[int]:
+        assert isinstance(state, KhetState)
+        results = kernel.random_playouts(state._s, make_rng(seed), count, self.pharaoh_rotation, self.strict_swap,
+                                         self.quiet_limit, PLAYOUT_PLIES)
+        return [int(results[0]), int(results[1])]
 
     def search(self, state: State, depth: int, node_limit: int, evaluation: str, context: Any) -> SearchResult:
         from damier.games.khet import search
@@ -299,7 +316,8 @@ class KhetState(State):
         if colour != me:
             return f"{what} is {COLOURS[colour]}'s; {COLOURS[me]} is to move"
         if kind == kernel.SPHINX:
-            return f"{what} never moves; it only turns between its two directions ({square_name(sq)}+ or -)"
+            turn = notation.move_to_str(sq * ACTIONS + int(kernel.sphinx_rotation(c)))
+            return f"{what} never moves; it only turns between its two directions: {turn} now"
         if action >= 8:
             return f"{what} does not turn (pharaoh_rotation is off: turning it would change nothing)"
         to = int(NEIGHBOURS[sq, action])
@@ -373,10 +391,8 @@ class KhetState(State):
         return view.render_styled(self._s, self._last_beam())
 
     def _last_beam(self) -> set[int]:
-        if not self._snapshots:
-            return set()
-        laser = next(e for e in self.events() if e["type"] == "laser")
-        return {notation.parse_square(sq) for sq in laser["squares"]}
+        laser = next((e for e in self.events() if e["type"] == "laser"), None)  # none before a move, or a claim
+        return {notation.parse_square(sq) for sq in laser["squares"]} if laser else set()
 
     def board_json(self) -> dict[str, Any]:
         """What the browser view draws: pieces, reserved squares, the lasers now and after each legal move."""

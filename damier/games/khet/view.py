@@ -5,8 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from damier.games.khet import COLOURS
-from damier.games.khet.kernel import END, END_CLAIM, END_QUIET, END_REPETITION, HEIGHT, RESERVED, TERMINAL, TO_MOVE
-from damier.games.khet.kernel import WIDTH, WINNER
+from damier.games.khet.kernel import (
+    END,
+    END_CLAIM,
+    END_QUIET,
+    END_REPETITION,
+    HEIGHT,
+    RESERVED,
+    TERMINAL,
+    TO_MOVE,
+    WIDTH,
+    WINNER,
+)
 from damier.games.khet.notation import FILES, piece_letters
 
 TERMINAL_COLOURS = ("bright_white", "bright_red")

@@ -1,0 +1,504 @@
+"""The Khet engine: principal-variation alpha-beta inside numba.
+
+Negamax with iterative deepening and aspiration windows (driven from Python), principal variation search,
+late-move reductions, a Zobrist transposition table, move ordering (the table's move, then moves whose shot
+removes an enemy piece, killer moves, other moves that change what either laser hits, then the history
+heuristic), and a quiescence search over the moves that change what the mover's laser removes. Repetitions
+inside the search (and of the game's earlier positions) score as draws. Time control: a node limit, a wall-clock
+deadline and a stop flag that another thread may set (the kernel runs without the GIL).
+
+>>> import damier
+>>> state = damier.load("khet").new_state()
+>>> engine = Engine(tt_bits=16)
+>>> result = engine.think(state, max_depth=2)
+>>> result.depth, state.is_legal(result.move)
+(2, True)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from damier.core.game import SearchResult
+from damier.games.khet.evaluation import PHARAOH_IN_SIGHT, WIN, evaluate, index_of, piece_value
+from damier.games.khet.kernel import (
+    ACTIONS,
+    CLAIM,
+    MAX_MOVES,
+    MAX_PATH,
+    NEIGHBOURS,
+    PHARAOH,
+    QUIET,
+    SQUARES,
+    STATE_LENGTH,
+    TERMINAL,
+    TO_MOVE,
+    WINNER,
+    _copy,
+    apply,
+    generate,
+    move_piece,
+    position_hash,
+    shot_target,
+    trace,
+)
+
+MAX_PLY = 96
+QUIESCENCE_PLIES = 6
+INF = 1 << 30
+EXACT, LOWER, UPPER = 0, 1, 2
+#: scores beyond this are forced wins or losses (``WIN - plies``)
+DECIDED = WIN - 1000
+
+# control array slots
+NODES, NODE_LIMIT, ABORTED, EVAL, PHARAOH_ROT, STRICT, QUIET_LIMIT, ROOT_INDEX, BEST_MOVE, SELDEPTH = range(10)
+CONTROL = 10
+
+_ORDER_TT, _ORDER_WIN, _ORDER_CAPTURE, _ORDER_KILLER, _ORDER_LASER = 1 << 29, 1 << 28, 1 << 26, 1 << 25, 1 << 24
+
+
+@njit(cache=True, inline="always")
+def _terminal_score(child: np.ndarray, mover: int, ply: int) -> int:
+    """The score of a finished ``child`` for the player who just moved into it, ``ply`` plies from the root."""
+    winner = child[WINNER]
+    if winner < 0:
+        return 0
+    return WIN - ply if winner == mover else -(WIN - ply)
+
+
+@njit(cache=True, inline="always")
+def _is_repetition(hashes: np.ndarray, index: int, quiet: int) -> bool:
+    """Whether the position at ``hashes[index]`` occurred before with no removal in between."""
+    h = hashes[index]
+    i = index - 2
+    oldest = index - quiet
+    while i >= oldest and i >= 0:
+        if hashes[i] == h:
+            return True
+        i -= 2
+    return False
+
+
+@njit(cache=True, inline="always")
+def _to_tt(score: int, ply: int) -> int:
+    if score > DECIDED:
+        return score + ply
+    if score < -DECIDED:
+        return score - ply
+    return score
+
+
+@njit(cache=True, inline="always")
+def _from_tt(score: int, ply: int) -> int:
+    if score > DECIDED:
+        return score - ply
+    if score < -DECIDED:
+        return score + ply
+    return score
+
+
+@njit(cache=True)
+def _mark_beam(s: np.ndarray, colour: int, path: np.ndarray, mark: np.ndarray) -> None:
+    for i in range(SQUARES):
+        mark[i] = 0
+    n, _, _ = trace(s, colour, path)
+    for i in range(n):
+        mark[path[i] >> 2] = 1
+
+
+@njit(cache=True)
+def _order(s: np.ndarray, moves: np.ndarray, k: int, keys: np.ndarray, tt_move: int, killers: np.ndarray,
+           history: np.ndarray, mine: np.ndarray, theirs: np.ndarray, path: np.ndarray,
+           scratch: np.ndarray, captures_only: bool) -> int:
+    """Give each of ``moves[:k]`` an ordering key; with ``captures_only`` keep just the moves whose shot removes
+    an enemy piece (returns how many are kept). Moves that leave the mover's beam alone cannot change its shot."""
+    me = s[TO_MOVE]
+    _mark_beam(s, me, path, mine)
+    if not captures_only:
+        _mark_beam(s, 1 - me, path, theirs)
+    kept = 0
+    for i in range(k):
+        m = moves[i]
+        sq = m // ACTIONS
+        a = m - sq * ACTIONS
+        to = NEIGHBOURS[sq, a] if a < 8 else sq
+        key = 0
+        laser = mine[sq] != 0 or mine[to] != 0
+        if laser:
+            _copy(s, scratch)
+            move_piece(scratch, m)
+            hit = shot_target(scratch, me)
+            if hit >= 0:
+                victim = scratch[hit]
+                if ((victim >> 2) & 1) != me:
+                    key = _ORDER_WIN if (victim >> 3) == PHARAOH else _ORDER_CAPTURE + piece_value(victim)
+                else:
+                    key = -_ORDER_CAPTURE - piece_value(victim)  # shoots its own piece: try it last
+                    if (victim >> 3) == PHARAOH:
+                        key = -_ORDER_WIN
+            elif not captures_only:
+                key = _ORDER_LASER
+        if captures_only:
+            if key >= _ORDER_CAPTURE:
+                moves[kept] = m
+                keys[kept] = key
+                kept += 1
+            continue
+        if m == tt_move:
+            key = _ORDER_TT
+        elif key == 0 or key == _ORDER_LASER:
+            if m == killers[0] or m == killers[1]:
+                key = _ORDER_KILLER + (1 if m == killers[0] else 0)
+            elif key == 0 and (theirs[sq] != 0 or theirs[to] != 0):
+                key = _ORDER_LASER + history[m] // 2  # blocks or opens the other laser
+            elif key == 0:
+                key = history[m] // 4
+            else:
+                key += history[m] // 2
+        keys[i] = key
+        kept += 1
+    return kept
+
+
+@njit(cache=True, inline="always")
+def _pick(moves: np.ndarray, keys: np.ndarray, start: int, k: int) -> int:
+    best = start
+    for j in range(start + 1, k):
+        if keys[j] > keys[best]:
+            best = j
+    if best != start:
+        m, key = moves[best], keys[best]
+        moves[best], keys[best] = moves[start], keys[start]
+        moves[start], keys[start] = m, key
+    return moves[start]
+
+
+_SIGNATURE = (
+    "int64(int32[:, ::1], int32[:, ::1], int32[:, ::1], uint64[::1], uint8[:, ::1], uint8[:, ::1], int32[::1], "
+    "int32[::1], uint64[::1], int32[:, ::1], int32[:, ::1], int32[::1], int64[::1], int32[::1], int64, int64, "
+    "int64, int64)"
+)
+
+
+@njit(_SIGNATURE, cache=True, nogil=True)
+def _quiesce(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.ndarray, mine: np.ndarray,
+             theirs: np.ndarray, path: np.ndarray, scratch: np.ndarray, tt_keys: np.ndarray, tt_data: np.ndarray,
+             killers: np.ndarray, history: np.ndarray, ctl: np.ndarray, stop: np.ndarray, ply: int, qply: int,
+             alpha: int, beta: int) -> int:
+    ctl[NODES] += 1
+    if ply > ctl[SELDEPTH]:
+        ctl[SELDEPTH] = ply
+    s = stack[ply]
+    stand = evaluate(s, ctl[EVAL])
+    if stand >= beta or qply >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1 or stand >= PHARAOH_IN_SIGHT:
+        return stand
+    if stand > alpha:
+        alpha = stand
+    out = moves[ply]
+    k = generate(s, out, ctl[PHARAOH_ROT] != 0, ctl[STRICT] != 0)
+    k = _order(s, out, k, keys[ply], -1, killers[ply], history, mine[ply], theirs[ply], path, scratch, True)
+    me = s[TO_MOVE]
+    child = stack[ply + 1]
+    best = stand
+    for i in range(k):
+        m = _pick(out, keys[ply], i, k)
+        _copy(s, child)
+        apply(child, m, ctl[QUIET_LIMIT])
+        if child[TO_MOVE] == TERMINAL:
+            score = _terminal_score(child, me, ply + 1)
+        else:
+            score = -_quiesce(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data, killers,
+                              history, ctl, stop, ply + 1, qply + 1, -beta, -alpha)
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(_SIGNATURE, cache=True, nogil=True)
+def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.ndarray, mine: np.ndarray,
+             theirs: np.ndarray, path: np.ndarray, scratch: np.ndarray, tt_keys: np.ndarray, tt_data: np.ndarray,
+             killers: np.ndarray, history: np.ndarray, ctl: np.ndarray, stop: np.ndarray, ply: int, depth: int,
+             alpha: int, beta: int) -> int:
+    if depth <= 0 or ply >= MAX_PLY - QUIESCENCE_PLIES - 2:
+        return _quiesce(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data, killers,
+                        history, ctl, stop, ply, 0, alpha, beta)
+    ctl[NODES] += 1
+    if (ctl[NODES] & 1023) == 0 and (ctl[NODES] >= ctl[NODE_LIMIT] or stop[0] != 0):
+        ctl[ABORTED] = 1
+    if ctl[ABORTED] != 0:
+        return 0
+    s = stack[ply]
+    h = hashes[ctl[ROOT_INDEX] + ply]
+    mask = tt_keys.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    tt_move = -1
+    if tt_keys[slot] == h:
+        tt_move = tt_data[slot, 2]
+        if ply > 0 and tt_data[slot, 0] >= depth:
+            score = _from_tt(tt_data[slot, 3], ply)
+            flag = tt_data[slot, 1]
+            if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
+                return score
+    out = moves[ply]
+    k = generate(s, out, ctl[PHARAOH_ROT] != 0, ctl[STRICT] != 0)
+    _order(s, out, k, keys[ply], tt_move, killers[ply], history, mine[ply], theirs[ply], path, scratch, False)
+    me = s[TO_MOVE]
+    child = stack[ply + 1]
+    alpha0 = alpha
+    best = -INF
+    best_move = out[0] if k > 0 else -1
+    for i in range(k):
+        m = _pick(out, keys[ply], i, k)
+        quiet_move = keys[ply, i] < _ORDER_CAPTURE
+        _copy(s, child)
+        apply(child, m, ctl[QUIET_LIMIT])
+        if child[TO_MOVE] == TERMINAL:
+            score = _terminal_score(child, me, ply + 1)
+        else:
+            hashes[ctl[ROOT_INDEX] + ply + 1] = position_hash(child)
+            if _is_repetition(hashes, ctl[ROOT_INDEX] + ply + 1, child[QUIET]):
+                score = 0
+            elif i == 0:
+                score = -_negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data,
+                                  killers, history, ctl, stop, ply + 1, depth - 1, -beta, -alpha)
+            else:
+                reduce = 1 if (keys[ply, i] < _ORDER_KILLER and i >= 4 and depth >= 3) else 0
+                score = -_negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data,
+                                  killers, history, ctl, stop, ply + 1, depth - 1 - reduce, -alpha - 1, -alpha)
+                if score > alpha and (reduce or score < beta):
+                    score = -_negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data,
+                                      killers, history, ctl, stop, ply + 1, depth - 1, -beta, -alpha)
+        if ctl[ABORTED] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = m
+            if ply == 0:
+                ctl[BEST_MOVE] = m
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    if quiet_move:
+                        if killers[ply, 0] != m:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = m
+                        history[m] += depth * depth
+                        if history[m] > (1 << 22):
+                            for j in range(history.shape[0]):
+                                history[j] >>= 1
+                    break
+    if k == 0:
+        return 0
+    flag = EXACT
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta:
+        flag = LOWER
+    if tt_keys[slot] != h or tt_data[slot, 0] <= depth or flag == EXACT:
+        tt_keys[slot] = h
+        tt_data[slot, 0] = depth
+        tt_data[slot, 1] = flag
+        tt_data[slot, 2] = best_move
+        tt_data[slot, 3] = _to_tt(best, ply)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search_root(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.ndarray, mine: np.ndarray,
+                theirs: np.ndarray, path: np.ndarray, scratch: np.ndarray, tt_keys: np.ndarray,
+                tt_data: np.ndarray, killers: np.ndarray, history: np.ndarray, ctl: np.ndarray, stop: np.ndarray,
+                depth: int, alpha: int, beta: int) -> int:
+    """Search ``stack[0]`` to ``depth``; the best move goes to ``ctl[BEST_MOVE]``, the score is returned."""
+    ctl[ABORTED] = 0
+    ctl[BEST_MOVE] = -1
+    return _negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data, killers, history,
+                    ctl, stop, 0, depth, alpha, beta)
+
+
+@dataclass
+class Iteration:
+    """One completed depth of a search: score from the side to move's view (a Pyramid = 1000)."""
+
+    depth: int
+    score: int
+    move: int
+    pv: list[int] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+class Engine:
+    """A searcher with its own transposition table, killer and history tables, reused between searches."""
+
+    def __init__(self, tt_bits: int = 20, evaluation: str = "strong") -> None:
+        self.evaluation = evaluation
+        index_of(evaluation)
+        size = 1 << tt_bits
+        self.tt_keys = np.zeros(size, dtype=np.uint64)
+        self.tt_data = np.zeros((size, 4), dtype=np.int32)
+        self.killers = np.full((MAX_PLY + 1, 2), -1, dtype=np.int32)
+        self.history = np.zeros(CLAIM + 1, dtype=np.int32)
+        self.stack = np.zeros((MAX_PLY + 1, STATE_LENGTH), dtype=np.int32)
+        self.moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
+        self.keys = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int32)
+        self.mine = np.zeros((MAX_PLY + 1, SQUARES), dtype=np.uint8)
+        self.theirs = np.zeros((MAX_PLY + 1, SQUARES), dtype=np.uint8)
+        self.path = np.zeros(MAX_PATH, dtype=np.int32)
+        self.scratch = np.zeros(STATE_LENGTH, dtype=np.int32)
+        self.ctl = np.zeros(CONTROL, dtype=np.int64)
+        #: set ``stop[0] = 1`` from another thread to end a running ``think`` (it returns its last iteration)
+        self.stop = np.zeros(1, dtype=np.int32)
+        self._last: tuple[bytes, int] | None = None  # (root key, score) for aspiration windows
+
+    def new_game(self) -> None:
+        """Forget everything learnt (transposition table, killers, history)."""
+        self.tt_keys[:] = 0
+        self.killers[:] = -1
+        self.history[:] = 0
+        self._last = None
+
+    def new_position(self) -> None:
+        """Before searching a new root: keep the table (its scores do not depend on the root), age the rest."""
+        self.killers[:] = -1
+        self.history >>= 2
+
+    # ----- one depth ------------------------------------------------------------------------------------
+    def _prepare(self, state: Any, evaluation: str | None) -> None:
+        g = state.game
+        self.stack[0] = state._s
+        count = state._count
+        self.hashes = np.zeros(count + MAX_PLY + 2, dtype=np.uint64)
+        self.hashes[:count] = state._hashes[:count]
+        self.ctl[:] = 0
+        self.ctl[EVAL] = index_of(evaluation or self.evaluation)
+        self.ctl[PHARAOH_ROT] = int(g.pharaoh_rotation)
+        self.ctl[STRICT] = int(g.strict_swap)
+        self.ctl[QUIET_LIMIT] = g.quiet_limit
+        self.ctl[ROOT_INDEX] = count - 1
+
+    def _root(self, depth: int, alpha: int, beta: int, node_limit: int) -> tuple[int, int, bool]:
+        self.ctl[NODE_LIMIT] = node_limit
+        score = search_root(self.stack, self.moves, self.keys, self.hashes, self.mine, self.theirs, self.path,
+                            self.scratch, self.tt_keys, self.tt_data, self.killers, self.history, self.ctl,
+                            self.stop, depth, alpha, beta)
+        return int(score), int(self.ctl[BEST_MOVE]), not bool(self.ctl[ABORTED])
+
+    def _depth(self, state: Any, depth: int, node_limit: int) -> tuple[int, int, bool]:
+        """One depth with an aspiration window around the last score of this root, widened on failure."""
+        root = state._s.tobytes()
+        start_nodes = int(self.ctl[NODES])
+        if self._last is not None and self._last[0] == root and depth >= 4 and abs(self._last[1]) < DECIDED:
+            window = 300
+            alpha, beta = self._last[1] - window, self._last[1] + window
+            while True:
+                limit = node_limit - (int(self.ctl[NODES]) - start_nodes)
+                score, move, done = self._root(depth, alpha, beta, max(limit, 1))
+                if not done or alpha < score < beta:
+                    break
+                window *= 4
+                if window > 5000:
+                    alpha, beta = -INF, INF
+                elif score <= alpha:
+                    alpha = score - window
+                else:
+                    beta = score + window
+        else:
+            score, move, done = self._root(depth, -INF, INF, node_limit)
+        if done:
+            self._last = (root, score)
+        return score, move, done
+
+    def principal_variation(self, state: Any, depth: int) -> list[int]:
+        """The moves of the table's principal variation from ``state`` (legal, at most ``depth``)."""
+        line: list[int] = []
+        scratch = state.copy()
+        mask = self.tt_keys.shape[0] - 1
+        for _ in range(depth):
+            if scratch.player < 0:
+                break
+            h = position_hash(scratch._s)
+            slot = int(h) & mask
+            if self.tt_keys[slot] != h:
+                break
+            move = int(self.tt_data[slot, 2])
+            if not scratch.is_legal(move):
+                break
+            line.append(move)
+            scratch._apply(move)
+        return line
+
+    def search_depth(self, state: Any, depth: int, node_limit: int, evaluation: str | None = None) -> SearchResult:
+        """One fixed-depth search (the ``Game.search`` hook the generic alpha-beta player drives)."""
+        self._prepare(state, evaluation)
+        score, move, done = self._depth(state, depth, node_limit)
+        nodes = int(self.ctl[NODES])
+        if move < 0:
+            move = state.legal_moves()[0]
+        pv = self.principal_variation(state, depth) if done else [move]
+        if not pv or pv[0] != move:
+            pv = [move]
+        return SearchResult(move=move, score=float(score), nodes=nodes, completed=done, pv=tuple(pv))
+
+    # ----- iterative deepening --------------------------------------------------------------------------
+    def think(self, state: Any, max_depth: int | None = None, seconds: float | None = None,
+              on_iteration: Callable[[Iteration], None] | None = None) -> Iteration:
+        """Iterative deepening from ``state`` until ``max_depth``, ``seconds`` or ``stop[0]`` is set.
+
+        ``on_iteration`` is called after each completed depth. Returns the last completed iteration (depth 0
+        and the first legal move when not even depth 1 completed).
+        """
+        legal = [m for m in state.legal_moves() if m != CLAIM]
+        if not legal:
+            raise ValueError("the game is over: there is no move to search")
+        self.stop[0] = 0
+        self.new_position()
+        started = time.perf_counter()
+        timer = None
+        if seconds is not None:
+            timer = threading.Timer(max(seconds, 0.0), self._stop)
+            timer.daemon = True
+            timer.start()
+        best = Iteration(depth=0, score=0, move=legal[0], pv=[legal[0]])
+        total = 0
+        try:
+            self._prepare(state, None)
+            for depth in range(1, (max_depth or MAX_PLY - QUIESCENCE_PLIES - 4) + 1):
+                if self.stop[0]:
+                    break
+                self.ctl[NODES] = 0
+                score, move, done = self._depth(state, depth, 2**62)
+                total += int(self.ctl[NODES])
+                if not done:
+                    break
+                elapsed = time.perf_counter() - started
+                pv = self.principal_variation(state, depth)
+                if not pv or pv[0] != move:
+                    pv = [move]
+                best = Iteration(depth=depth, score=score, move=move, pv=pv, nodes=total, seconds=elapsed)
+                if on_iteration is not None:
+                    on_iteration(best)
+                if abs(score) > DECIDED or len(legal) == 1:
+                    break
+                if seconds is not None and elapsed > 0.45 * seconds:
+                    break  # the next depth would not finish in time
+        finally:
+            if timer is not None:
+                timer.cancel()
+            self.stop[0] = 0
+        best.nodes = total
+        best.seconds = time.perf_counter() - started
+        return best
+
+    def _stop(self) -> None:
+        self.stop[0] = 1

@@ -1,0 +1,120 @@
+"""The Khet engine: it finds wins, defends its Pharaoh, stops on request, and its evaluation is colour-blind."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import damier
+from damier.ai import make_agent
+from damier.games.khet import kernel
+from damier.games.khet.evaluation import EVALUATIONS, WIN, evaluate
+from damier.games.khet.search import DECIDED, Engine
+
+GAME = damier.load("khet")
+
+#: Silver to move wins at once with j5+ (the Pyramid's mirror then sends the beam west along rank 5)
+WIN_IN_ONE = "xs9/10/10/4ps4Ye/10/10/10/4Pn4Xn s 0"
+#: Red's Sphinx faces east along rank 8, where Silver's Pharaoh stands: Silver must block or step away
+PHARAOH_IN_DANGER = "xe4Pn4/10/10/10/10/10/4ps5/9Xn s 0"
+
+
+def mirrored(s: np.ndarray) -> np.ndarray:
+    """The position turned 180 degrees with the colours swapped (the setups are symmetric this way)."""
+    out = s.copy()
+    for sq in range(kernel.SQUARES):
+        c = int(s[79 - sq])
+        if c:
+            kind, colour, facing = c >> 3, (c >> 2) & 1, c & 3
+            facing = facing if kind == kernel.SCARAB else (facing + 2) & 3
+            c = kernel.code(kind, 1 - colour, facing)
+        out[sq] = c
+    out[kernel.TO_MOVE] = 1 - s[kernel.TO_MOVE]
+    return out
+
+
+def test_finds_the_win_in_one() -> None:
+    state = GAME.state_from_position(WIN_IN_ONE)
+    result = Engine(tt_bits=12).think(state, max_depth=3)
+    assert state.move_to_str(result.move) == "j5+"
+    assert result.score == WIN - 1
+    state.play(result.move)
+    assert state.outcome() is not None and state.outcome().winner == 0
+
+
+def test_every_level_takes_the_win_in_one() -> None:
+    for level in ("easy", "medium", "hard"):
+        state = GAME.state_from_position(WIN_IN_ONE)
+        agent = make_agent(level if level != "hard" else "alphabeta:time=0.3", GAME, seed=1)
+        assert state.move_to_str(agent.choose(state)) == "j5+", level
+
+
+def test_defends_its_pharaoh() -> None:
+    state = GAME.state_from_position(PHARAOH_IN_DANGER)
+    result = Engine(tt_bits=12).think(state, max_depth=3)
+    assert result.score > -DECIDED
+    state.play(result.move)
+    # no Red reply wins: Red's laser cannot reach the Pharaoh after any Red move
+    for reply in state.legal_moves():
+        state.play(reply)
+        assert state.outcome() is None or state.outcome().winner != 1, state.move_to_str(reply)
+        state.undo()
+
+
+def test_stop_flag_ends_an_infinite_search() -> None:
+    engine = Engine(tt_bits=16)
+    state = GAME.new_state()
+    results = []
+    thread = threading.Thread(target=lambda: results.append(engine.think(state)))
+    thread.start()
+    time.sleep(0.5)
+    engine.stop[0] = 1
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert results[0].depth >= 1 and state.is_legal(results[0].move)
+
+
+def test_iterations_are_reported_in_order_with_a_legal_pv() -> None:
+    state = GAME.new_state()
+    seen = []
+    Engine(tt_bits=16).think(state, max_depth=4, on_iteration=seen.append)
+    assert [it.depth for it in seen] == [1, 2, 3, 4]
+    for it in seen:
+        scratch = state.copy()
+        assert it.pv and it.pv[0] == it.move
+        for move in it.pv:
+            scratch.play(move)  # raises if the principal variation is not a legal line
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(("classic", "imhotep", "dynasty")), st.integers(0, 60), st.integers(0, 2**32))
+def test_evaluation_is_the_same_for_the_mirrored_position(setup: str, plies: int, seed: int) -> None:
+    state = damier.load("khet", setup=setup).new_state()
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state.play(rng.choice(state.legal_moves()))
+    if state.is_over():
+        return
+    for index in range(len(EVALUATIONS)):
+        assert evaluate(state._s, index) == evaluate(mirrored(state._s), index)
+
+
+def test_mirrored_start_has_mirrored_perft() -> None:
+    s = GAME.new_state()._s
+    divide = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
+    assert kernel.perft(mirrored(s), 3, False, False, True, 100, divide) == 451_859
+
+
+def test_levels_resolve_to_the_kernel_engine() -> None:
+    for level in ("easy", "medium", "hard"):
+        agent = make_agent(level, GAME)
+        state = GAME.new_state()
+        move = agent.choose(state) if level != "hard" else make_agent("alphabeta:time=0.2", GAME).choose(state)
+        assert state.is_legal(move)
