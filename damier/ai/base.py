@@ -49,3 +49,22 @@ def sample_chance(state: State, rng: random.Random) -> int:
     moves = [m for m, _ in outcomes]
     weights = [p for _, p in outcomes]
     return rng.choices(moves, weights=weights, k=1)[0]
+
+
+class AgentFailure(Exception):
+    """An agent that cannot give a move: its engine crashed, timed out or answered an illegal move.
+
+    The match records a loss for that agent, with ``reason`` (words that follow the player's name: ``Red's
+    engine timed out ...``).
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def close_agent(agent: Agent) -> None:
+    """Release what ``agent`` holds (an external engine's process); agents that hold nothing have no ``close``."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()

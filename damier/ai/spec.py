@@ -3,11 +3,18 @@
 A spec is a name and optional parameters: ``random``, ``mcts:time=1.0``, ``mcts:playouts=20000``,
 ``alphabeta:depth=4``, ``alphabeta:time=1.0,eval=strong``; a level of the game (``easy``, ``medium``,
 ``hard``); or an agent the game names (``atoms-classic``).
+
+An external engine speaking the text protocol is ``ext:COMMAND`` (everything after ``ext:`` is the command
+line, split like a shell does), with optional parameters in parentheses before the colon:
+``ext(time=0.5,margin=2):./my-engine --hash 64``.
 """
 
 from __future__ import annotations
 
 import math
+import re
+import shlex
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -76,9 +83,26 @@ KINDS: dict[str, tuple[Param, ...]] = {
 }
 
 
+#: parameters of ``ext(...):COMMAND``
+EXT_PARAMS = (
+    Param("time", float, "seconds per move (go movetime)", 0.001),
+    Param("margin", float, "seconds past the move time before the engine loses on time", 0.0),
+    Param("startup", float, "seconds to start and answer isready", 0.001),
+)
+EXT_DEFAULTS = {"time": 1.0, "margin": 1.0, "startup": 60.0}
+_EXT = re.compile(r"^ext(?:\((?P<params>[^)]*)\))?:(?P<command>.*)$", re.IGNORECASE | re.DOTALL)
+
+
 def describe_kinds() -> list[str]:
     """One line per kind of agent with its parameters, for help texts."""
-    return [f"{kind}:" + ",".join(f"{p.name}=..." for p in params) for kind, params in KINDS.items()]
+    lines = [f"{kind}:" + ",".join(f"{p.name}=..." for p in params) for kind, params in KINDS.items()]
+    return [*lines, "ext(" + ",".join(f"{p.name}=..." for p in EXT_PARAMS) + "):COMMAND"]
+
+
+def is_external(spec: str) -> bool:
+    """Whether ``spec`` names an external engine (``ext:COMMAND`` or ``ext(...):COMMAND``)."""
+    head = spec.strip()[:4].lower()
+    return head in ("ext:", "ext(")
 
 
 def resolve(spec: str, game_name: str) -> str:
@@ -99,13 +123,36 @@ def parse(spec: str, game_name: str) -> tuple[str, dict[str, Any]]:
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError("an agent spec must be a non-empty string like 'random', 'hard' or 'mcts:time=1.0'")
     plain = resolve(spec, game_name)
+    if is_external(plain):
+        return "ext", _parse_external(plain, spec)
     kind, _, rest = plain.partition(":")
     kind = kind.strip().lower()
     if kind not in KINDS:
         info = registry.info(game_name)
-        known = [*KINDS, *LEVELS, *info.agents]
+        known = [*KINDS, *LEVELS, *info.agents, "ext:COMMAND"]
         raise AgentSpecError(f"unknown agent {spec!r}; known agents: {', '.join(known)} (e.g. mcts:time=1.0)")
-    params = {p.name: p for p in KINDS[kind]}
+    return kind, _parse_params(kind, KINDS[kind], rest, spec)
+
+
+def _parse_external(plain: str, spec: str) -> dict[str, Any]:
+    """The parameters and the command line (``command``, a list of words) of an ``ext`` spec."""
+    match = _EXT.match(plain.strip())
+    if match is None:
+        raise AgentSpecError(f"agent {spec!r}: write an external engine as ext:COMMAND or ext(time=1.0):COMMAND")
+    values = {**EXT_DEFAULTS, **_parse_params("ext", EXT_PARAMS, match.group("params") or "", spec)}
+    try:
+        command = shlex.split(match.group("command"))
+    except ValueError as exc:
+        raise AgentSpecError(f"agent {spec!r}: the command line does not split into words ({exc})") from None
+    if not command:
+        raise AgentSpecError(f"agent {spec!r}: give the engine's command line after the colon, "
+                             f"e.g. ext:damier engine khet")
+    values["command"] = command
+    return values
+
+
+def _parse_params(kind: str, known: tuple[Param, ...], rest: str, spec: str) -> dict[str, Any]:
+    params = {p.name: p for p in known}
     values: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, text = item.partition("=")
@@ -116,7 +163,7 @@ def parse(spec: str, game_name: str) -> tuple[str, dict[str, Any]]:
             accepted = ", ".join(params)
             raise AgentSpecError(f"agent {spec!r}: {item!r} is not a parameter of {kind} (accepted: {accepted})")
         values[key] = params[key].parse(text.strip(), spec)
-    return kind, values
+    return values
 
 
 def make_agent(spec: str, game: Game, seed: int | None = None) -> Agent:
@@ -164,8 +211,21 @@ def _alphabeta(values: dict[str, Any], game: Game, seed: int | None, spec: str) 
     )
 
 
+def _external(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
+    from damier.protocol.external import ExternalAgent  # the protocol layer sits above the players
+
+    if game.has_chance:
+        raise AgentSpecError(f"agent {spec!r}: an external engine cannot play {game.name}, a game with chance events")
+    program = values["command"][0]
+    if shutil.which(program) is None:
+        raise AgentSpecError(f"agent {spec!r}: cannot run {program!r} (no such program, or not executable)")
+    return ExternalAgent(values["command"], time_limit=values["time"], margin=values["margin"],
+                         startup=values["startup"], spec=spec)
+
+
 _BUILDERS: dict[str, Callable[[dict[str, Any], Game, int | None, str], Agent]] = {
     "random": _random,
     "mcts": _mcts,
     "alphabeta": _alphabeta,
+    "ext": _external,
 }

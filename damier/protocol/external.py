@@ -1,0 +1,346 @@
+"""The ``ext:COMMAND`` agent: a player whose moves come from another program speaking the text protocol.
+
+The program runs as a child process with pipes; it starts at the first move and serves game after game
+(``newgame`` between them). A move is asked with ``position ...`` and ``go movetime MS``. An engine that does not
+answer in time, exits, or answers a move that is not legal loses the game: ``choose`` raises ``AgentFailure``
+saying which, and the match records the forfeit. The process is killed on ``close``, on a timeout, and when the
+agent is garbage-collected or the interpreter exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import IO
+
+from damier.ai.base import AgentFailure, SearchInfo
+from damier.core.errors import DamierError, StateError
+from damier.core.game import Game, State
+from damier.protocol.searchers import GAMES
+
+#: seconds the engine has to say goodbye after ``quit`` before it is killed
+QUIT_GRACE = 0.5
+#: lines of the engine's standard error kept to explain a crash
+STDERR_LINES = 5
+
+
+class _Late(Exception):
+    """No answer before the deadline."""
+
+
+class _Gone(Exception):
+    """The engine's output ended (it exited, or closed it) or its input is closed."""
+
+
+class EngineProcess:
+    """A running engine: its pipes, a thread that queues its output lines, the last lines of its error output."""
+
+    def __init__(self, command: Sequence[str]) -> None:
+        self.command = list(command)
+        try:
+            self.process = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                encoding="utf-8", errors="replace", bufsize=1, start_new_session=True,
+            )
+        except OSError as exc:
+            raise AgentFailure(f"engine could not start ({shlex.join(self.command)}: {exc.strerror or exc})") from None
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self._readers = [
+            threading.Thread(target=_pump, args=(self.process.stdout, self.lines.put), daemon=True,
+                             name="damier-ext-stdout"),
+            threading.Thread(target=_pump, args=(self.process.stderr, self._keep_stderr), daemon=True,
+                             name="damier-ext-stderr"),
+        ]
+        for reader in self._readers:
+            reader.start()
+        self._finalizer = weakref.finalize(self, _kill, self.process)
+        self.gone = False
+
+    def _keep_stderr(self, line: str | None) -> None:
+        if line is not None and line.strip():
+            self.stderr_tail.append(line.rstrip())
+
+    def send(self, line: str) -> None:
+        stdin = self.process.stdin
+        try:
+            assert stdin is not None
+            stdin.write(line + "\n")
+            stdin.flush()
+        except (OSError, ValueError):
+            raise _Gone from None
+
+    def read(self, deadline: float) -> str:
+        """The next line of output before ``deadline`` (``time.monotonic``)."""
+        if self.gone:
+            raise _Gone
+        try:
+            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise _Late from None
+        if line is None:
+            self.gone = True
+            raise _Gone
+        return line
+
+    def drain(self) -> None:
+        """Forget output nobody asked for (left over from an earlier command); notice an exit."""
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                self.gone = True
+                raise _Gone
+
+    def alive(self) -> bool:
+        return not self.gone and self.process.poll() is None
+
+    def exit_description(self) -> str:
+        """Why the output ended: the exit code or signal, and the last error line the engine wrote."""
+        try:
+            code = self.process.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return "engine closed its output without answering"
+        for reader in self._readers:
+            reader.join(timeout=1.0)  # the last error lines
+        if code < 0:
+            try:
+                how = f"killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"killed by signal {-code}"
+        else:
+            how = f"exit code {code}"
+        what = "crashed" if code != 0 else "exited without answering"
+        said = f"; its last error output: {self.stderr_tail[-1][:200]!r}" if self.stderr_tail else ""
+        return f"engine {what} ({how}){said}"
+
+    def close(self, grace: float = QUIT_GRACE) -> None:
+        """Say ``quit``, give the engine ``grace`` seconds to end, then kill it (and what it started)."""
+        if self.process.poll() is None:
+            with contextlib.suppress(_Gone):
+                self.send("quit")
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=grace)
+        self.kill()
+
+    def kill(self) -> None:
+        self._finalizer()
+        for reader in self._readers:
+            reader.join(timeout=1.0)
+        if not any(reader.is_alive() for reader in self._readers):  # else a reader holds the stream's lock
+            for stream in (self.process.stdout, self.process.stderr):
+                if stream is not None:
+                    with contextlib.suppress(OSError, ValueError):
+                        stream.close()
+        self.gone = True
+
+
+def _pump(stream: IO[str], put: Callable[[str | None], None]) -> None:
+    """Copy ``stream``'s lines to ``put`` until it ends, then put ``None``."""
+    try:
+        for line in iter(stream.readline, ""):
+            put(line.rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass
+    put(None)
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    """Kill the engine's process group (an engine started through a shell script takes its children along)."""
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(process.pid, signal.SIGKILL)  # the group outlives its leader: kill it even after an exit
+        elif process.poll() is None:
+            process.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5.0)
+    if process.stdin is not None:
+        with contextlib.suppress(OSError, ValueError):
+            process.stdin.close()
+
+
+class ExternalAgent:
+    """A player that asks an external engine for its moves (``ext:COMMAND``).
+
+    ``time_limit`` is the ``go movetime`` sent (seconds); the engine loses if no ``bestmove`` comes within
+    ``time_limit + margin`` seconds. ``startup`` bounds the answer to ``isready`` (start-up, a new game).
+    """
+
+    def __init__(self, command: Sequence[str], time_limit: float = 1.0, margin: float = 1.0, startup: float = 60.0,
+                 spec: str = "ext") -> None:
+        if not command:
+            raise ValueError("an external engine needs a command line")
+        self.command = list(command)
+        self.time_limit = time_limit
+        self.margin = margin
+        self.startup = startup
+        self.spec = spec
+        self.info = SearchInfo()
+        self._engine: EngineProcess | None = None
+        self._new_game = True
+        self._errors: deque[str] = deque(maxlen=3)
+
+    # ----- the Agent protocol ---------------------------------------------------------------------------
+    def reset(self) -> None:
+        """A new game starts: the engine hears ``newgame`` before the next move (a dead engine is restarted)."""
+        self._new_game = True
+
+    def choose(self, state: State) -> int:
+        if state.player < 0:
+            raise StateError("an external engine chooses moves for a player; this state is a chance node or over")
+        engine = self._ready_engine()
+        millis = max(1, round(self.time_limit * 1000))
+        started = time.monotonic()
+        try:
+            engine.drain()
+            engine.send(position_command(state))
+            engine.send(f"go movetime {millis}")
+            words, info = self._await_bestmove(engine, state, started + self.time_limit + self.margin)
+        except _Late:
+            engine.kill()  # it may still be thinking; a late answer must not be read as the next move
+            raise AgentFailure(f"engine timed out: no bestmove {self.time_limit + self.margin:g} s after "
+                               f"go movetime {millis}") from None
+        except _Gone:
+            raise AgentFailure(engine.exit_description()) from None
+        move = self._legal_move(words, state)
+        info.move = move
+        info.seconds = time.monotonic() - started
+        self.info = info
+        return move
+
+    def close(self) -> None:
+        """End the engine process (``quit``, then kill); a later ``choose`` starts a new one."""
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+
+    def __enter__(self) -> ExternalAgent:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    # ----- the conversation -----------------------------------------------------------------------------
+    def _ready_engine(self) -> EngineProcess:
+        """The running engine; at a new game, after ``newgame`` and ``isready`` have been answered."""
+        engine = self._engine
+        if engine is not None and self._new_game and not engine.alive():
+            engine.kill()  # it ended between games: start afresh
+            engine = self._engine = None
+        if engine is None:
+            engine = self._engine = EngineProcess(self.command)
+            self._new_game = True
+        if self._new_game:
+            self._errors.clear()
+            deadline = time.monotonic() + self.startup
+            try:
+                engine.drain()
+                engine.send("newgame")
+                engine.send("isready")
+                while engine.read(deadline).split()[:1] != ["readyok"]:
+                    pass
+            except _Late:
+                engine.kill()
+                raise AgentFailure(f"engine timed out: no readyok {self.startup:g} s after isready") from None
+            except _Gone:
+                raise AgentFailure(engine.exit_description()) from None
+            self._new_game = False
+        return engine
+
+    def _await_bestmove(self, engine: EngineProcess, state: State, deadline: float) -> tuple[list[str], SearchInfo]:
+        info = SearchInfo()
+        while True:
+            words = engine.read(deadline).split()
+            if not words:
+                continue
+            if words[0] == "bestmove":
+                return words, info
+            if words[:3] == ["info", "string", "error:"]:
+                self._errors.append(" ".join(words[3:]))
+            elif words[0] == "info":
+                _read_info(words[1:], state, info)
+
+    def _legal_move(self, words: list[str], state: State) -> int:
+        said = f" (it had reported: {'; '.join(self._errors)})" if self._errors else ""
+        if len(words) < 2:
+            raise AgentFailure(f"engine answered 'bestmove' without a move{said}")
+        text = words[1]
+        if text == "none":
+            raise AgentFailure(f"engine answered bestmove none in a position with legal moves{said}")
+        try:
+            return state.parse_move(text)
+        except DamierError as exc:
+            raise AgentFailure(f"engine played the illegal move {text} ({exc}){said}") from None
+
+
+def position_command(state: State) -> str:
+    """``position <start> <moves...>``: a setup's name when the game started from one, else its position string.
+
+    >>> import damier
+    >>> state = damier.load("khet", setup="imhotep").new_state()
+    >>> state.play(state.parse_move("j1-"))
+    >>> position_command(state)
+    'position imhotep j1-'
+    """
+    game: Game = state.game
+    if state.start is not None:
+        start = state.start
+    else:
+        described = GAMES.get(game.name)
+        setup = game.options.get("setup")
+        if described is not None and isinstance(setup, str) and setup in described.setups.values():
+            start = described.setup_word(setup)
+        else:
+            start = game.new_state(state.seed).position()
+    return " ".join(["position", start, *state.moves_in_notation()])
+
+
+def _read_info(words: list[str], state: State, info: SearchInfo) -> None:
+    """Fill ``info`` from an ``info`` line's fields (``time``, ``depth``, ``score``, ``nodes``, ``pv``); the score
+    is turned to the mover's view. Fields that do not parse are ignored: ``info`` is only for show."""
+    i = 0
+    while i < len(words):
+        key = words[i]
+        if key == "pv":
+            info.pv = _parse_line(state, words[i + 1:])
+            return
+        value = words[i + 1] if i + 1 < len(words) else ""
+        with contextlib.suppress(ValueError):
+            if key == "depth":
+                info.depth = int(value)
+            elif key == "score":
+                score = float(value)
+                info.score = score if state.player == 0 else -score
+            elif key == "nodes":
+                info.nodes = int(value)
+        i += 2
+
+
+def _parse_line(state: State, texts: list[str]) -> list[int]:
+    scratch = state.copy()
+    moves = []
+    for text in texts:
+        try:
+            move = scratch.parse_move(text)
+        except DamierError:
+            break
+        moves.append(move)
+        scratch.play(move)
+    return moves

@@ -1,0 +1,111 @@
+"""The games the text engine protocol plays: each with its setup names and the search an engine runs.
+
+A game joins by adding a ``ProtocolGame`` to ``GAMES``; the protocol itself sees the game only through the
+contract (positions, moves in notation) and the ``Searcher`` below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from damier.core.errors import DamierError
+from damier.core.game import Game, State
+
+if TYPE_CHECKING:  # the engine (and numba) load only when a search is made
+    from damier.games.khet.search import Iteration as KhetIteration
+
+
+@dataclass
+class Iteration:
+    """One completed depth of a search; ``score`` is from the side to move's view."""
+
+    depth: int
+    score: int
+    move: int
+    pv: list[int] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+class Searcher(Protocol):
+    """An iterative-deepening search that another thread may stop."""
+
+    def new_game(self) -> None:
+        """Forget everything learnt in the previous game (transposition table, move ordering)."""
+        ...
+
+    def think(self, state: State, max_depth: int | None, seconds: float | None,
+              on_iteration: Callable[[Iteration], None]) -> Iteration:
+        """Search ``state`` (a position with legal moves) until the depth, the time or ``stop``."""
+        ...
+
+    def stop(self) -> None:
+        """Ask a running ``think`` (in another thread) to return its last completed iteration now."""
+        ...
+
+
+@dataclass(frozen=True)
+class ProtocolGame:
+    """How a game appears in the protocol."""
+
+    name: str
+    #: ``position`` words for the game's setups: protocol word -> value of the game's ``setup`` option
+    setups: Mapping[str, str]
+    #: how many space-separated fields a position string has (``position <fields...> [moves]``)
+    position_fields: int
+    make_searcher: Callable[[Game], Searcher]
+
+    def setup_word(self, setup: str) -> str:
+        """The protocol word of the game's setup ``setup`` (the first word naming it)."""
+        return next(word for word, value in self.setups.items() if value == setup)
+
+
+class KhetSearcher:
+    """The Khet engine (``damier.games.khet.search.Engine``) behind the ``Searcher`` protocol."""
+
+    def __init__(self, game: Game) -> None:
+        from damier.games.khet.search import Engine
+
+        self._engine = Engine()
+
+    def new_game(self) -> None:
+        self._engine.new_game()
+
+    def think(self, state: State, max_depth: int | None, seconds: float | None,
+              on_iteration: Callable[[Iteration], None]) -> Iteration:
+        def report(found: KhetIteration) -> None:
+            on_iteration(_iteration(found))
+
+        return _iteration(self._engine.think(state, max_depth=max_depth, seconds=seconds, on_iteration=report))
+
+    def stop(self) -> None:
+        self._engine.stop[0] = 1
+
+
+def _iteration(found: KhetIteration) -> Iteration:
+    return Iteration(depth=found.depth, score=int(found.score), move=int(found.move), pv=[int(m) for m in found.pv],
+                     nodes=found.nodes, seconds=found.seconds)
+
+
+def _khet_searcher(game: Game) -> Searcher:
+    return KhetSearcher(game)
+
+
+GAMES: dict[str, ProtocolGame] = {
+    "khet": ProtocolGame(
+        name="khet",
+        setups={"standard": "classic", "classic": "classic", "imhotep": "imhotep", "dynasty": "dynasty"},
+        position_fields=3,
+        make_searcher=_khet_searcher,
+    ),
+}
+
+
+def protocol_game(name: str) -> ProtocolGame:
+    """The protocol description of game ``name``; a ``DamierError`` naming the games that have an engine."""
+    key = name.strip().lower()
+    if key not in GAMES:
+        raise DamierError(f"{name} has no engine for the text protocol; games with one: {', '.join(sorted(GAMES))}")
+    return GAMES[key]
