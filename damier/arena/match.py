@@ -1,4 +1,8 @@
-"""One game between computer players: seats, a seeded random opening, chance events, and the record."""
+"""One game between computer players: seats, a seeded random opening, chance events, forfeits, the record.
+
+An agent that cannot give a move (``AgentFailure``: an external engine that crashed, timed out or answered an
+illegal move) loses the game by forfeit; the result says why.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,32 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from damier.ai.base import Agent, sample_chance
+from damier.ai.base import Agent, AgentFailure, close_agent, sample_chance
 from damier.ai.spec import make_agent
-from damier.core.game import CHANCE, Game, Outcome
+from damier.core.game import CHANCE, Game, Outcome, State
 from damier.core.record import Record, now_iso
 from damier.core.registry import load
 
 
+@dataclass(frozen=True)
+class Forfeit:
+    """An agent that lost because it could not give a move: its seat, its index, why (``engine timed out ...``)."""
+
+    seat: int
+    agent: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "agent": self.agent, "reason": self.reason}
+
+
 @dataclass
 class MatchResult:
-    """The outcome of one game, with the index of the agent in each seat."""
+    """The outcome of one game, with the index of the agent in each seat.
+
+    After a forfeit the record is unfinished (its moves do not end the game); ``outcome`` and ``forfeit`` say
+    how it ended.
+    """
 
     seats: list[int]
     outcome: Outcome
@@ -24,6 +44,7 @@ class MatchResult:
     record: dict[str, Any]
     seconds: float
     move_seconds: dict[int, float] = field(default_factory=dict)
+    forfeit: Forfeit | None = None
 
     @property
     def winner_agent(self) -> int | None:
@@ -43,6 +64,7 @@ def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, ope
     started_at = now_iso()
     started = time.perf_counter()
     thinking: dict[int, float] = {}
+    forfeit: Forfeit | None = None
     for agent in agents:
         agent.reset()
     while not state.is_over():
@@ -53,20 +75,43 @@ def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, ope
         else:
             index = seats[state.player]
             t = time.perf_counter()
-            move = agents[index].choose(state)
-            thinking[index] = thinking.get(index, 0.0) + time.perf_counter() - t
+            try:
+                move = agents[index].choose(state)
+            except AgentFailure as failure:
+                forfeit = Forfeit(seat=state.player, agent=index, reason=failure.reason)
+                break
+            finally:
+                thinking[index] = thinking.get(index, 0.0) + time.perf_counter() - t
             state.play(move)
-    outcome = state.outcome()
+    outcome = state.outcome() if forfeit is None else forfeit_outcome(state, seats, forfeit)
     assert outcome is not None
     players = [names[i] if names else agents[i].spec for i in seats]
     record = Record.from_state(state, players=players, started_at=started_at).to_json()
     return MatchResult(seats=list(seats), outcome=outcome, plies=len(state.history), record=record,
-                       seconds=time.perf_counter() - started, move_seconds=thinking)
+                       seconds=time.perf_counter() - started, move_seconds=thinking, forfeit=forfeit)
+
+
+def forfeit_outcome(state: State, seats: list[int], forfeit: Forfeit) -> Outcome:
+    """The result of a game that ``forfeit.agent`` forfeited: it loses in every seat it holds; the other agent
+    wins (when the others are several agents, none of them is named the winner)."""
+    names = state.game.player_names
+    others = [s for s in range(len(seats)) if seats[s] != forfeit.agent]
+    returns = tuple(-1.0 if seats[s] == forfeit.agent else 1.0 for s in range(len(seats)))
+    winner = others[0] if others and len({seats[s] for s in others}) == 1 else None
+    verdict = f"{names[winner]} wins by forfeit" if winner is not None else "the game is forfeited"
+    return Outcome(winner=winner, returns=returns, reason=f"{names[forfeit.seat]}'s {forfeit.reason}; {verdict}")
 
 
 def run_match_task(task: dict[str, Any]) -> MatchResult:
-    """Entry point for worker processes: build the game and agents from names and specs, play one game."""
+    """Entry point for worker processes: build the game and agents from names and specs, play one game.
+
+    The agents are closed afterwards (an external engine's process ends with its game).
+    """
     game = load(task["game"], **task["options"])
     specs: list[str] = task["specs"]
     agents = [make_agent(spec, game, seed=task["seed"] * 31 + i) for i, spec in enumerate(specs)]
-    return play_match(game, agents, task["seats"], task["seed"], task["opening"], names=specs)
+    try:
+        return play_match(game, agents, task["seats"], task["seed"], task["opening"], names=specs)
+    finally:
+        for agent in agents:
+            close_agent(agent)

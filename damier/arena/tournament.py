@@ -112,22 +112,50 @@ def summarise(game: str, options: dict[str, Any], specs: list[str], results: lis
     pairs: dict[str, dict[str, int]] = {}
     for result in results:
         involved = sorted(set(result.seats))
-        winner = result.winner_agent
         for a, b in itertools.permutations(involved, 2):
             played[a, b] += 1
-            scores[a, b] += 1.0 if winner == a else 0.5 if winner is None else 0.0
+            scores[a, b] += _points(result, a, b)
         for a in involved:
-            if winner is None:
-                standings[a].draws += 1
-            elif winner == a:
-                standings[a].wins += 1
-            else:
-                standings[a].losses += 1
+            _count(standings[a], _points(result, a, None))
         if len(involved) == 2:
             a, b = involved
             entry = pairs.setdefault(f"{specs[a]} vs {specs[b]}", {"wins": 0, "draws": 0, "losses": 0})
-            entry["draws" if winner is None else "wins" if winner == a else "losses"] += 1
+            points = _points(result, a, b)
+            entry["wins" if points == 1.0 else "losses" if points == 0.0 else "draws"] += 1
     ratings = elo.fit(specs, scores, played)
-    games = [{"seats": [specs[i] for i in r.seats], "winner": None if r.winner_agent is None else specs[r.winner_agent],
-              "reason": r.outcome.reason, "plies": r.plies, "record": r.record} for r in results]
+    games = [_game_json(r, specs) for r in results]
     return TournamentResult(game, options, specs, standings, ratings, pairs, games)
+
+
+def _points(result: MatchResult, a: int, b: int | None) -> float:
+    """What agent ``a`` scored in ``result``: against agent ``b``, or (``b`` None) in the game as a whole.
+
+    A forfeit is a loss for the agent that forfeited and a win for the others against it, whoever the game names
+    as its winner.
+    """
+    if result.forfeit is not None:
+        if a == result.forfeit.agent:
+            return 0.0
+        if b == result.forfeit.agent or result.winner_agent == a:
+            return 1.0
+        return 0.5
+    winner = result.winner_agent
+    return 0.5 if winner is None else 1.0 if winner == a else 0.0
+
+
+def _count(standing: Standing, points: float) -> None:
+    if points == 1.0:
+        standing.wins += 1
+    elif points == 0.0:
+        standing.losses += 1
+    else:
+        standing.draws += 1
+
+
+def _game_json(result: MatchResult, specs: list[str]) -> dict[str, Any]:
+    forfeit = None
+    if result.forfeit is not None:
+        forfeit = {**result.forfeit.to_json(), "agent": specs[result.forfeit.agent]}
+    return {"seats": [specs[i] for i in result.seats],
+            "winner": None if result.winner_agent is None else specs[result.winner_agent],
+            "reason": result.outcome.reason, "plies": result.plies, "forfeit": forfeit, "record": result.record}
