@@ -6,6 +6,7 @@ is accepted, and exits with code 2; no traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -75,14 +76,18 @@ def games(as_json: JsonArg = False) -> None:
 
 # ----- play --------------------------------------------------------------------------------------------
 def split_specs(text: str) -> list[str]:
-    """Split ``human,hard,mcts:time=1.0,c=0.5`` into seats; a ``key=value`` piece continues the spec before it.
+    """Split ``human,hard,mcts:time=1.0,c=0.5`` into seats; a ``key=value`` piece continues the spec before it,
+    and so does any piece inside the parentheses of ``ext(time=0.5,margin=2):COMMAND``.
 
     >>> split_specs("human,mcts:time=1.0,c=0.5,hard")
     ['human', 'mcts:time=1.0,c=0.5', 'hard']
+    >>> split_specs("ext(time=0.5,margin=2):./engine --fast,human")
+    ['ext(time=0.5,margin=2):./engine --fast', 'human']
     """
     seats: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
-        if seats and "=" in piece and ":" not in piece:
+        unclosed = bool(seats) and seats[-1].count("(") > seats[-1].count(")")
+        if seats and (unclosed or ("=" in piece and ":" not in piece)):
             seats[-1] += "," + piece
         elif piece:
             seats.append(piece)
@@ -98,13 +103,13 @@ def play(
     opt: OptArg = None,
     players: Annotated[str | None, typer.Option(
         "--players", "-p", help="One seat per player, comma separated: human or an agent spec (random, easy, "
-        "medium, hard, mcts:time=1.0, ...). Default: human against hard.")] = None,
+        "medium, hard, mcts:time=1.0, ext:COMMAND, ...). Default: human against hard.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for chance events and computer players.")] = None,
     save: Annotated[Path | None, typer.Option(help="Write the game record to this file when the game ends.")] = None,
 ) -> None:
-    """Play in the terminal: any mix of human and computer seats."""
+    """Play in the terminal: any mix of human and computer seats (ext:COMMAND seats an external engine)."""
+    from damier.ai.base import close_agent
     from damier.ai.spec import make_agent
-    from damier.core.record import Record, now_iso
 
     try:
         game = load_game(game_name, opt)
@@ -116,6 +121,19 @@ def play(
                   for i, spec in enumerate(seats) if spec.lower() != "human"}
     except DamierError as exc:
         raise fail(str(exc)) from None
+    try:
+        play_game(game, seats, agents, seed, save)
+    finally:
+        for agent in agents.values():
+            close_agent(agent)
+
+
+def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | None, save: Path | None) -> None:
+    """The terminal game of ``play`` (seat ``i`` is ``agents[i]``, or a person when it has no agent)."""
+    from damier.ai.base import AgentFailure
+    from damier.ai.spec import make_agent
+    from damier.core.record import Record, now_iso
+
     state = game.new_state(seed)
     started = now_iso()
     names = [f"{game.player_names[i]} ({seats[i]})" for i in range(game.num_players)]
@@ -137,8 +155,15 @@ def play(
             continue
         me = state.player
         if me in agents:
-            with console.status(f"{names[me]} is thinking..."):
-                move = agents[me].choose(state)
+            try:
+                with console.status(f"{names[me]} is thinking..."):
+                    move = agents[me].choose(state)
+            except AgentFailure as failure:
+                console.print(Text(f"Game over: {game.player_names[me]}'s {failure.reason}; "
+                                   f"{game.player_names[me]} loses by forfeit.", style="bold"), soft_wrap=True)
+                if save:
+                    save_record(Record.from_state(state, players=names, started_at=started), save)
+                return
             console.print(f"{names[me]} plays [bold]{state.move_to_str(move)}[/]")
             state.play(move)
             describe_events(state)
@@ -209,6 +234,10 @@ def show_board(state: Any) -> None:
 
 
 def describe_events(state: Any) -> None:
+    """A short line for what the last move did (explosions, eliminations; a laser shot and its result)."""
+    if state.game.name == "khet":
+        describe_laser_events(state)
+        return
     waves = [e for e in state.events() if e["type"] == "wave"]
     if waves:
         exploded = sum(len(w["squares"]) for w in waves)
@@ -216,6 +245,30 @@ def describe_events(state: Any) -> None:
     for event in state.events():
         if event["type"] == "eliminate":
             console.print(f"  {state.game.player_names[event['player']]} is eliminated")
+
+
+def describe_laser_events(state: Any) -> None:
+    """``Silver's laser: j1 -> j4 -> h4 -> h5 -> j5 -> j8: leaves the board`` (where it starts, turns and ends),
+    then who won or why it is a draw."""
+    names = state.game.player_names
+    for event in state.events():
+        kind = event["type"]
+        if kind == "laser":
+            path = [event["from"], *event["turns"]]
+            if event["squares"] and event["squares"][-1] != path[-1]:
+                path.append(event["squares"][-1])
+            if event["stop"] == "removed":
+                hit = event["removed"]
+                end = f"removes {names[hit['colour']]}'s {hit['kind'].capitalize()} on {hit['square']}"
+            elif event["stop"] == "absorbed":
+                end = f"absorbed on {event['at']}"
+            else:
+                end = "leaves the board"
+            console.print(Text(f"  {names[event['player']]}'s laser: {' -> '.join(path)}: {end}"), soft_wrap=True)
+        elif kind == "win":
+            console.print(Text(f"  {names[event['player']]} wins"))
+        elif kind == "draw":
+            console.print(Text(f"  Draw: {event['reason']}"), soft_wrap=True)
 
 
 def undo_to_human(state: Any, agents: dict[int, Any]) -> None:
@@ -233,7 +286,8 @@ def undo_to_human(state: Any, agents: dict[int, Any]) -> None:
 @app.command()
 def arena(
     game_name: Annotated[str, typer.Argument(metavar="GAME")],
-    agents: Annotated[list[str], typer.Option("--agents", "-a", help="Agent specs: --agents hard random ...")],
+    agents: Annotated[list[str], typer.Option(
+        "--agents", "-a", help="Agent specs: --agents hard random ... (an external engine: 'ext:COMMAND').")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pair of agents.")] = 10,
     seed: Annotated[int, typer.Option(help="Seed of the random openings.")] = 0,
     opening: Annotated[int, typer.Option(min=0, help="Random plies at the start of each game.")] = 2,
@@ -275,7 +329,11 @@ def arena(
                       f"{r.elo:.0f}", f"{r.low:.0f} .. {r.high:.0f}")
     console.print(table)
     for pair, wdl in result.pairs.items():
-        console.print(f"  {pair}: {wdl['wins']} W, {wdl['draws']} D, {wdl['losses']} L")
+        console.print(Text(f"  {pair}: {wdl['wins']} W, {wdl['draws']} D, {wdl['losses']} L"), soft_wrap=True)
+    for number, played in enumerate(result.games, start=1):
+        if played["forfeit"]:
+            console.print(Text(f"  game {number} forfeited by {played['forfeit']['agent']}: {played['reason']}"),
+                          soft_wrap=True)
 
 
 # ----- bench -------------------------------------------------------------------------------------------
@@ -331,6 +389,99 @@ def measure_playouts(game: Any, seconds: float) -> float:
 def bench_once(game_name: str, seconds: float = 3.0, opt: OptArg = None) -> None:
     """Print the playouts per second of this process (used by ``bench`` with the JIT disabled)."""
     print(measure_playouts(load_game(game_name, opt), seconds))
+
+
+# ----- engine ------------------------------------------------------------------------------------------
+@app.command()
+def engine(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="A game with an engine (khet).")],
+    opt: OptArg = None,
+) -> None:
+    """Run the text engine protocol on stdin/stdout: newgame, position, go depth|movetime|infinite, stop, isready,
+    d, quit (see docs/protocol.md)."""
+    from damier.protocol.engine import serve
+    from damier.protocol.searchers import protocol_game
+
+    try:
+        protocol_game(registry.info(game_name).name)
+        game = load_game(game_name, opt)
+    except DamierError as exc:
+        raise fail(str(exc)) from None
+    try:
+        serve(game, sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        raise typer.Exit(code=130) from None
+    finally:
+        try:
+            sys.stdout.flush()
+        except OSError:  # the client went away: nothing more to say, and no complaint at exit either
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+# ----- perft -------------------------------------------------------------------------------------------
+@app.command()
+def perft(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="A game with a perft kernel (khet).")],
+    depth: Annotated[int, typer.Option("--depth", "-d", min=1, max=20, help="Plies to count.")],
+    setup: Annotated[str | None, typer.Option(help="Start from this setup (classic, imhotep, dynasty).")] = None,
+    position: Annotated[str | None, typer.Option(help="Start from this position string.")] = None,
+    divide: Annotated[bool, typer.Option("--divide", help="Also count the leaves below each first move.")] = False,
+    bulk: Annotated[bool, typer.Option(
+        "--bulk", help="Count the last ply's moves without playing them (same count; its shots are not fired).")
+    ] = False,
+    opt: OptArg = None,
+    as_json: JsonArg = False,
+) -> None:
+    """Count the leaf positions exactly DEPTH plies ahead (a rules check and a move generator benchmark)."""
+    try:
+        name = registry.info(game_name).name
+        if name != "khet":
+            raise fail(f"perft counts the moves of khet; {name} has no perft kernel")
+        if setup is not None and position is not None:
+            raise fail("give --setup or --position, not both")
+        options = parse_option_pairs(opt or [])
+        if setup is not None:
+            if options.get("setup", setup) != setup:
+                raise fail(f"--setup {setup} and --opt setup={options['setup']} disagree; give the setup once")
+            options["setup"] = setup
+        game = registry.load(name, **options)
+        state = game.new_state() if position is None else game.state_from_position(position)
+    except DamierError as exc:
+        raise fail(str(exc)) from None
+    nodes, seconds, counts = khet_perft(game, state.position(), depth, bulk, status=not as_json)
+    nps = nodes / seconds if seconds > 0 else 0.0
+    if as_json:
+        report: dict[str, Any] = {"nodes": nodes, "seconds": round(seconds, 6), "nps": round(nps)}
+        if divide:
+            report["divide"] = counts
+        print(json.dumps(report))
+        return
+    if divide:
+        for move, count in counts.items():
+            console.print(Text(f"{move}: {count}"))
+    start = game.options["setup"] if position is None else "the given position"
+    how = "bulk: the last ply counted, not played" if bulk else "every leaf played"
+    console.print(Text(f"perft {depth} from {start}: {nodes:,} nodes in {seconds:.3f} s, {nps:,.0f} nodes/s "
+                       f"({how})"), soft_wrap=True)
+
+
+def khet_perft(game: Any, position: str, depth: int, bulk: bool, status: bool) -> tuple[int, float, dict[str, int]]:
+    """(leaves, seconds, leaves below each first move) of Khet's perft kernel, compiled before it is timed."""
+    import numpy as np
+
+    from damier.games.khet import kernel, notation
+
+    s = notation.parse_position(position)
+    rules = (game.pharaoh_rotation, game.strict_swap, game.quiet_limit)
+    moves = np.zeros(kernel.MAX_MOVES, dtype=np.int32)
+    count = kernel.generate(s, moves, game.pharaoh_rotation, game.strict_swap)
+    divide = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
+    kernel.perft(s, 1, bulk, *rules, divide)  # compile (or load the cache) before timing
+    with errors.status(f"perft {depth}...") if status and errors.is_terminal else contextlib.nullcontext():
+        started = time.perf_counter()
+        nodes = int(kernel.perft(s, depth, bulk, *rules, divide))
+        seconds = time.perf_counter() - started
+    return nodes, seconds, {notation.move_to_str(int(moves[i])): int(divide[i]) for i in range(count)}
 
 
 # ----- serve -------------------------------------------------------------------------------------------
