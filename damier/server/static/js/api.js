@@ -55,6 +55,8 @@ export const api = {
     return (await this.catalog()).find((g) => g.name === name) || null;
   },
   createGame(body) { return request("POST", "/api/games", { body }); },
+  /** Check a position of `game` (null: the usual start): {position, player, legal_moves, board}, or an error. */
+  position(game, options, position) { return request("POST", "/api/positions", { body: { game, options, position } }); },
   game(id, token) { return request("GET", `/api/games/${enc(id)}`, { token }); },
   move(id, move, version, token) {
     const body = { move };

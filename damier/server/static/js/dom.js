@@ -72,6 +72,8 @@ const ICONS = {
   cpu: "M7 7h10v10H7zM10 2v3M14 2v3M10 19v3M14 19v3M2 10h3M2 14h3M19 10h3M19 14h3",
   user: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0",
   x: "M6 6l12 12M18 6 6 18",
+  "turn-cw": "M19.5 12a7.5 7.5 0 1 1-2.6-5.7M19 3.5v4.5h-4.5",
+  "turn-ccw": "M4.5 12a7.5 7.5 0 1 0 2.6-5.7M5 3.5v4.5h4.5",
 };
 
 export function icon(name, extra = "") {

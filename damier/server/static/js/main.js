@@ -6,6 +6,7 @@ import * as newgame from "./pages/newgame.js";
 import * as game from "./pages/game.js";
 import * as replay from "./pages/replay.js";
 import * as importPage from "./pages/import.js";
+import * as editor from "./pages/editor.js";
 import * as notFound from "./pages/notfound.js";
 
 initTheme();
@@ -20,6 +21,7 @@ startRouter(document.getElementById("main"), [
   { pattern: "/new/:game", page: newgame, title: "New game", nav: "home" },
   { pattern: "/game/:id", page: game, title: "Game" },
   { pattern: "/replay/:id", page: replay, title: "Replay" },
+  { pattern: "/editor/:game", page: editor, title: "Set up a position", nav: "home" },
   { pattern: "/import", page: importPage, title: "Import a record", nav: "import" },
   { pattern: "*", page: notFound, title: "Not found" },
 ]);

@@ -2,9 +2,12 @@
 import { api, seats, recent } from "./api.js";
 import { navigate } from "./router.js";
 
-/** Create a game (`seatKinds`: [{kind: "human"} | {kind: "computer", level}]) and open it. */
-export async function startGame(catalogEntry, options, seatKinds) {
-  const created = await api.createGame({ game: catalogEntry.name, options, seats: seatKinds });
+/** Create a game (`seatKinds`: [{kind: "human"} | {kind: "computer", level}]) and open it; `start` is a
+ * position to begin from (the game's notation), null for the usual start. */
+export async function startGame(catalogEntry, options, seatKinds, start = null) {
+  const body = { game: catalogEntry.name, options, seats: seatKinds };
+  if (start) body.start = start;
+  const created = await api.createGame(body);
   const tokens = created.tokens || {};
   const humanSeats = Object.keys(tokens).map(Number).sort((a, b) => a - b);
   if (humanSeats.length) {

@@ -81,6 +81,9 @@ class GamePage {
       seats.add(this.id, { [view.you]: tok }, view.you);
     }
     this.mod = boardModule(view.game);
+    this.root.querySelector(".game-page")?.classList.add(`game-${view.game}`);
+    this.el.flip.hidden = !this.mod.canFlip;
+    renderKeys(this.el.keys, this.mod.keyHelp || DEFAULT_KEYS);
     const local = seats.local(this.id);
     if (local.length) {
       recent.add({ id: this.id, game: view.game, title: view.title, options: view.options, seat: local[0] });
@@ -249,7 +252,8 @@ class GamePage {
 
   // ---- actions ---------------------------------------------------------------------------------------------------
 
-  async onSquare(square) {
+  /** A move chosen on the board (for Atoms the square played, for Khet a move such as c1c2 or c4+). */
+  async onMove(move) {
     if (this.pumping) await this.settle();
     const view = this.shown;
     if (!view || view.status !== "active" || view.result) return;
@@ -257,11 +261,13 @@ class GamePage {
       if (this.localSeats().length) showMessage(`Wait for ${seatName(view, view.player)} to play.`, "info");
       return;
     }
-    if (!(view.legal_moves || []).includes(square)) {
-      showMessage(`${square} is not a legal move: play on an empty square or one of your own.`, "info");
+    if (!(view.legal_moves || []).includes(move)) {
+      showMessage(view.game === "atoms"
+        ? `${move} is not a legal move: play on an empty square or one of your own.`
+        : `${move} is not a legal move here.`, "info");
       return;
     }
-    await this.play(square);
+    await this.play(move);
   }
 
   async play(square) {
@@ -404,6 +410,20 @@ class GamePage {
     }
   }
 
+  /** The seat whose side is at the bottom of the board: the one this browser plays (the first, if several),
+   * else seat 0; "Flip board" turns it round. */
+  perspective() {
+    const local = this.localSeats();
+    const own = local.length === 1 ? local[0] : 0;
+    return this.flipped ? (own === 0 ? 1 : 0) : own;
+  }
+
+  flip() {
+    this.flipped = !this.flipped;
+    this.el.flip.setAttribute("aria-pressed", String(this.flipped));
+    if (!this.pumping) this.renderAll();
+  }
+
   canUndo(view) {
     return !!view && view.status === "active" && !view.result && this.localSeats().length > 0
       && view.can_undo !== false && (view.moves || []).length > 0;
@@ -433,10 +453,10 @@ class GamePage {
     el.resign = h("button", { type: "button", class: "btn", "data-testid": "btn-resign", title: "Resign the game", onclick: () => this.resign() },
       icon("flag"), h("span", { class: "label" }, "Resign"));
     el.drawBox = h("span", { class: "draw-box" });
-    el.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" }, el.undo, el.hint, el.resign, el.drawBox);
-    el.keys = h("p", { class: "keys-help" },
-      h("kbd", {}, "←"), h("kbd", {}, "↑"), h("kbd", {}, "→"), h("kbd", {}, "↓"), " move · ",
-      h("kbd", {}, "Enter"), " play · ", h("kbd", {}, "U"), " undo · ", h("kbd", {}, "H"), " hint");
+    el.flip = h("button", { type: "button", class: "btn", "data-testid": "btn-flip", title: "Turn the board round", "aria-pressed": "false", hidden: true, onclick: () => this.flip() },
+      icon("repeat"), h("span", { class: "label" }, "Flip board"));
+    el.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" }, el.undo, el.hint, el.resign, el.drawBox, el.flip);
+    el.keys = h("p", { class: "keys-help" });
     el.share = h("div", { class: "share-bar", "aria-hidden": "true" });
     el.players = h("ul", { class: "player-list" });
     el.invite = h("section", { class: "panel invite", hidden: true, "aria-labelledby": "invite-title" });
@@ -485,7 +505,10 @@ class GamePage {
       hint: this.hint && this.hint.version === view.version ? this.hint.square : null,
       last: last ? last.move : null,
       seatNames: (view.seats || []).map((s) => s.name),
-      onSquare: (square) => this.onSquare(square),
+      onSquare: (square) => this.onMove(square),
+      onMove: (move) => this.onMove(move),
+      events: view.events || [],
+      perspective: this.perspective(),
       label: `${view.title} board`,
     });
     this.el.board.dataset.version = String(view.version);
@@ -584,7 +607,8 @@ class GamePage {
     const local = this.localSeats();
     const playing = local.length > 0;
     const active = view.status === "active" && !view.result;
-    el.controls.hidden = !playing;
+    el.controls.hidden = !playing && !this.mod?.canFlip; // a watcher may still turn the board round
+    for (const b of [el.undo, el.hint, el.resign]) b.hidden = !playing;
     el.keys.hidden = !playing || !active;
     // undo
     const asked = (view.undo_request || []).map(Number);
@@ -737,6 +761,13 @@ class GamePage {
 }
 
 // ---- helpers --------------------------------------------------------------------------------------------------
+
+const DEFAULT_KEYS = [[["←", "↑", "→", "↓"], "move"], [["Enter"], "play"], [["U"], "undo"], [["H"], "hint"]];
+
+/** The keys line under the board: [[keys], words] pairs. */
+export function renderKeys(el, pairs) {
+  replace(el, pairs.map(([keys, words], i) => [i ? " · " : null, keys.map((k) => h("kbd", {}, k)), ` ${words}`]));
+}
 
 function comparable(view) {
   const { you, ...rest } = view;

@@ -8,7 +8,7 @@ import { seatColour } from "../players.js";
 import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf } from "../session.js";
 
 export async function mount(root, { params }) {
-  const page = h("div", { class: "page narrow new-game" });
+  const page = h("div", { class: `page narrow new-game game-${params.game}` });
   root.append(page);
   let entry;
   try {
@@ -41,6 +41,7 @@ function buildForm(page, entry) {
   const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, "Start game");
   const formError = h("p", { class: "form-error", role: "alert", hidden: true });
 
+  const editorLink = mod.hasEditor ? h("a", { class: "btn", "data-testid": "setup-editor-link" }, icon("plus"), "Set up a position…") : null;
   const optionFields = (entry.options || []).map((opt) => optionField(opt, values, inputs, () => refresh()));
 
   if (presetBox) {
@@ -77,6 +78,7 @@ function buildForm(page, entry) {
     formError,
     h("div", { class: "form-actions" },
       h("a", { class: "btn ghost", href: "#/" }, "Cancel"),
+      editorLink,
       submit));
 
   form.addEventListener("submit", async (event) => {
@@ -107,9 +109,11 @@ function buildForm(page, entry) {
     form);
 
   function refresh() {
+    // the position editor starts with the options chosen here
+    if (editorLink) editorLink.href = `#/editor/${encodeURIComponent(entry.name)}?options=${encodeURIComponent(JSON.stringify(values))}`;
     // presets
     presetBox?.querySelectorAll(".chip").forEach((b) => {
-      const on = Object.entries(b._preset.options).every(([k, v]) => Number(values[k]) === v);
+      const on = Object.entries(b._preset.options).every(([k, v]) => String(values[k]) === String(v));
       b.setAttribute("aria-pressed", String(on));
     });
     // seats
@@ -128,7 +132,8 @@ function buildForm(page, entry) {
   refresh();
 }
 
-function optionField(opt, values, inputs, changed) {
+/** The input for option `opt` of the catalog (its value kept in `values[opt.name]`). */
+export function optionField(opt, values, inputs, changed) {
   const id = `opt-${opt.name}`;
   let input;
   const common = { id, name: opt.name, "data-testid": `option-${opt.name}` };
@@ -157,7 +162,7 @@ function optionField(opt, values, inputs, changed) {
 
 const LABELS = { cols: "Columns" };
 
-function labelOf(name) {
+export function labelOf(name) {
   if (LABELS[name]) return LABELS[name];
   return name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, " ");
 }
@@ -174,7 +179,8 @@ function validate(entry, values) {
   return null;
 }
 
-function seatRow(i, name, choice, levels) {
+/** One seat of the form: person or computer, and the computer's level (`choice` is updated in place). */
+export function seatRow(i, name, choice, levels) {
   const kind = h("select", { id: `seat-${i}-kind`, "data-testid": `seat-${i}-kind`, "aria-label": `${name}: who plays` },
     h("option", { value: "human", selected: choice.kind === "human" }, "Person"),
     h("option", { value: "computer", selected: choice.kind === "computer" }, "Computer"));

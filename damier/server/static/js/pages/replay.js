@@ -47,6 +47,7 @@ class ReplayPage {
     this.options = data.options || view?.options || {};
     const game = data.game || view?.game || this.frames[0]?.board?.kind || "atoms";
     this.mod = boardModule(game);
+    this.game = game;
     const players = this.seats?.length || Number(this.options.players) || maxPlayer(this.frames) + 1;
     this.names = this.seats?.map((s) => s.name) || SEAT_NAMES.slice(0, players);
     this.title = data.title || view?.title || "Replay";
@@ -101,7 +102,7 @@ class ReplayPage {
     });
     const gameLink = this.view && this.view.status !== "replay"
       ? h("a", { class: "btn small", href: `#/game/${encodeURIComponent(this.id)}` }, icon("prev"), "Back to the game") : null;
-    replace(this.root, h("div", { class: "page game-page replay-page" },
+    replace(this.root, h("div", { class: `page game-page replay-page game-${this.game}` },
       h("div", { class: "game-head" },
         h("div", {},
           h("h1", {}, `Replay: ${this.title}`),
@@ -154,6 +155,7 @@ class ReplayPage {
     const next = this.frames[i + 1];
     this.mod.render(this.el.board, frame.board, {
       last: frame.move || null,
+      events: frame.events || [],
       turn: next ? next.player : -1,
       seatNames: this.names,
       label: `${this.title} board after move ${frame.ply}`,
