@@ -317,6 +317,8 @@ class KhetState(State):
             return f"{what} is {COLOURS[colour]}'s; {COLOURS[me]} is to move"
         if kind == kernel.SPHINX:
             turn = notation.move_to_str(sq * ACTIONS + int(kernel.sphinx_rotation(c)))
+            if action >= 8:
+                return f"{what} faces {FACINGS[c & 3]}; it only turns between its two directions: {turn} now"
             return f"{what} never moves; it only turns between its two directions: {turn} now"
         if action >= 8:
             return f"{what} does not turn (pharaoh_rotation is off: turning it would change nothing)"
