@@ -27,7 +27,12 @@ class SearchInfo:
 
 
 class Agent(Protocol):
-    """A computer player. ``spec`` is the string that builds it again (``mcts:time=1.0``)."""
+    """A computer player. ``spec`` is the string that builds it again (``mcts:time=1.0``).
+
+    An agent that holds resources (an external engine's process: ``ext:COMMAND``) also has ``close()``, which
+    releases them and leaves the agent usable (it starts again when asked for a move). Whoever builds agents
+    calls ``close_agent`` on each when done; it does nothing for agents without ``close``.
+    """
 
     spec: str
     info: SearchInfo

@@ -20,6 +20,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
+from functools import partial
 from types import TracebackType
 from typing import IO
 
@@ -60,17 +61,13 @@ class EngineProcess:
         self._readers = [
             threading.Thread(target=_pump, args=(self.process.stdout, self.lines.put), daemon=True,
                              name="damier-ext-stdout"),
-            threading.Thread(target=_pump, args=(self.process.stderr, self._keep_stderr), daemon=True,
+            threading.Thread(target=_pump, args=(self.process.stderr, partial(_keep, self.stderr_tail)), daemon=True,
                              name="damier-ext-stderr"),
         ]
         for reader in self._readers:
             reader.start()
         self._finalizer = weakref.finalize(self, _kill, self.process)
         self.gone = False
-
-    def _keep_stderr(self, line: str | None) -> None:
-        if line is not None and line.strip():
-            self.stderr_tail.append(line.rstrip())
 
     def send(self, line: str) -> None:
         stdin = self.process.stdin
@@ -157,6 +154,13 @@ def _pump(stream: IO[str], put: Callable[[str | None], None]) -> None:
     except (OSError, ValueError):
         pass
     put(None)
+
+
+def _keep(tail: deque[str], line: str | None) -> None:
+    """Keep the last lines of the engine's error output (the readers hold no reference to the ``EngineProcess``,
+    so an engine nobody uses any more is collected, and its finalizer kills the process)."""
+    if line is not None and line.strip():
+        tail.append(line.rstrip())
 
 
 def _kill(process: subprocess.Popen[str]) -> None:

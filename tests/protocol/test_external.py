@@ -3,6 +3,7 @@ that crash, hang, or answer moves that are not legal (each loses the game, and t
 
 from __future__ import annotations
 
+import gc
 import os
 import shlex
 import time
@@ -231,6 +232,16 @@ def test_close_ends_the_engine_and_what_it_started(fake_engine: FakeEngine) -> N
     agent.close()
     assert pid_gone(int(pid_file.read_text()))
     assert pid_gone(int(Path(f"{pid_file}.child").read_text()))
+
+
+def test_an_agent_nobody_holds_takes_its_engine_along(fake_engine: FakeEngine) -> None:
+    command, pid_file = fake_engine("legal")
+    agent = ExternalAgent(shlex.split(command))
+    state = khet().new_state()
+    agent.choose(state)
+    del agent
+    gc.collect()
+    assert pid_gone(int(pid_file.read_text()))
 
 
 def test_a_closed_agent_starts_a_new_engine_when_asked_again(fake_engine: FakeEngine) -> None:
