@@ -325,7 +325,7 @@ def arena(
     ratings = {r.name: r for r in result.ratings}
     for s in sorted(result.standings, key=lambda s: -ratings[s.name].elo):
         r = ratings[s.name]
-        table.add_row(s.name, str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.score:.1%}",
+        table.add_row(Text(s.name), str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.score:.1%}",
                       f"{r.elo:.0f}", f"{r.low:.0f} .. {r.high:.0f}")
     console.print(table)
     for pair, wdl in result.pairs.items():

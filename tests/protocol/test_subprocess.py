@@ -48,8 +48,8 @@ def test_a_session_through_pipes(client: Client) -> None:
     assert client.until("readyok") == ["readyok"]
     client.send("newgame", "position standard j1-", "go depth 2")
     lines = client.until("bestmove")
-    assert [line.split()[:4] for line in lines[:-1]] == [["info", "time", t, "depth"] for t in
-                                                         [line.split()[2] for line in lines[:-1]]]
+    assert [(line.split()[:2], line.split()[3:5]) for line in lines[:-1]] == [
+        (["info", "time"], ["depth", "1"]), (["info", "time"], ["depth", "2"])]
     state = damier.load("khet").new_state()
     state.play(state.parse_move("j1-"))
     assert state.is_legal(state.parse_move(lines[-1].split()[1]))
