@@ -15,7 +15,7 @@ import damier
 from damier.games.khet.notation import setup_position
 
 #: Silver's first shot removes the Red Pyramid on e6 (j1 up to j6, then west); Red's Pharaoh waits on b6
-DUEL = "xs9/10/1pn2yw4Ys/10/10/10/10/4Pn4Xn s 0"
+DUEL = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"
 #: two Pharaohs and two Sphinxes, nothing in the way of either laser: moves can repeat
 SHUFFLE = "xs4pn4/10/10/10/10/10/10/4Pn4Xn s 0"
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -94,7 +94,7 @@ def test_moves_over_http_carry_the_laser_and_the_removed_piece(client: TestClien
     assert move(client, game_id, red, "a8-").status_code == 200
     view = client.get(f"/api/games/{game_id}").json()
     win = view["board"]["previews"]["e2e1"]
-    assert win["removed"] == {"square": "b6", "kind": "pharaoh", "colour": 1, "facing": "N"}
+    assert win["removed"] == {"square": "b6", "kind": "pharaoh", "colour": 1, "facing": "S"}
     view = move(client, game_id, silver, "e2e1").json()
     assert view["status"] == "finished" and view["result"]["winner"] == 0
     assert {"type": "win", "player": 0} in view["events"]

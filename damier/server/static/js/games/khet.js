@@ -394,6 +394,8 @@ function build(container, opts) {
   root.append(inner);
 
   const squares = new Map();
+  const rows = Array.from({ length: ROWS }, () => svg("g", { role: compact ? null : "row" }));
+  squaresLayer.append(...rows);
   order.forEach((name, index) => {
     const [cx, cy] = centreOf(name);
     const x = cx - SIZE / 2;
@@ -411,7 +413,7 @@ function build(container, opts) {
     svg("rect", { class: "sq-hint", x: 4, y: 4, width: SIZE - 8, height: SIZE - 8, rx: 4 }),
     svg("circle", { class: "sq-dot", cx: SIZE / 2, cy: SIZE / 2, r: 7 }),
     svg("rect", { class: "sq-focus", x: -1.5, y: -1.5, width: SIZE + 3, height: SIZE + 3, rx: 8 }));
-    squaresLayer.append(g);
+    rows[Math.floor(index / COLS)].append(g);
     squares.set(name, { g, index, res: g.querySelector(".sq-res"), reserved: undefined });
   });
 
@@ -425,8 +427,8 @@ function build(container, opts) {
       preview: h("p", { class: "khet-preview-text", "data-testid": "laser-preview-text", "aria-live": "polite" }),
       counters: h("p", { class: "khet-counters muted small", "data-testid": "khet-counters" }),
     };
-    bar.root = h("div", { class: "khet-bar", "data-testid": "khet-bar" },
-      h("div", { class: "khet-bar-row" }, bar.info, bar.buttons, bar.extra),
+    bar.row = h("div", { class: "khet-bar-row" }, bar.info, bar.buttons, bar.extra);
+    bar.root = h("div", { class: "khet-bar", "data-testid": "khet-bar" }, bar.row,
       bar.preview, bar.counters);
     host = h("div", { class: "khet-view" }, root, bar.root);
   }
@@ -589,6 +591,7 @@ function renderPreview(view) {
     view.bar.preview.textContent = beam ? `${move}: ${verdict.text}` : "";
     view.bar.preview.dataset.level = beam ? verdict.level : "";
     view.bar.preview.hidden = !beam;
+    syncBarFrame(view);
   }
 }
 
@@ -648,6 +651,14 @@ function renderBar(view) {
   if (board.quiet_limit > 0 && board.quiet > 0) counters.push(`${board.quiet} of ${board.quiet_limit} plies without a piece removed`);
   bar.counters.textContent = counters.length ? `${counters.join(" · ").replace(/^./, (c) => c.toUpperCase())}.` : "";
   bar.counters.hidden = counters.length === 0;
+  bar.row.hidden = !bar.info.textContent && !bar.buttons.childElementCount && !bar.extra.childElementCount;
+  syncBarFrame(view);
+}
+
+/** An empty bar keeps its place (the page does not jump) but shows no box. */
+function syncBarFrame(view) {
+  const { bar } = view;
+  bar.root.classList.toggle("empty", bar.row.hidden && bar.preview.hidden && bar.counters.hidden);
 }
 
 function turnButton(view, piece, move, turn) {

@@ -410,8 +410,8 @@ class GamePage {
     }
   }
 
-  /** The seat whose side is at the bottom of the board: the one this browser plays (the first, if several),
-   * else seat 0; "Flip board" turns it round. */
+  /** The seat whose side is at the bottom of the board: the one this browser plays when it plays one seat, else
+   * seat 0; "Flip board" turns it round. */
   perspective() {
     const local = this.localSeats();
     const own = local.length === 1 ? local[0] : 0;

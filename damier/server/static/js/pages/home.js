@@ -89,7 +89,7 @@ async function showRecent(box, catalog) {
     const mod = boardModule(g.game);
     const status = h("span", { class: "recent-status" }, "…");
     const swatch = Number.isInteger(g.seat) ? h("span", { class: "swatch", style: { "--c": seatColour(g.seat) } }) : null;
-    const item = h("li", {},
+    const item = h("li", { class: `game-${g.game}` },
       h("a", { href: `#/game/${encodeURIComponent(g.id)}` },
         swatch,
         h("span", { class: "recent-title" }, g.title || entry?.title || g.game),

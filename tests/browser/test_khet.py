@@ -1,0 +1,226 @@
+"""Khet in a real browser: a position built in the setup editor, played to its end against the computer by
+clicking (the laser preview under the pointer is the engine's shot, the shot is animated, a removed piece goes),
+its replay, and the editor's dragging, checking and repetition draws claimed by a button."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.server.conftest import ServerProcess
+
+#: Silver's first shot removes the Red Pyramid on e6 (j1 up to j6, then west); Red's Pharaoh waits on b6
+DUEL = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"
+SHUFFLE = "xs4pn4/10/10/10/10/10/10/4Pn4Xn s 0"
+LEGAL = "[data-testid^='square-'][data-legal='true']"
+BANNER = "[data-testid='result-banner']:not([hidden])"
+
+
+def view_of(server: ServerProcess, game_id: str) -> Any:
+    return httpx.get(f"{server.url}/api/games/{game_id}", timeout=10).json()
+
+
+def game_id_of(page: Page) -> str:
+    page.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def finished(page: Page) -> bool:
+    return page.get_by_test_id("result-banner").is_visible()
+
+
+def wait_valid(page: Page) -> None:
+    expect(page.get_by_test_id("editor-status")).to_have_attribute("data-valid", "true")
+
+
+def build_duel_in_the_editor(page: Page, base: str) -> None:
+    """From the Classic setup: keep the Sphinxes and Pharaohs, walk Red's Pharaoh to b6, add a Red Pyramid on e6
+    facing west and a Silver Pyramid on j6 facing south."""
+    page.goto(f"{base}/#/editor/khet")
+    wait_valid(page)
+    page.get_by_test_id("editor-clear").click()
+    page.get_by_test_id("square-f8").click()  # pick up Red's Pharaoh
+    page.get_by_test_id("square-b6").click()  # and put it down
+    expect(page.get_by_test_id("square-b6")).to_have_attribute("data-piece", "pharaoh")
+    page.get_by_test_id("palette-1-pyramid").click()
+    page.get_by_test_id("square-e6").click()  # placed facing south, selected
+    page.get_by_test_id("editor-rotate-cw").click()  # S -> W
+    page.get_by_test_id("palette-0-pyramid").click()
+    page.get_by_test_id("square-j6").click()  # placed facing north
+    page.get_by_test_id("editor-rotate-cw").click()
+    page.get_by_test_id("editor-rotate-cw").click()  # N -> E -> S
+    expect(page.get_by_test_id("square-j6")).to_have_attribute("data-facing", "S")
+    expect(page.get_by_test_id("editor-position")).to_have_value(DUEL)
+    wait_valid(page)
+
+
+def choose(previews: dict[str, Any]) -> str:
+    """Silver's move: take the Red Pharaoh if a shot can, else a Red piece, else a harmless move."""
+
+    def rank(move: str) -> int:
+        removed = previews[move]["removed"]
+        if removed is None:
+            return 2
+        if removed["colour"] == 1:
+            return 0 if removed["kind"] == "pharaoh" else 1
+        return 4 if removed["kind"] == "pharaoh" else 3
+
+    return min(sorted(previews), key=rank)
+
+
+def point_at(page: Page, move: str) -> None:
+    """Select the piece of ``move`` and point at its target square or its turn button."""
+    source, target = move[:2], move[2:]
+    page.get_by_test_id(f"square-{source}").click()
+    if target in ("+", "-"):
+        page.locator(f"[data-testid^='rotate-'][data-move='{move}']").hover()
+    else:
+        page.get_by_test_id(f"square-{target}").hover()
+
+
+def check_preview(page: Page, move: str, beam: dict[str, Any]) -> None:
+    """The preview drawn is the engine's shot for ``move``."""
+    preview = page.get_by_test_id("laser-preview")
+    expect(preview).to_have_attribute("data-move", move)
+    assert preview.get_attribute("data-squares") == " ".join(beam["squares"])
+    assert preview.get_attribute("data-stop") == beam["stop"]
+    assert preview.get_attribute("data-removed") == (beam["removed"]["square"] if beam["removed"] else "")
+
+
+def test_a_game_from_the_editor_played_to_its_end_against_the_computer(page: Page, live_server: ServerProcess) -> None:
+    build_duel_in_the_editor(page, live_server.url)
+    page.get_by_test_id("option-quiet_ply_limit").fill("12")  # so the game surely ends
+    page.get_by_test_id("seat-0-kind").select_option("human")
+    page.get_by_test_id("seat-1-kind").select_option("computer")
+    page.get_by_test_id("seat-1-level").select_option("easy")
+    page.get_by_test_id("editor-start").click()
+    game_id = game_id_of(page)
+    view = view_of(live_server, game_id)
+    assert view["position"] == DUEL and view["options"]["quiet_ply_limit"] == 12
+
+    # a turn button shows its shot too (the Pyramid on j6 turned clockwise would send the laser east, off the board)
+    page.wait_for_selector(LEGAL)
+    point_at(page, "j6+")
+    check_preview(page, "j6+", view["board"]["previews"]["j6+"])
+    page.get_by_test_id("select-cancel").click()
+
+    removed_seen = False
+    for _ in range(30):
+        page.wait_for_selector(f"{LEGAL}, {BANNER}")
+        if finished(page):
+            break
+        version = int(page.get_by_test_id("board").get_attribute("data-version") or -1)
+        view = view_of(live_server, game_id)
+        assert view["version"] == version and view["player"] == 0
+        previews = view["board"]["previews"]
+        assert sorted(previews) == sorted(view["legal_moves"])
+        move = choose(previews)
+        point_at(page, move)
+        check_preview(page, move, previews[move])
+        if previews[move]["removed"] and previews[move]["removed"]["colour"] == 1:
+            expect(page.get_by_test_id("laser-preview-text")).to_contain_text("remove" if
+                                                                              previews[move]["removed"]["kind"] != "pharaoh"
+                                                                              else "Wins the game")
+        before = page.locator("[data-testid='move-list'] li").count()
+        if move[2:] in ("+", "-"):
+            page.locator(f"[data-testid^='rotate-'][data-move='{move}']").click()
+        else:
+            page.get_by_test_id(f"square-{move[2:]}").click()
+        page.wait_for_selector("[data-testid='laser-beam']", state="attached")  # the shot is animated
+        expect(page.locator("[data-testid='move-list'] li")).not_to_have_count(before)
+        removed = previews[move]["removed"]
+        if removed:
+            expect(page.get_by_test_id(f"piece-{removed['square']}")).to_have_count(0)
+            removed_seen = True
+    expect(page.get_by_test_id("result-banner")).to_be_visible()
+    final = view_of(live_server, game_id)
+    assert final["status"] == "finished" and final["result"] is not None
+    assert removed_seen
+    assert page.locator(LEGAL).count() == 0
+    banner = page.get_by_test_id("result-banner").inner_text()
+    assert ("Silver wins" in banner) if final["result"]["winner"] == 0 else ("wins" in banner or "Draw" in banner)
+
+    # the replay shows the board and the shots
+    page.goto(f"{live_server.url}/#/replay/{game_id}")
+    page.get_by_test_id("replay-first").click()
+    expect(page.get_by_test_id("replay-ply")).to_have_attribute("data-ply", "0")
+    expect(page.get_by_test_id("piece-e6")).to_have_count(1)
+    page.get_by_test_id("replay-next").click()
+    page.wait_for_selector("[data-testid='laser-beam']", state="attached")
+    expect(page.get_by_test_id("replay-ply")).to_have_attribute("data-ply", "1")
+    expect(page.get_by_test_id("last-beam")).to_have_attribute("data-removed", "e6")
+    expect(page.get_by_test_id("removed-mark")).to_have_attribute("data-square", "e6")
+    expect(page.get_by_test_id("piece-e6")).to_have_count(0)
+    page.get_by_test_id("replay-last").click()
+    expect(page.get_by_test_id("result-banner")).to_be_visible()
+
+
+def test_the_editor_drags_checks_and_starts_a_game_where_a_repetition_is_claimed(
+        page: Page, live_server: ServerProcess) -> None:
+    page.goto(f"{live_server.url}/#/new/khet")
+    page.get_by_test_id("preset-imhotep").click()
+    page.get_by_test_id("option-repetition").select_option("claim")
+    page.get_by_test_id("setup-editor-link").click()
+    wait_valid(page)
+    assert page.get_by_test_id("option-repetition").input_value() == "claim"  # the options came along
+    expect(page.get_by_test_id("square-c1")).to_have_attribute("data-piece", "scarab")  # the Imhotep setup
+
+    # drag a piece to another square
+    source = page.get_by_test_id("square-d3").bounding_box()
+    target = page.get_by_test_id("square-d2").bounding_box()
+    assert source and target
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=6)
+    page.mouse.up()
+    expect(page.get_by_test_id("square-d2")).to_have_attribute("data-piece", "pyramid")
+    expect(page.get_by_test_id("square-d3")).to_have_attribute("data-piece", "")
+    wait_valid(page)
+
+    # a position the server refuses says why, and cannot be started
+    text = page.get_by_test_id("editor-position")
+    text.fill(SHUFFLE.replace("4Pn4Xn", "Yn3Pn4Xn"))
+    page.get_by_test_id("editor-load").click()
+    expect(page.get_by_test_id("editor-status")).to_have_attribute("data-valid", "false")
+    expect(page.get_by_test_id("editor-status")).to_contain_text("a1 is reserved for Red")
+    expect(page.get_by_test_id("editor-start")).to_be_disabled()
+
+    text.fill(SHUFFLE)
+    page.get_by_test_id("editor-load").click()
+    wait_valid(page)
+    page.get_by_test_id("editor-side").select_option("1")
+    expect(text).to_have_value(SHUFFLE.replace(" s ", " r "))
+    wait_valid(page)
+    expect(page.get_by_test_id("editor-status")).to_contain_text("Red to move")
+    page.get_by_test_id("seat-1-kind").select_option("human")
+    page.get_by_test_id("editor-start").click()
+    game_id = game_id_of(page)
+    view = view_of(live_server, game_id)
+    assert view["position"] == SHUFFLE.replace(" s ", " r ") and view["player"] == 1
+    assert view["options"]["repetition"] == "claim"
+
+    # both seats on this device; Red's first move by keyboard (Enter selects, an arrow points, Enter plays)
+    page.get_by_test_id("invite-local-1").click()
+    page.wait_for_selector(LEGAL)
+    page.get_by_test_id("square-f8").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowDown")
+    expect(page.get_by_test_id("laser-preview")).to_have_attribute("data-move", "f8f7")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("move-1")).to_contain_text("f8f7")
+    shuffle = ["e1e2", "f7f8", "e2e1", "f8f7", "e1e2", "f7f8", "e2e1"]
+    for ply, move in enumerate(shuffle, start=2):
+        page.wait_for_selector(f"[data-testid='board'][data-version='{ply - 1}'] {LEGAL}")
+        page.get_by_test_id(f"square-{move[:2]}").click()
+        page.get_by_test_id(f"square-{move[2:]}").click()
+        expect(page.get_by_test_id(f"move-{ply}")).to_contain_text(move)
+    # the third time Red is to move here: a draw may be claimed
+    expect(page.get_by_test_id("btn-claim")).to_be_visible()
+    expect(page.get_by_test_id("khet-counters")).to_contain_text("3 times")
+    page.get_by_test_id("btn-claim").click()
+    expect(page.get_by_test_id("result-banner")).to_be_visible()
+    expect(page.get_by_test_id("result-banner")).to_contain_text("Draw")
+    assert view_of(live_server, game_id)["result"]["winner"] is None
