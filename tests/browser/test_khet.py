@@ -120,10 +120,10 @@ def test_a_game_from_the_editor_played_to_its_end_against_the_computer(page: Pag
         move = choose(previews)
         point_at(page, move)
         check_preview(page, move, previews[move])
-        if previews[move]["removed"] and previews[move]["removed"]["colour"] == 1:
-            expect(page.get_by_test_id("laser-preview-text")).to_contain_text("remove" if
-                                                                              previews[move]["removed"]["kind"] != "pharaoh"
-                                                                              else "Wins the game")
+        taken = previews[move]["removed"]
+        if taken and taken["colour"] == 1:
+            words = "Wins the game" if taken["kind"] == "pharaoh" else "The laser removes the Red"
+            expect(page.get_by_test_id("laser-preview-text")).to_contain_text(words)
         before = page.locator("[data-testid='move-list'] li").count()
         if move[2:] in ("+", "-"):
             page.locator(f"[data-testid^='rotate-'][data-move='{move}']").click()

@@ -729,7 +729,10 @@ function update(view, board, opts) {
   view.opts = opts;
   view.legal = new Set(opts.legal || []);
   view.bySquare = movesBySquare(view.legal);
-  if (previous && previous.position !== board.position) view.selected = null;
+  if (previous && previous.position !== board.position) {
+    view.selected = null;
+    view.pointed = null;
+  }
   if (view.selected && !view.bySquare.has(view.selected)) view.selected = null;
   if (!view.compact) {
     view.root.style.setProperty("--turn", opts.turn === 0 || opts.turn === 1 ? `var(--khet-c${opts.turn})` : "var(--frame)");
@@ -815,7 +818,8 @@ export function beamStep(length) {
 /**
  * Play a move's events from the board `before` it: the piece steps, swaps or turns, then the laser crosses the
  * board square by square, then the piece it hits fades out. Resolves when done, at once when opts.signal
- * aborts; opts.fast() speeds the rest up. The caller draws the final board afterwards.
+ * aborts; opts.fast() (another position is waiting) speeds the rest up, but only by about half: a shot is short,
+ * and one's own shot should still be seen when the computer answers at once. The caller draws the final board.
  */
 export async function animate(container, events, before, opts = {}) {
   const view = views.get(container);
@@ -827,6 +831,7 @@ export async function animate(container, events, before, opts = {}) {
   const removed = events.find((e) => e.type === "remove");
   const board = before && before.kind === "khet" ? { ...before, pieces: (before.pieces || []).map((p) => ({ ...p })) } : view.board;
   const base = { ...view.opts, legal: [], hint: null, events: [], last: action?.move || null, turn: laser ? laser.player : -1 };
+  const pace = (ms) => Math.round(reduced ? Math.min(ms, 60) : opts.fast?.() ? ms * 0.55 : ms);
   view.root.classList.add("animating");
   view.selected = null;
   view.pointed = null;
@@ -835,7 +840,7 @@ export async function animate(container, events, before, opts = {}) {
       const moved = applyAction(board, action);
       update(view, board, base);
       if (!reduced) {
-        const duration = opts.fast?.() ? 90 : 240;
+        const duration = pace(240);
         for (const { square, from, turn } of moved) {
           const el = view.piecesLayer.querySelector(`[data-square='${square}'] .pc-move`);
           if (!el) continue;
@@ -862,7 +867,7 @@ export async function animate(container, events, before, opts = {}) {
     view.piecesLayer.querySelector(`[data-square='${laser.from}']`)?.classList.add("firing");
     for (let i = 1; i < pts.length; i++) {
       if (signal?.aborted) return;
-      await wait(reduced ? 0 : opts.fast?.() ? 12 : beamStep(pts.length), signal);
+      await wait(reduced ? 0 : pace(beamStep(pts.length)), signal);
       const shown = pointsAttr(pts.slice(0, i + 1));
       glow.setAttribute("points", shown);
       core.setAttribute("points", shown);
@@ -877,12 +882,12 @@ export async function animate(container, events, before, opts = {}) {
         if (!reduced) {
           el.querySelector(".pc-move").animate(
             [{ opacity: 1, transform: "scale(1)" }, { opacity: 1, transform: "scale(1.15)", offset: 0.25 }, { opacity: 0, transform: "scale(0.4)" }],
-            { duration: opts.fast?.() ? 150 : 520, easing: "ease-in", fill: "forwards" });
+            { duration: pace(520), easing: "ease-in", fill: "forwards" });
         }
       }
-      await wait(reduced ? 60 : opts.fast?.() ? 160 : 540, signal);
+      await wait(pace(540), signal);
     } else {
-      await wait(reduced ? 60 : opts.fast?.() ? 80 : 260, signal);
+      await wait(pace(260), signal);
     }
   } finally {
     view.fx.replaceChildren();

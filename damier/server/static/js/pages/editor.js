@@ -111,7 +111,10 @@ class Editor {
     el.start = h("button", { type: "button", class: "btn primary big", "data-testid": "editor-start", onclick: () => this.startGame() }, "Start game");
     el.startError = h("p", { class: "form-error", role: "alert", hidden: true });
     this.el = el;
-    for (const [opt, input] of Object.entries(el.optionInputs)) input.value = String(this.options[opt]);
+    for (const [opt, input] of Object.entries(el.optionInputs)) {
+      if (input.type === "checkbox") input.checked = !!this.options[opt];
+      else input.value = String(this.options[opt]);
+    }
     replace(this.page,
       h("a", { class: "back", href: `#/new/${encodeURIComponent(this.entry.name)}` }, icon("prev"), "New game"),
       h("h1", {}, `Set up a position: ${this.entry.title}`),
