@@ -94,7 +94,11 @@ def split_specs(text: str) -> list[str]:
     return seats
 
 
-PLAY_HELP = """Commands: a move in notation (e.g. C4) | moves | undo | hint | save FILE | resign | help"""
+def play_help(state: Any) -> str:
+    """The command summary of ``play``, with a move of this game as the example."""
+    moves = state.legal_moves()
+    example = f" (e.g. {state.move_to_str(moves[len(moves) // 2])})" if moves else ""
+    return f"Commands: a move in notation{example} | moves | undo | hint | save FILE | resign | help"
 
 
 @app.command()
@@ -137,7 +141,7 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
     state = game.new_state(seed)
     started = now_iso()
     names = [f"{game.player_names[i]} ({seats[i]})" for i in range(game.num_players)]
-    console.print(f"[bold]{game.title}[/]: " + " vs ".join(names) + f". {PLAY_HELP}")
+    console.print(f"[bold]{game.title}[/]: " + " vs ".join(names) + f". {play_help(state)}")
     show_board(state)
     rng_seed = seed
     import random
@@ -179,7 +183,7 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
         command, _, argument = line.partition(" ")
         command = command.lower()
         if command in ("help", "?"):
-            console.print(PLAY_HELP)
+            console.print(play_help(state))
         elif command == "moves":
             console.print("Legal moves: " + " ".join(state.move_to_str(m) for m in state.legal_moves()))
         elif command == "undo":

@@ -1,0 +1,5 @@
+"""``python -m damier``: the ``damier`` command."""
+
+from damier.cli import main
+
+main()
