@@ -588,9 +588,12 @@ def test_third_occurrence_is_a_draw_with_automatic_repetition() -> None:
 
 
 def test_repetition_counts_the_side_to_move() -> None:
-    # after c1c2 h8h7 c2c1 the pieces of ply 1 come back but with Silver to move... never: the side differs
-    state = play(new(), "c1c2", "h8h7", "c2c1", "h7h8", "c1c2")
-    assert state.repetitions() == 2  # the position after ply 1 (Red to move), twice
+    # Silver walks c1 round a triangle (c2, b1, c1) while Red shuffles h8-h7-h8: the pieces of the start come back
+    # after 5 plies, but with Red to move, which is another position
+    state = play(new(), "c1c2", "h8h7", "c2b1", "h7h8", "b1c1")
+    assert state.position() == CLASSIC.replace(" s 0", " r 5")
+    assert state.repetitions() == 1
+    assert state.key() != new().key()
 
 
 def test_positions_compare_scarabs_by_mirror() -> None:
