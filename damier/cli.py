@@ -475,7 +475,7 @@ def khet_perft(game: Any, position: str, depth: int, bulk: bool, status: bool) -
 
     from damier.games.khet import kernel, notation
 
-    s = notation.parse_position(position)
+    s = notation.parse_position(position, game.strict_swap)
     rules = (game.pharaoh_rotation, game.strict_swap, game.quiet_limit)
     moves = np.zeros(kernel.MAX_MOVES, dtype=np.int32)
     count = kernel.generate(s, moves, game.pharaoh_rotation, game.strict_swap)
