@@ -365,8 +365,12 @@ class State(abc.ABC):
     def render_text(self) -> str:
         """A plain-text picture of the position, with coordinates."""
 
-    def board_json(self) -> dict[str, Any]:
-        """The data a board view draws (JSON-ready; ``kind`` names the game's web view)."""
+    def board_json(self, previews: bool = True) -> dict[str, Any]:
+        """The data a board view draws (JSON-ready; ``kind`` names the game's web view).
+
+        ``previews=False`` leaves out what only a player about to move needs (Khet's laser preview of every
+        legal move), for replays and watchers; games with no such data ignore it.
+        """
         return {"kind": self.game.name, "position": self.position()}
 
     def render_styled(self) -> list[tuple[str, str | None]]:

@@ -116,5 +116,38 @@ def test_levels_resolve_to_the_kernel_engine() -> None:
     for level in ("easy", "medium", "hard"):
         agent = make_agent(level, GAME)
         state = GAME.new_state()
-        move = agent.choose(state) if level != "hard" else make_agent("alphabeta:time=0.2", GAME).choose(state)
-        assert state.is_legal(move)
+        assert state.is_legal(agent.choose(state))
+        assert isinstance(agent._context, Engine), level  # type: ignore[attr-defined]
+        assert agent.info.nodes > 0 and agent.info.depth >= 1
+
+
+def test_quiescence_sees_a_sphinx_turn() -> None:
+    # Red to move, its Pharaoh on e1 along Silver's rank 1: Silver's j1- would remove it, so Red must act
+    state = GAME.state_from_position("xs9/10/10/10/10/10/7Pn2/4ps4Xn r 0")
+    result = Engine(tt_bits=12).think(state, max_depth=1)
+    assert result.score > -DECIDED
+    state.play(result.move)
+    state.play(state.parse_move("j1-"))
+    assert state.outcome() is None or state.outcome().winner != 0
+
+
+def test_claims_a_repetition_when_behind() -> None:
+    game = damier.load("khet", repetition="claim")
+    # Silver is two Pyramids down and shuffles; at the third occurrence it claims the draw
+    state = game.state_from_position("xs4ps4/2ysysys5/10/10/10/10/2Yn7/4Pn4Xn s 0")
+    for move in ("c2c3", "f8g8", "c3c2", "g8f8") * 2:
+        state.play(state.parse_move(move))
+    assert state.can_claim_draw()
+    result = Engine(tt_bits=12).think(state, max_depth=2)
+    assert state.move_to_str(result.move) == "claim"
+    state.play(result.move)
+    assert state.outcome() is not None and state.outcome().winner is None
+
+
+def test_a_node_limited_depth_with_an_aspiration_window_completes() -> None:
+    state = GAME.new_state()
+    engine = Engine(tt_bits=16)
+    full = engine.search_depth(state, 4, 2**62)
+    engine._last = (state._s.tobytes(), int(full.score) + 2000)  # a stale score: every window fails
+    again = engine.search_depth(state, 4, 4 * full.nodes)
+    assert again.completed and again.score == full.score

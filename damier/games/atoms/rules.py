@@ -263,7 +263,7 @@ class AtomsState(State):
     def render_text(self) -> str:
         return view.render(self.cells(), self._s, self.game.n, self.game.players)
 
-    def board_json(self) -> dict[str, Any]:
+    def board_json(self, previews: bool = True) -> dict[str, Any]:
         """Rows, columns, and per square (row-major from A1) the atom count, owner (-1 empty) and capacity."""
         g = self.game
         return {

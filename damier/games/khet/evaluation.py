@@ -14,10 +14,10 @@ from damier.games.khet.kernel import (
     NEIGHBOURS,
     PHARAOH,
     PYRAMID,
-    SCARAB,
     SPHINX_SQUARE,
     SQUARES,
     TO_MOVE,
+    deflect,
     shot_target,
 )
 
@@ -56,22 +56,10 @@ def _beam_reach(s: np.ndarray, colour: int) -> int:
         if sq < 0:
             return n
         n += 1
-        c = s[sq]
-        if c == 0:
-            continue
-        k = c >> 3
-        f = c & 3
-        if k == SCARAB:
-            d = 3 - d if (f & 1) == 0 else d ^ 1
-        elif k == PYRAMID:
-            if d == (f + 2) & 3:
-                d = (f + 1) & 3
-            elif d == (f + 3) & 3:
-                d = f
-            else:
+        if s[sq] != 0:
+            d = deflect(d, s[sq])
+            if d < 0:
                 return n
-        else:
-            return n
     return n
 
 

@@ -40,6 +40,8 @@ EMPTY, SPHINX, PHARAOH, ANUBIS, PYRAMID, SCARAB = 0, 1, 2, 3, 4, 5
 TO_MOVE, QUIET, WINNER, END, PLY, REMOVED_SQ, REMOVED_CODE = range(SQUARES, SQUARES + 7)
 STATE_LENGTH = SQUARES + 8
 END_NONE, END_PHARAOH, END_REPETITION, END_QUIET, END_CLAIM = 0, 1, 2, 3, 4
+#: the quiet-ply count stops growing here (with no limit a game could otherwise overflow it)
+MAX_QUIET = 1_000_000
 
 ROTATE_CW, ROTATE_CCW = 8, 9
 ACTIONS = 10
@@ -112,12 +114,38 @@ def facing_of(c: int) -> int:
     return c & 3
 
 
+#: what ``deflect`` answers when the beam does not go on
+ABSORB, REMOVE = -1, -2
+
+
+@njit(cache=True, inline="always")
+def deflect(d: int, c: int) -> int:
+    """What the piece of code ``c`` does to a beam travelling ``d``: the direction it leaves in (0-3), ``ABSORB``
+    (a Sphinx, or an Anubis's front) or ``REMOVE`` (the piece is removed). The rules file's table, in one place."""
+    k = c >> 3
+    f = c & 3
+    if k == SCARAB:
+        return 3 - d if (f & 1) == 0 else d ^ 1  # a N/S Scarab turns N<->W and E<->S, an E/W one N<->E and S<->W
+    if k == PYRAMID:
+        if d == (f + 2) & 3:
+            return (f + 1) & 3
+        if d == (f + 3) & 3:
+            return f
+        return REMOVE
+    if k == ANUBIS:
+        return ABSORB if d == (f + 2) & 3 else REMOVE
+    if k == PHARAOH:
+        return REMOVE
+    return ABSORB  # a Sphinx
+
+
 @njit(cache=True)
 def trace(s: np.ndarray, colour: int, path: np.ndarray) -> tuple[int, int, int]:
     """Fire ``colour``'s laser over the squares of ``s`` (nothing is changed).
 
     ``path`` receives ``square * 4 + direction`` for every square the beam enters, the direction being the one
-    it leaves in (after any mirror). Returns (path length, how it stopped, the square it stopped on or -1).
+    it leaves in (after any mirror; the one it arrived in where it stops). Returns (path length, how it stopped,
+    the square it stopped on or -1).
     """
     sq = SPHINX_SQUARE[colour]
     d = facing_of(s[sq])
@@ -127,33 +155,12 @@ def trace(s: np.ndarray, colour: int, path: np.ndarray) -> tuple[int, int, int]:
         if sq < 0:
             return n, LEFT_BOARD, -1
         c = s[sq]
-        if c == 0:
-            path[n] = sq * 4 + d
-            n += 1
-            continue
-        k = c >> 3
-        f = c & 3
-        if k == SCARAB:
-            d = 3 - d if (f & 1) == 0 else d ^ 1
-        elif k == PYRAMID:
-            if d == (f + 2) & 3:
-                d = (f + 1) & 3
-            elif d == (f + 3) & 3:
-                d = f
-            else:
+        if c != 0:
+            out = deflect(d, c)
+            if out < 0:
                 path[n] = sq * 4 + d
-                return n + 1, HIT, sq
-        elif k == ANUBIS:
-            path[n] = sq * 4 + d
-            if d == (f + 2) & 3:
-                return n + 1, ABSORBED, sq
-            return n + 1, HIT, sq
-        elif k == PHARAOH:
-            path[n] = sq * 4 + d
-            return n + 1, HIT, sq
-        else:  # a Sphinx absorbs the beam
-            path[n] = sq * 4 + d
-            return n + 1, ABSORBED, sq
+                return n + 1, (ABSORBED if out == ABSORB else HIT), sq
+            d = out
         path[n] = sq * 4 + d
         n += 1
     return n, LEFT_BOARD, -1  # unreachable: a beam from a Sphinx cannot cycle
@@ -161,7 +168,7 @@ def trace(s: np.ndarray, colour: int, path: np.ndarray) -> tuple[int, int, int]:
 
 @njit(cache=True)
 def shot_target(s: np.ndarray, colour: int) -> int:
-    """The square whose piece ``colour``'s laser would remove now, or -1."""
+    """The square whose piece ``colour``'s laser would remove now, or -1 (``trace`` without the path)."""
     sq = SPHINX_SQUARE[colour]
     d = s[sq] & 3
     for _ in range(MAX_PATH):
@@ -169,25 +176,10 @@ def shot_target(s: np.ndarray, colour: int) -> int:
         if sq < 0:
             return -1
         c = s[sq]
-        if c == 0:
-            continue
-        k = c >> 3
-        f = c & 3
-        if k == SCARAB:
-            d = 3 - d if (f & 1) == 0 else d ^ 1
-        elif k == PYRAMID:
-            if d == (f + 2) & 3:
-                d = (f + 1) & 3
-            elif d == (f + 3) & 3:
-                d = f
-            else:
-                return sq
-        elif k == ANUBIS:
-            return -1 if d == (f + 2) & 3 else sq
-        elif k == PHARAOH:
-            return sq
-        else:
-            return -1
+        if c != 0:
+            d = deflect(d, c)
+            if d < 0:
+                return sq if d == REMOVE else -1
     return -1
 
 
@@ -240,40 +232,6 @@ def generate(s: np.ndarray, out: np.ndarray, pharaoh_rotation: bool, strict_swap
         elif kind != PHARAOH or pharaoh_rotation:
             out[k] = base + ROTATE_CW
             out[k + 1] = base + ROTATE_CCW
-            k += 2
-    return k
-
-
-@njit(cache=True)
-def count_moves(s: np.ndarray, pharaoh_rotation: bool, strict_swap: bool) -> int:
-    """How many legal moves ``generate`` would write (without writing them)."""
-    me = s[TO_MOVE]
-    if me < 0:
-        return 0
-    them = 1 - me
-    k = 0
-    for sq in range(SQUARES):
-        c = s[sq]
-        if c == 0 or ((c >> 2) & 1) != me:
-            continue
-        kind = c >> 3
-        if kind == SPHINX:
-            k += 1
-            continue
-        for d in range(8):
-            t = NEIGHBOURS[sq, d]
-            if t < 0 or RESERVED[t] == them:
-                continue
-            tc = s[t]
-            if tc == 0:
-                k += 1
-            elif kind == SCARAB:
-                tk = tc >> 3
-                if (tk in (PYRAMID, ANUBIS)) and not (strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1)):
-                    k += 1
-        if kind == SCARAB:
-            k += 1
-        elif kind != PHARAOH or pharaoh_rotation:
             k += 2
     return k
 
@@ -332,7 +290,8 @@ def apply(s: np.ndarray, move: int, quiet_limit: int) -> int:
             return hit
     else:
         s[REMOVED_CODE] = 0
-        s[QUIET] += 1
+        if s[QUIET] < MAX_QUIET:
+            s[QUIET] += 1
     if quiet_limit > 0 and s[QUIET] >= quiet_limit:
         s[WINNER] = -1
         s[END] = END_QUIET
@@ -386,10 +345,10 @@ def _perft(stack: np.ndarray, moves: np.ndarray, ply: int, depth: int, bulk: boo
         return 1
     if s[TO_MOVE] < 0:
         return 0
-    if depth == 1 and bulk:
-        return count_moves(s, pharaoh_rotation, strict_swap)
     out = moves[ply]
     k = generate(s, out, pharaoh_rotation, strict_swap)
+    if depth == 1 and bulk:
+        return k
     child = stack[ply + 1]
     total = 0
     for i in range(k):

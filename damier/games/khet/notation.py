@@ -32,6 +32,7 @@ from damier.games.khet.kernel import (
     END,
     END_PHARAOH,
     HEIGHT,
+    MAX_QUIET,
     NEIGHBOURS,
     PHARAOH,
     PYRAMID,
@@ -101,7 +102,7 @@ def parse_square(text: str) -> int:
     9
     """
     t = text.strip().lower()
-    if len(t) in (2, 3) and t[0] in FILES and t[1:].isdigit() and 1 <= int(t[1:]) <= HEIGHT:
+    if len(t) in (2, 3) and t[0] in FILES and t[1:].isascii() and t[1:].isdigit() and 1 <= int(t[1:]) <= HEIGHT:
         return (int(t[1:]) - 1) * WIDTH + FILES.index(t[0])
     raise ParseError(f"{text!r} is not a square; squares are a1 to j8 (files a-j, ranks 1-8)")
 
@@ -211,7 +212,8 @@ def parse_position(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
     No piece may stand on a square reserved for the other colour, except, when ``strict_swap_reserved`` is off,
     a Pyramid or an Anubis (a Scarab swap may then put one there).
 
-    A finished game's position (side ``-``) cannot be set up: the result is not in the string.
+    A finished game's position (``-P``, ``-R``, ``-C``, ``-Q``) is read as finished, with its result; a
+    repetition cannot be checked from one position, so ``-R`` and ``-C`` are taken as written.
     """
     if not isinstance(text, str):
         raise ParseError(f"a position must be a string, not {type(text).__name__}")
@@ -258,8 +260,8 @@ def parse_position(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
             f"side to move must be 's' (Silver) or 'r' (Red), or for a finished game {', '.join(ends)}; "
             f"not {side!r}"
         )
-    if not quiet.isdigit():
-        raise ParseError(f"the quiet-ply count must be a number >= 0, not {quiet!r}")
+    if not (quiet.isascii() and quiet.isdigit()) or int(quiet) > MAX_QUIET:
+        raise ParseError(f"the quiet-ply count must be a whole number from 0 to {MAX_QUIET:,}, not {quiet!r}")
     s[QUIET] = int(quiet)
     s[WINNER] = -1
     s[REMOVED_SQ] = -1

@@ -107,6 +107,11 @@ class KhetGame(Game):
         if isinstance(text, str) and text.lower() in notation.SETUP_TEXT:
             text = notation.setup_position(text.lower())
         s = notation.parse_position(text, self.strict_swap)
+        if s[END] == END_QUIET and not (self.quiet_limit and s[QUIET] >= self.quiet_limit):
+            raise ParseError(
+                f"'-Q' (drawn by the quiet-ply limit) needs a count of at least quiet_ply_limit="
+                f"{self.quiet_limit}, and the limit on; the position has {int(s[QUIET])}"
+            )
         if self.quiet_limit and s[TO_MOVE] >= 0 and s[QUIET] >= self.quiet_limit:
             raise ParseError(
                 f"the position has {int(s[QUIET])} quiet plies; with quiet_ply_limit={self.quiet_limit} the game "
@@ -396,8 +401,9 @@ class KhetState(State):
         laser = next((e for e in self.events() if e["type"] == "laser"), None)  # none before a move, or a claim
         return {notation.parse_square(sq) for sq in laser["squares"]} if laser else set()
 
-    def board_json(self) -> dict[str, Any]:
-        """What the browser view draws: pieces, reserved squares, the lasers now and after each legal move."""
+    def board_json(self, previews: bool = True) -> dict[str, Any]:
+        """What the browser view draws: pieces, reserved squares, and (``previews``) the shot after each legal
+        move, keyed by its notation (empty when ``previews`` is False)."""
         reserved = {square_name(sq): int(RESERVED[sq]) for sq in range(SQUARES) if RESERVED[sq] >= 0}
         return {
             "kind": "khet",
@@ -408,7 +414,7 @@ class KhetState(State):
             "pieces": self.pieces(),
             "reserved": reserved,
             "sphinx": {"0": square_name(int(SPHINX_SQUARE[0])), "1": square_name(int(SPHINX_SQUARE[1]))},
-            "previews": self.previews(),
+            "previews": self.previews() if previews else {},
             "repetitions": self.repetitions(),
             "can_claim": self.can_claim_draw(),
             "quiet": int(self._s[QUIET]),

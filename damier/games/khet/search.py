@@ -36,6 +36,7 @@ from damier.games.khet.kernel import (
     NEIGHBOURS,
     PHARAOH,
     QUIET,
+    SPHINX_SQUARE,
     SQUARES,
     STATE_LENGTH,
     TERMINAL,
@@ -58,8 +59,15 @@ EXACT, LOWER, UPPER = 0, 1, 2
 DECIDED = WIN - 1000
 
 # control array slots
-NODES, NODE_LIMIT, ABORTED, EVAL, PHARAOH_ROT, STRICT, QUIET_LIMIT, ROOT_INDEX, BEST_MOVE, SELDEPTH = range(10)
-CONTROL = 10
+CONTROL = 11
+NODES, NODE_LIMIT, ABORTED, EVAL, PHARAOH_ROT, STRICT, QUIET_LIMIT, ROOT_INDEX, BEST_MOVE, SELDEPTH, NO_ABORT = range(
+    CONTROL
+)
+#: column of the principal-variation table holding the length of each ply's line
+PV_LEN = MAX_PLY + 1
+#: move selections of ``_order``: every move ordered, only shots that remove an enemy piece, or (the Pharaoh in
+#: danger) every move that changes what either laser hits
+ALL_MOVES, CAPTURES, EVASIONS = 0, 1, 2
 
 _ORDER_TT, _ORDER_WIN, _ORDER_CAPTURE, _ORDER_KILLER, _ORDER_LASER = 1 << 29, 1 << 28, 1 << 26, 1 << 25, 1 << 24
 
@@ -116,13 +124,16 @@ def _mark_beam(s: np.ndarray, colour: int, path: np.ndarray, mark: np.ndarray) -
 @njit(cache=True)
 def _order(s: np.ndarray, moves: np.ndarray, k: int, keys: np.ndarray, tt_move: int, killers: np.ndarray,
            history: np.ndarray, mine: np.ndarray, theirs: np.ndarray, path: np.ndarray,
-           scratch: np.ndarray, captures_only: bool) -> int:
-    """Give each of ``moves[:k]`` an ordering key; with ``captures_only`` keep just the moves whose shot removes
-    an enemy piece (returns how many are kept). Moves that leave the mover's beam alone cannot change its shot."""
+           scratch: np.ndarray, mode: int) -> int:
+    """Give each of ``moves[:k]`` an ordering key and keep the moves ``mode`` selects (``ALL_MOVES``,
+    ``CAPTURES`` or ``EVASIONS``) at the front; returns how many are kept. A move that touches neither the
+    mover's beam nor its Sphinx cannot change the mover's shot."""
     me = s[TO_MOVE]
     _mark_beam(s, me, path, mine)
-    if not captures_only:
+    if mode != CAPTURES:
         _mark_beam(s, 1 - me, path, theirs)
+    captures_only = mode == CAPTURES
+    sphinx = SPHINX_SQUARE[me]
     kept = 0
     for i in range(k):
         m = moves[i]
@@ -130,7 +141,9 @@ def _order(s: np.ndarray, moves: np.ndarray, k: int, keys: np.ndarray, tt_move: 
         a = m - sq * ACTIONS
         to = NEIGHBOURS[sq, a] if a < 8 else sq
         key = 0
-        laser = mine[sq] != 0 or mine[to] != 0
+        laser = mine[sq] != 0 or mine[to] != 0 or sq == sphinx
+        if mode == EVASIONS and not (laser or theirs[sq] != 0 or theirs[to] != 0):
+            continue
         if laser:
             _copy(s, scratch)
             move_piece(scratch, m)
@@ -150,6 +163,11 @@ def _order(s: np.ndarray, moves: np.ndarray, k: int, keys: np.ndarray, tt_move: 
                 moves[kept] = m
                 keys[kept] = key
                 kept += 1
+            continue
+        if mode == EVASIONS:
+            moves[kept] = m
+            keys[kept] = key
+            kept += 1
             continue
         if m == tt_move:
             key = _ORDER_TT
@@ -182,31 +200,45 @@ def _pick(moves: np.ndarray, keys: np.ndarray, start: int, k: int) -> int:
 
 _SIGNATURE = (
     "int64(int32[:, ::1], int32[:, ::1], int32[:, ::1], uint64[::1], uint8[:, ::1], uint8[:, ::1], int32[::1], "
-    "int32[::1], uint64[::1], int32[:, ::1], int32[:, ::1], int32[::1], int64[::1], int32[::1], int64, int64, "
-    "int64, int64)"
+    "int32[::1], uint64[::1], int32[:, ::1], int32[:, ::1], int32[::1], int64[::1], int32[::1], int32[:, ::1], "
+    "int64, int64, int64, int64)"
 )
 
 
 @njit(_SIGNATURE, cache=True, nogil=True)
 def _quiesce(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.ndarray, mine: np.ndarray,
              theirs: np.ndarray, path: np.ndarray, scratch: np.ndarray, tt_keys: np.ndarray, tt_data: np.ndarray,
-             killers: np.ndarray, history: np.ndarray, ctl: np.ndarray, stop: np.ndarray, ply: int, qply: int,
-             alpha: int, beta: int) -> int:
+             killers: np.ndarray, history: np.ndarray, ctl: np.ndarray, stop: np.ndarray, pv: np.ndarray, ply: int,
+             qply: int, alpha: int, beta: int) -> int:
+    """Quiescence: the static evaluation unless a shot that removes an enemy piece does better; when a laser
+    already points at the mover's Pharaoh, no standing pat: only moves that change a beam can save it."""
     ctl[NODES] += 1
+    pv[ply, PV_LEN] = 0
     if ply > ctl[SELDEPTH]:
         ctl[SELDEPTH] = ply
     s = stack[ply]
     stand = evaluate(s, ctl[EVAL])
-    if stand >= beta or qply >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1 or stand >= PHARAOH_IN_SIGHT:
+    if stand >= PHARAOH_IN_SIGHT or qply >= QUIESCENCE_PLIES or ply >= MAX_PLY - 1:
         return stand
-    if stand > alpha:
-        alpha = stand
+    me = s[TO_MOVE]
+    danger = False
+    for colour in range(2):
+        target = shot_target(s, colour)
+        if target >= 0 and (s[target] >> 3) == PHARAOH and ((s[target] >> 2) & 1) == me:
+            danger = True
+    if not danger:
+        if stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
     out = moves[ply]
     k = generate(s, out, ctl[PHARAOH_ROT] != 0, ctl[STRICT] != 0)
-    k = _order(s, out, k, keys[ply], -1, killers[ply], history, mine[ply], theirs[ply], path, scratch, True)
-    me = s[TO_MOVE]
+    k = _order(s, out, k, keys[ply], -1, killers[ply], history, mine[ply], theirs[ply], path, scratch,
+               EVASIONS if danger else CAPTURES)
     child = stack[ply + 1]
-    best = stand
+    best = -INF if danger else stand
+    if danger and k == 0:
+        return stand
     for i in range(k):
         m = _pick(out, keys[ply], i, k)
         _copy(s, child)
@@ -215,7 +247,7 @@ def _quiesce(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
             score = _terminal_score(child, me, ply + 1)
         else:
             score = -_quiesce(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data, killers,
-                              history, ctl, stop, ply + 1, qply + 1, -beta, -alpha)
+                              history, ctl, stop, pv, ply + 1, qply + 1, -beta, -alpha)
         if score > best:
             best = score
             if score > alpha:
@@ -228,13 +260,14 @@ def _quiesce(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
 @njit(_SIGNATURE, cache=True, nogil=True)
 def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.ndarray, mine: np.ndarray,
              theirs: np.ndarray, path: np.ndarray, scratch: np.ndarray, tt_keys: np.ndarray, tt_data: np.ndarray,
-             killers: np.ndarray, history: np.ndarray, ctl: np.ndarray, stop: np.ndarray, ply: int, depth: int,
-             alpha: int, beta: int) -> int:
+             killers: np.ndarray, history: np.ndarray, ctl: np.ndarray, stop: np.ndarray, pv: np.ndarray, ply: int,
+             depth: int, alpha: int, beta: int) -> int:
     if depth <= 0 or ply >= MAX_PLY - QUIESCENCE_PLIES - 2:
         return _quiesce(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data, killers,
-                        history, ctl, stop, ply, 0, alpha, beta)
+                        history, ctl, stop, pv, ply, 0, alpha, beta)
     ctl[NODES] += 1
-    if (ctl[NODES] & 1023) == 0 and (ctl[NODES] >= ctl[NODE_LIMIT] or stop[0] != 0):
+    pv[ply, PV_LEN] = 0
+    if (ctl[NODES] & 1023) == 0 and ctl[NO_ABORT] == 0 and (ctl[NODES] >= ctl[NODE_LIMIT] or stop[0] != 0):
         ctl[ABORTED] = 1
     if ctl[ABORTED] != 0:
         return 0
@@ -252,7 +285,7 @@ def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
                 return score
     out = moves[ply]
     k = generate(s, out, ctl[PHARAOH_ROT] != 0, ctl[STRICT] != 0)
-    _order(s, out, k, keys[ply], tt_move, killers[ply], history, mine[ply], theirs[ply], path, scratch, False)
+    _order(s, out, k, keys[ply], tt_move, killers[ply], history, mine[ply], theirs[ply], path, scratch, ALL_MOVES)
     me = s[TO_MOVE]
     child = stack[ply + 1]
     alpha0 = alpha
@@ -263,6 +296,7 @@ def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
         quiet_move = keys[ply, i] < _ORDER_CAPTURE
         _copy(s, child)
         apply(child, m, ctl[QUIET_LIMIT])
+        pv[ply + 1, PV_LEN] = 0
         if child[TO_MOVE] == TERMINAL:
             score = _terminal_score(child, me, ply + 1)
         else:
@@ -271,14 +305,14 @@ def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
                 score = 0
             elif i == 0:
                 score = -_negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data,
-                                  killers, history, ctl, stop, ply + 1, depth - 1, -beta, -alpha)
+                                  killers, history, ctl, stop, pv, ply + 1, depth - 1, -beta, -alpha)
             else:
                 reduce = 1 if (keys[ply, i] < _ORDER_KILLER and i >= 4 and depth >= 3) else 0
                 score = -_negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data,
-                                  killers, history, ctl, stop, ply + 1, depth - 1 - reduce, -alpha - 1, -alpha)
+                                  killers, history, ctl, stop, pv, ply + 1, depth - 1 - reduce, -alpha - 1, -alpha)
                 if score > alpha and (reduce or score < beta):
                     score = -_negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data,
-                                      killers, history, ctl, stop, ply + 1, depth - 1, -beta, -alpha)
+                                      killers, history, ctl, stop, pv, ply + 1, depth - 1, -beta, -alpha)
         if ctl[ABORTED] != 0:
             return 0
         if score > best:
@@ -288,6 +322,11 @@ def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
                 ctl[BEST_MOVE] = m
             if score > alpha:
                 alpha = score
+                length = pv[ply + 1, PV_LEN]
+                pv[ply, 0] = m
+                for j in range(length):
+                    pv[ply, j + 1] = pv[ply + 1, j]
+                pv[ply, PV_LEN] = length + 1
                 if alpha >= beta:
                     if quiet_move:
                         if killers[ply, 0] != m:
@@ -318,12 +357,12 @@ def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
 def search_root(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.ndarray, mine: np.ndarray,
                 theirs: np.ndarray, path: np.ndarray, scratch: np.ndarray, tt_keys: np.ndarray,
                 tt_data: np.ndarray, killers: np.ndarray, history: np.ndarray, ctl: np.ndarray, stop: np.ndarray,
-                depth: int, alpha: int, beta: int) -> int:
-    """Search ``stack[0]`` to ``depth``; the best move goes to ``ctl[BEST_MOVE]``, the score is returned."""
+                pv: np.ndarray, depth: int, alpha: int, beta: int) -> int:
+    """Search ``stack[0]`` to ``depth``; the best move goes to ``ctl[BEST_MOVE]``, its line to ``pv[0]``."""
     ctl[ABORTED] = 0
     ctl[BEST_MOVE] = -1
     return _negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data, killers, history,
-                    ctl, stop, 0, depth, alpha, beta)
+                    ctl, stop, pv, 0, depth, alpha, beta)
 
 
 @dataclass
@@ -357,6 +396,7 @@ class Engine:
         self.path = np.zeros(MAX_PATH, dtype=np.int32)
         self.scratch = np.zeros(STATE_LENGTH, dtype=np.int32)
         self.ctl = np.zeros(CONTROL, dtype=np.int64)
+        self.pv = np.zeros((MAX_PLY + 1, PV_LEN + 1), dtype=np.int32)
         #: set ``stop[0] = 1`` from another thread to end a running ``think`` (it returns its last iteration)
         self.stop = np.zeros(1, dtype=np.int32)
         self._last: tuple[bytes, int] | None = None  # (root key, score) for aspiration windows
@@ -388,22 +428,24 @@ class Engine:
         self.ctl[ROOT_INDEX] = count - 1
 
     def _root(self, depth: int, alpha: int, beta: int, node_limit: int) -> tuple[int, int, bool]:
+        """One search of the root; ``node_limit`` counts from the start of this depth (``ctl[NODES]`` is not
+        reset between the attempts of an aspiration window)."""
         self.ctl[NODE_LIMIT] = node_limit
+        self.ctl[NO_ABORT] = int(depth == 1)  # depth 1 always completes: there is always a searched move
         score = search_root(self.stack, self.moves, self.keys, self.hashes, self.mine, self.theirs, self.path,
                             self.scratch, self.tt_keys, self.tt_data, self.killers, self.history, self.ctl,
-                            self.stop, depth, alpha, beta)
+                            self.stop, self.pv, depth, alpha, beta)
         return int(score), int(self.ctl[BEST_MOVE]), not bool(self.ctl[ABORTED])
 
     def _depth(self, state: Any, depth: int, node_limit: int) -> tuple[int, int, bool]:
         """One depth with an aspiration window around the last score of this root, widened on failure."""
         root = state._s.tobytes()
-        start_nodes = int(self.ctl[NODES])
+        limit = min(int(self.ctl[NODES]) + node_limit, 2**62)
         if self._last is not None and self._last[0] == root and depth >= 4 and abs(self._last[1]) < DECIDED:
             window = 300
             alpha, beta = self._last[1] - window, self._last[1] + window
             while True:
-                limit = node_limit - (int(self.ctl[NODES]) - start_nodes)
-                score, move, done = self._root(depth, alpha, beta, max(limit, 1))
+                score, move, done = self._root(depth, alpha, beta, limit)
                 if not done or alpha < score < beta:
                     break
                 window *= 4
@@ -414,29 +456,26 @@ class Engine:
                 else:
                     beta = score + window
         else:
-            score, move, done = self._root(depth, -INF, INF, node_limit)
+            score, move, done = self._root(depth, -INF, INF, limit)
         if done:
             self._last = (root, score)
         return score, move, done
 
-    def principal_variation(self, state: Any, depth: int) -> list[int]:
-        """The moves of the table's principal variation from ``state`` (legal, at most ``depth``)."""
+    def principal_variation(self, state: Any) -> list[int]:
+        """The line of the last completed root search from ``state`` (checked legal move by move)."""
         line: list[int] = []
         scratch = state.copy()
-        mask = self.tt_keys.shape[0] - 1
-        for _ in range(depth):
-            if scratch.player < 0:
+        for move in self.pv[0, : int(self.pv[0, PV_LEN])]:
+            if scratch.player < 0 or not scratch.is_legal(int(move)):
                 break
-            h = position_hash(scratch._s)
-            slot = int(h) & mask
-            if self.tt_keys[slot] != h:
-                break
-            move = int(self.tt_data[slot, 2])
-            if not scratch.is_legal(move):
-                break
-            line.append(move)
-            scratch._apply(move)
+            line.append(int(move))
+            scratch._apply(int(move))
         return line
+
+    @staticmethod
+    def _claim_instead(state: Any, score: int) -> bool:
+        """Whether to claim a repetition draw (``repetition=claim``) rather than play on for no more than a draw."""
+        return bool(state.can_claim_draw()) and score <= 0
 
     def search_depth(self, state: Any, depth: int, node_limit: int, evaluation: str | None = None) -> SearchResult:
         """One fixed-depth search (the ``Game.search`` hook the generic alpha-beta player drives)."""
@@ -445,9 +484,11 @@ class Engine:
         nodes = int(self.ctl[NODES])
         if move < 0:
             move = state.legal_moves()[0]
-        pv = self.principal_variation(state, depth) if done else [move]
+        pv = self.principal_variation(state) if done else [move]
         if not pv or pv[0] != move:
             pv = [move]
+        if done and self._claim_instead(state, score):
+            move, score, pv = CLAIM, 0, [CLAIM]
         return SearchResult(move=move, score=float(score), nodes=nodes, completed=done, pv=tuple(pv))
 
     # ----- iterative deepening --------------------------------------------------------------------------
@@ -461,6 +502,7 @@ class Engine:
         legal = [m for m in state.legal_moves() if m != CLAIM]
         if not legal:
             raise ValueError("the game is over: there is no move to search")
+        seconds = None if seconds is None else min(max(seconds, 0.0), threading.TIMEOUT_MAX)
         self.stop[0] = 0
         self.new_position()
         started = time.perf_counter()
@@ -482,7 +524,7 @@ class Engine:
                 if not done:
                     break
                 elapsed = time.perf_counter() - started
-                pv = self.principal_variation(state, depth)
+                pv = self.principal_variation(state)
                 if not pv or pv[0] != move:
                     pv = [move]
                 best = Iteration(depth=depth, score=score, move=move, pv=pv, nodes=total, seconds=elapsed)
@@ -496,6 +538,8 @@ class Engine:
             if timer is not None:
                 timer.cancel()
             self.stop[0] = 0
+        if self._claim_instead(state, best.score):
+            best = Iteration(depth=best.depth, score=0, move=CLAIM, pv=[CLAIM])
         best.nodes = total
         best.seconds = time.perf_counter() - started
         return best

@@ -178,13 +178,27 @@ def test_random_placements_round_trip(rng: random.Random, strict: bool) -> None:
 
 @pytest.mark.parametrize("side", ["-P", "-R", "-Q", "-C"])
 def test_finished_positions_round_trip(side: str) -> None:
-    text = CLASSIC.replace("PnAn", "1An" if side == "-P" else "PnAn").replace(" s 0", f" {side} 7")
+    count = 100 if side == "-Q" else 7  # a draw by the quiet-ply limit needs the count to have reached it
+    text = CLASSIC.replace("PnAn", "1An" if side == "-P" else "PnAn").replace(" s 0", f" {side} {count}")
     state = load().state_from_position(text)
     assert state.position() == text
     assert state.is_over()
     outcome = state.outcome()
     assert outcome is not None
     assert outcome.winner == (1 if side == "-P" else None)
+
+
+def test_a_quiet_draw_below_the_limit_is_refused() -> None:
+    with pytest.raises(damier.ParseError, match="needs a count of at least quiet_ply_limit=100"):
+        load().state_from_position(CLASSIC.replace(" s 0", " -Q 7"))
+    with pytest.raises(damier.ParseError, match="the limit on"):
+        load(quiet_ply_limit=0).state_from_position(CLASSIC.replace(" s 0", " -Q 100"))
+
+
+@pytest.mark.parametrize("count", ["²", "2147483648", "-1", "1e3"])
+def test_quiet_counts_outside_the_range_are_refused(count: str) -> None:
+    with pytest.raises(damier.ParseError, match="whole number from 0 to 1,000,000"):
+        load().state_from_position(CLASSIC.replace(" s 0", f" s {count}"))
 
 
 def replace_rank(rank: int, text: str) -> str:
@@ -199,8 +213,8 @@ def replace_rank(rank: int, text: str) -> str:
         (CLASSIC.split()[0], "3 fields \\(board, side to move, quiet plies\\), got 1"),
         (CLASSIC + " 5", "3 fields"),
         (CLASSIC.replace(" s ", " x "), "side to move must be 's' \\(Silver\\) or 'r' \\(Red\\)"),
-        (CLASSIC.replace(" s 0", " s -1"), "quiet-ply count must be a number >= 0, not '-1'"),
-        (CLASSIC.replace(" s 0", " s many"), "quiet-ply count must be a number"),
+        (CLASSIC.replace(" s 0", " s -1"), "quiet-ply count must be a whole number from 0 to 1,000,000, not '-1'"),
+        (CLASSIC.replace(" s 0", " s many"), "quiet-ply count must be a whole number"),
         (CLASSIC.replace("/7Yn2/", "/7Yn2/10/"), "needs 8 ranks separated by '/', got 9"),
         (CLASSIC.replace("/7Yn2/", "/"), "got 7"),
         (replace_rank(2, "7Yn3"), "rank 2 \\('7Yn3'\\) covers 11 squares, not 10"),
