@@ -40,8 +40,10 @@ SeatToken = Annotated[str | None, Header(max_length=4096)]
 
 
 def seat_view(arcade: Arcade, room: Room, token: str | None) -> dict[str, Any]:
-    """The game's view, with ``you`` set to the seat of ``token`` (or None for a watcher)."""
-    return arcade.view(room, arcade.seat_of(room, token))
+    """The game's view, with ``you`` set to the seat of ``token`` (or None for a watcher, who gets no move
+    previews)."""
+    seat = arcade.seat_of(room, token)
+    return arcade.view(room, seat, spectator=seat is None)
 
 
 class SeatSpec(BaseModel):

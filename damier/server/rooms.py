@@ -239,28 +239,32 @@ class Arcade:
         return room
 
     # ----- the view -----------------------------------------------------------------------------------
-    def view(self, room: Room, you: int | None = None) -> dict[str, Any]:
+    def view(self, room: Room, you: int | None = None, *, spectator: bool = False) -> dict[str, Any]:
+        """The game as a client draws it; ``you`` is the seat of the asker (None: unknown). The board carries
+        what only a player about to move needs (Khet's laser previews) only while a person is to move, and not
+        for a ``spectator`` (an asker known to hold no seat): the WebSocket's watchers are anonymous, so what
+        they receive has them whenever a person is to move."""
         state = room.state
         row = room.row
         active = room.active
         player = state.player if active else TERMINAL
-        names = room.game.player_names
         result = row.result
+        previews = not spectator and player >= 0 and row.seats[player].kind == "human"
         return {
             "id": row.id,
             "game": room.game.name,
             "title": room.game.title,
             "options": dict(room.game.options),
             "status": row.status,
-            "seats": [{"index": s.index, "name": names[s.index], "kind": s.kind, "level": s.level,
-                       "thinking": room.thinking == s.index} for s in row.seats],
+            "seats": self.seats(room),
+            "start": row.start,
             "you": you,
             "player": player,
             "version": len(state.history),
             "legal_moves": [state.move_to_str(m) for m in state.legal_moves()] if active and player >= 0 else [],
             "moves": [{"ply": i + 1, "move": m, "player": p} for i, (m, p) in enumerate(row.moves)],
             "events": state.events(),
-            "board": state.board_json(),
+            "board": state.board_json(previews=previews),
             "position": state.position(),
             "result": result,
             "has_draws": room.game.has_draws,
@@ -271,6 +275,11 @@ class Arcade:
             "created_at": row.created_at,
             "updated_at": row.updated_at,
         }
+
+    def seats(self, room: Room) -> list[dict[str, Any]]:
+        names = room.game.player_names
+        return [{"index": s.index, "name": names[s.index], "kind": s.kind, "level": s.level,
+                 "thinking": room.thinking == s.index} for s in room.row.seats]
 
     # ----- watchers -----------------------------------------------------------------------------------
     async def broadcast(self, room: Room) -> None:
@@ -560,15 +569,16 @@ class Arcade:
     def replay_frames(self, room: Room) -> dict[str, Any]:
         state = room.game.new_state(room.row.seed) if room.row.start is None else room.game.state_from_position(
             room.row.start, room.row.seed)
+        # no laser previews (or the like): nobody moves in a replay, and they would be most of every frame
         frames: list[dict[str, Any]] = [
-            {"ply": 0, "move": None, "player": None, "board": state.board_json(), "events": []}
+            {"ply": 0, "move": None, "player": None, "board": state.board_json(previews=False), "events": []}
         ]
         for ply, (text, player) in enumerate(list(room.row.moves), start=1):
             state.play(state.parse_move(text))
-            frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(),
+            frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(previews=False),
                            "events": state.events()})
         return {"id": room.id, "game": room.game.name, "title": room.game.title, "options": dict(room.game.options),
-                "seats": self.view(room)["seats"], "frames": frames, "result": room.row.result}
+                "start": room.row.start, "seats": self.seats(room), "frames": frames, "result": room.row.result}
 
     async def close(self) -> None:
         for room in self.rooms.values():
@@ -600,7 +610,8 @@ def check_position(name: str, options: dict[str, Any], position: str | None) -> 
         raise ArcadeError(422, str(exc)) from None
     state = start_state(game, position, None)
     return {"game": game.name, "options": dict(game.options), "position": state.position(),
-            "player": state.player, "legal_moves": len(state.legal_moves()), "board": state.board_json()}
+            "player": state.player, "legal_moves": len(state.legal_moves()),
+            "board": state.board_json(previews=False)}
 
 
 def _players_by_ply(state: State) -> list[int]:

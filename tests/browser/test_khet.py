@@ -1,14 +1,17 @@
 """Khet in a real browser: a position built in the setup editor, played to its end against the computer by
 clicking (the laser preview under the pointer is the engine's shot, the shot is animated, a removed piece goes),
-its replay, and the editor's dragging, checking and repetition draws claimed by a button."""
+its replay, the editor's dragging, checking, quiet count and repetition draws claimed by a button, and a game on a
+touch screen (a first tap shows the shot, a second plays it)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Browser, Page, expect
 
 from tests.server.conftest import ServerProcess
 
@@ -19,8 +22,17 @@ LEGAL = "[data-testid^='square-'][data-legal='true']"
 BANNER = "[data-testid='result-banner']:not([hidden])"
 
 
-def view_of(server: ServerProcess, game_id: str) -> Any:
-    return httpx.get(f"{server.url}/api/games/{game_id}", timeout=10).json()
+def view_of(server: ServerProcess, game_id: str, token: str | None = None) -> Any:
+    """The game's view; with a seat's ``token`` (a spectator's view has no laser previews)."""
+    headers = {"X-Seat-Token": token} if token else {}
+    return httpx.get(f"{server.url}/api/games/{game_id}", headers=headers, timeout=10).json()
+
+
+def token_in(page: Page, game_id: str, seat: int) -> str:
+    """The token of ``seat`` that the page's browser keeps."""
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('damier.seats.{game_id}')).tokens['{seat}']")
+    assert isinstance(token, str)
+    return token
 
 
 def game_id_of(page: Page) -> str:
@@ -98,8 +110,10 @@ def test_a_game_from_the_editor_played_to_its_end_against_the_computer(page: Pag
     page.get_by_test_id("seat-1-level").select_option("easy")
     page.get_by_test_id("editor-start").click()
     game_id = game_id_of(page)
-    view = view_of(live_server, game_id)
+    silver = token_in(page, game_id, 0)
+    view = view_of(live_server, game_id, silver)
     assert view["position"] == DUEL and view["options"]["quiet_ply_limit"] == 12
+    expect(page.get_by_test_id("game-options")).to_contain_text("Custom position")  # not "Classic setup"
 
     # a turn button shows its shot too (the Pyramid on j6 turned clockwise would send the laser east, off the board)
     page.wait_for_selector(LEGAL)
@@ -113,7 +127,7 @@ def test_a_game_from_the_editor_played_to_its_end_against_the_computer(page: Pag
         if finished(page):
             break
         version = int(page.get_by_test_id("board").get_attribute("data-version") or -1)
-        view = view_of(live_server, game_id)
+        view = view_of(live_server, game_id, silver)
         assert view["version"] == version and view["player"] == 0
         previews = view["board"]["previews"]
         assert sorted(previews) == sorted(view["legal_moves"])
@@ -145,6 +159,7 @@ def test_a_game_from_the_editor_played_to_its_end_against_the_computer(page: Pag
 
     # the replay shows the board and the shots
     page.goto(f"{live_server.url}/#/replay/{game_id}")
+    expect(page.get_by_test_id("game-options")).to_contain_text("Custom position")
     page.get_by_test_id("replay-first").click()
     expect(page.get_by_test_id("replay-ply")).to_have_attribute("data-ply", "0")
     expect(page.get_by_test_id("piece-e6")).to_have_count(1)
@@ -188,6 +203,17 @@ def test_the_editor_drags_checks_and_starts_a_game_where_a_repetition_is_claimed
     expect(page.get_by_test_id("editor-status")).to_contain_text("a1 is reserved for Red")
     expect(page.get_by_test_id("editor-start")).to_be_disabled()
 
+    # a pasted position keeps its quiet count (and a count the limit forbids is refused)
+    text.fill(SHUFFLE.replace(" s 0", " s 37"))
+    page.get_by_test_id("editor-load").click()
+    wait_valid(page)
+    expect(page.get_by_test_id("editor-quiet")).to_have_value("37")
+    expect(text).to_have_value(SHUFFLE.replace(" s 0", " s 37"))
+    page.get_by_test_id("editor-quiet").fill("100")
+    expect(page.get_by_test_id("editor-status")).to_have_attribute("data-valid", "false")
+    expect(page.get_by_test_id("editor-status")).to_contain_text("100 quiet plies")
+    page.get_by_test_id("editor-quiet").fill("0")
+
     text.fill(SHUFFLE)
     page.get_by_test_id("editor-load").click()
     wait_valid(page)
@@ -224,3 +250,77 @@ def test_the_editor_drags_checks_and_starts_a_game_where_a_repetition_is_claimed
     expect(page.get_by_test_id("result-banner")).to_be_visible()
     expect(page.get_by_test_id("result-banner")).to_contain_text("Draw")
     assert view_of(live_server, game_id)["result"]["winner"] is None
+
+
+#: DUEL with a Silver Scarab on f1 beside the Pharaoh and a Silver Pyramid on f2, which the Scarab may swap with
+TOUCH = "xs9/10/1ps2yw4Ys/10/10/10/5Yn4/4PnSe3Xn s 0"
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page on a touch screen (no hover: a finger only taps)."""
+    context = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_on_a_touch_screen_a_first_tap_shows_the_shot_and_a_second_plays_it(
+        phone: Page, live_server: ServerProcess) -> None:
+    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+        "game": "khet", "start": TOUCH, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    page = phone
+    page.goto(f"{live_server.url}/#/game/{game_id}?seat=0&token={silver}")
+    page.wait_for_selector(LEGAL)
+    previews = view_of(live_server, game_id, silver)["board"]["previews"]
+    preview_text = page.get_by_test_id("laser-preview-text")
+
+    # the Scarab's swap with its own Pyramid: a tap shows it and does not play it; the Pyramid can be picked instead
+    page.get_by_test_id("square-f1").tap()
+    expect(page.get_by_test_id("square-f2")).to_have_attribute("data-target", "true")
+    page.get_by_test_id("square-f2").tap()
+    check_preview(page, "f1f2", previews["f1f2"])
+    expect(page.get_by_test_id("preview-play")).to_have_text("Play f1f2")
+    page.get_by_test_id("select-instead").tap()
+    expect(page.get_by_test_id("square-f2")).to_have_attribute("data-selected", "true")
+    expect(page.get_by_test_id("laser-preview")).to_have_count(0)
+    # another of one's pieces that is no target is selected at once
+    page.get_by_test_id("square-j6").tap()
+    expect(page.get_by_test_id("square-j6")).to_have_attribute("data-selected", "true")
+
+    # a step: the first tap pins the shot (drawn, and said in the bar), the second tap on it plays it
+    page.get_by_test_id("square-e1").tap()
+    page.get_by_test_id("square-e2").tap()
+    check_preview(page, "e1e2", previews["e1e2"])
+    expect(preview_text).to_contain_text("e1e2: The laser removes the Red Pyramid on e6")
+    expect(page.get_by_test_id("square-e2")).to_have_class(re.compile(r"\bpinned\b"))
+    page.wait_for_timeout(300)
+    assert view_of(live_server, game_id)["version"] == 0  # nothing played yet
+    expect(page.locator("[data-testid='move-list'] li")).to_have_count(0)
+    page.get_by_test_id("square-e2").tap()
+    expect(page.get_by_test_id("move-1")).to_contain_text("e1e2")
+    expect(page.get_by_test_id("piece-e6")).to_have_count(0)
+    assert view_of(live_server, game_id)["version"] == 1
+
+    # Red answers from elsewhere; then a turn button: the first tap shows, the bar's Play button plays
+    red_moves = view_of(live_server, game_id, red)["board"]["previews"]
+    harmless = sorted(m for m, beam in red_moves.items() if beam["removed"] is None)[0]
+    answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": harmless},
+                        headers={"X-Seat-Token": red}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    page.wait_for_selector(f"[data-testid='board'][data-version='2'] {LEGAL}")
+    previews = view_of(live_server, game_id, silver)["board"]["previews"]
+    page.get_by_test_id("square-j6").tap()
+    page.locator("[data-testid='rotate-cw'][data-move='j6+']").tap()
+    check_preview(page, "j6+", previews["j6+"])
+    expect(page.locator("[data-testid='rotate-cw'][data-move='j6+']")).to_have_attribute("aria-pressed", "true")
+    page.wait_for_timeout(300)
+    assert view_of(live_server, game_id)["version"] == 2
+    page.get_by_test_id("preview-play").tap()
+    expect(page.get_by_test_id("move-3")).to_contain_text("j6+")
+    assert view_of(live_server, game_id)["version"] == 3

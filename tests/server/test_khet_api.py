@@ -3,6 +3,7 @@ moves with their laser events and previews, repetition draws claimed over HTTP, 
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -92,13 +93,51 @@ def test_moves_over_http_carry_the_laser_and_the_removed_piece(client: TestClien
     assert view["player"] == 1 and view["board"]["quiet"] == 0
     # Red does not get out of the way: Silver's next shot goes along rank 6 to the Red Pharaoh
     assert move(client, game_id, red, "a8-").status_code == 200
-    view = client.get(f"/api/games/{game_id}").json()
+    view = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": silver}).json()
     win = view["board"]["previews"]["e2e1"]
     assert win["removed"] == {"square": "b6", "kind": "pharaoh", "colour": 1, "facing": "S"}
     view = move(client, game_id, silver, "e2e1").json()
     assert view["status"] == "finished" and view["result"]["winner"] == 0
     assert {"type": "win", "player": 0} in view["events"]
     assert move(client, game_id, red, "b6b5").status_code == 409
+
+
+def test_replay_frames_carry_no_previews(client: TestClient) -> None:
+    """A replay is public and nobody moves in it: its frames leave out the laser previews (most of a board)."""
+    created = create(client, options={"setup": "classic"}).json()
+    game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    assert len(created["state"]["board"]["previews"]) == len(created["state"]["legal_moves"]) > 50
+    view = created["state"]
+    for token in (silver, red, silver):
+        harmless = sorted(m for m, beam in view["board"]["previews"].items() if beam["removed"] is None)
+        view = move(client, game_id, token, harmless[0]).json()
+    replay = client.get(f"/api/games/{game_id}/replay").json()
+    assert [f["ply"] for f in replay["frames"]] == [0, 1, 2, 3]
+    for frame in replay["frames"]:
+        assert frame["board"]["previews"] == {}
+        assert len(json.dumps(frame)) < 4000, frame["ply"]  # with the previews, about 23 KB each
+    assert replay["frames"][1]["events"][1]["type"] == "laser"  # the shots played are still there
+    assert replay["start"] is None
+
+
+def test_only_a_person_about_to_move_gets_the_previews(client: TestClient) -> None:
+    created = create(client, DUEL).json()
+    game_id, silver = created["id"], created["tokens"]["0"]
+    assert created["state"]["start"] == DUEL
+    seated = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": silver}).json()
+    assert sorted(seated["board"]["previews"]) == sorted(seated["legal_moves"])
+    # a spectator's view has none (a bad token is no seat either)
+    for headers in ({}, {"X-Seat-Token": "0" * 48}):
+        watched = client.get(f"/api/games/{game_id}", headers=headers).json()
+        assert watched["you"] is None and watched["board"]["previews"] == {}
+        assert watched["board"]["pieces"] == seated["board"]["pieces"] and watched["start"] == DUEL
+    # the WebSocket is anonymous: it carries them while a person is to move (the players draw from it)
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as ws:
+        assert sorted(ws.receive_json()["state"]["board"]["previews"]) == sorted(seated["legal_moves"])
+    # nobody at all while the computer is to move
+    versus = create(client, SHUFFLE.replace(" s ", " r "),
+                    seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]).json()
+    assert versus["state"]["player"] == 1 and versus["state"]["board"]["previews"] == {}
 
 
 def test_a_claimed_repetition_draw_over_http(client: TestClient) -> None:
@@ -141,7 +180,8 @@ def test_the_position_check_answers_the_board_or_the_reason(client: TestClient) 
     assert usual.json()["position"] == setup_position("dynasty") and usual.json()["player"] == 0
     given = client.post("/api/positions", json={"game": "khet", "position": DUEL}).json()
     assert given["position"] == DUEL and given["legal_moves"] == 13
-    assert given["board"]["previews"]["e1e2"]["removed"]["square"] == "e6"
+    assert given["board"]["previews"] == {}  # the editor draws no shots: they are not computed
+    assert {p["square"] for p in given["board"]["pieces"]} == {"a8", "b6", "e6", "j6", "e1", "j1"}
     bad = client.post("/api/positions", json={"game": "khet", "position": DUEL.replace("4Ys", "4ys")})
     assert bad.status_code == 422 and "j6 is reserved for Silver" in bad.json()["error"]
     wrong_game = client.post("/api/positions", json={"game": "nope"})

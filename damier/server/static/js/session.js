@@ -21,6 +21,7 @@ export async function startGame(catalogEntry, options, seatKinds, start = null) 
     game: catalogEntry.name,
     title: state.title || catalogEntry.title,
     options: state.options || options,
+    start: state.start ?? start,
     seat: humanSeats.length ? humanSeats[0] : null,
   });
   navigate(`/game/${encodeURIComponent(created.id)}`);

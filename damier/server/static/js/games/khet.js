@@ -10,7 +10,9 @@
 //
 // Playing: click (or Enter on) one of your pieces to select it; its step and swap targets are marked and the
 // turn buttons appear under the board; pointing at a target or a turn button shows the laser preview; a click
-// plays it. Esc drops the selection, [ and ] bring the focus to the turn buttons.
+// plays it. A touch screen cannot point: there the first tap on a target or a turn button pins its preview (the
+// bar says what the shot does and offers "Play <move>"), and a second tap on it, or Play, makes the move.
+// Esc drops the selection, [ and ] bring the focus to the turn buttons.
 
 import { h, svg, icon, wait, prefersReducedMotion } from "../dom.js";
 import { attachGridKeyboard } from "./grid.js";
@@ -67,9 +69,17 @@ export function seatNames() {
   return COLOUR_NAMES.slice();
 }
 
-export function describeOptions(options = {}) {
-  const setup = String(options.setup || "classic");
-  const parts = [`${setup.charAt(0).toUpperCase()}${setup.slice(1)} setup`];
+/** The options in words; `start` is the position a game began from (the view's `start`; null: the setup). */
+export function describeOptions(options = {}, { start = null } = {}) {
+  const capital = (id) => `${id.charAt(0).toUpperCase()}${id.slice(1)} setup`;
+  let first = capital(String(options.setup || "classic"));
+  if (start) {
+    // a setup given by its position (or its name) is still that setup; anything else was set up by hand
+    const given = String(start).trim().split(/\s+/).join(" ");
+    const named = Object.keys(SETUPS).find((id) => id === given.toLowerCase() || SETUPS[id] === given);
+    first = named ? capital(named) : "Custom position";
+  }
+  const parts = [first];
   if (options.repetition === "claim") parts.push("repetition draws claimed");
   const quiet = Number(options.quiet_ply_limit ?? 100);
   parts.push(quiet > 0 ? `draw after ${quiet} quiet plies` : "no quiet-ply limit");
@@ -107,11 +117,12 @@ export function boardFromPosition(text) {
     if (file !== COLS) return null;
   }
   const side = fields[1];
+  if (!/^\d+$/.test(fields[2])) return null;
   return {
     kind: "khet", rows: ROWS, cols: COLS, position: String(text).trim(),
     to_move: side === "s" ? 0 : side === "r" ? 1 : -2,
     pieces, reserved: { ...RESERVED }, previews: {},
-    repetitions: 1, can_claim: false, quiet: Number(fields[2]) || 0, quiet_limit: 100,
+    repetitions: 1, can_claim: false, quiet: Number(fields[2]), quiet_limit: 100,
   };
 }
 
@@ -436,7 +447,8 @@ function build(container, opts) {
 
   const view = {
     root, host, inner, squares, order, piecesLayer, lastLayer, previewLayer, fx, bar, compact, flipped,
-    opts, board: null, selected: null, pointed: null, piecesKey: null, focus: -1, legal: new Set(), bySquare: new Map(),
+    opts, board: null, selected: null, pointed: null, pinned: null, lastPointer: "mouse", piecesKey: null, focus: -1,
+    legal: new Set(), bySquare: new Map(),
   };
   if (!compact) attachInput(view);
   views.set(container, view);
@@ -445,17 +457,21 @@ function build(container, opts) {
 
 function attachInput(view) {
   const { root } = view;
+  // which kind of pointer pressed last (board and bar), for clicks that do not say it themselves (Safari's)
+  view.host.addEventListener("pointerdown", (event) => { view.lastPointer = event.pointerType || "mouse"; }, true);
   root.addEventListener("click", (event) => {
     const sq = event.target.closest?.(".sq");
     if (!sq) return;
     setRoving(view, Number(sq.dataset.index));
-    activate(view, sq.dataset.square);
+    activate(view, sq.dataset.square, { touch: isTouch(view, event) });
   });
+  // a finger "hovers" only while it presses: on touch screens the preview is pinned by a tap instead
   root.addEventListener("pointerover", (event) => {
+    if (event.pointerType === "touch") return;
     const sq = event.target.closest?.(".sq");
     point(view, sq ? targetMove(view, sq.dataset.square) : null);
   });
-  root.addEventListener("pointerleave", () => point(view, null));
+  root.addEventListener("pointerleave", (event) => { if (event.pointerType !== "touch") point(view, null); });
   root.addEventListener("focusin", (event) => {
     const sq = event.target.closest?.(".sq");
     if (sq) point(view, targetMove(view, sq.dataset.square));
@@ -511,7 +527,17 @@ function targetMove(view, square) {
   return movesOf(view, view.selected).steps.get(square) || null;
 }
 
-function activate(view, square) {
+/** Was `event` (a click) made by a finger? Not when it came from the keyboard (detail 0). */
+function isTouch(view, event) {
+  if (!event || event.detail === 0) return false;
+  return (event.pointerType || view.lastPointer) === "touch";
+}
+
+/**
+ * A square clicked, tapped or Entered. A target plays its move, except for a first tap (`touch`): that pins the
+ * move's preview, and only a second tap on the same target (or the bar's Play button) plays it.
+ */
+function activate(view, square, { touch = false } = {}) {
   if (!square) return;
   if (view.opts.edit) {
     view.opts.edit.onSquare?.(square);
@@ -519,7 +545,8 @@ function activate(view, square) {
   }
   const move = targetMove(view, square);
   if (move) {
-    commit(view, move);
+    if (touch && view.pinned !== move) pin(view, move);
+    else commit(view, move);
     return;
   }
   if (square === view.selected) {
@@ -539,9 +566,24 @@ function activate(view, square) {
   }
 }
 
+/** A turn button pressed: a click plays its move, a first tap pins its preview. */
+function turnPressed(view, move, event) {
+  if (isTouch(view, event) && view.pinned !== move) pin(view, move);
+  else commit(view, move);
+}
+
+/** Show `move`'s shot until the move is played or another is chosen (touch screens: the first tap). */
+function pin(view, move) {
+  view.pinned = move;
+  paintTargets(view);
+  renderBar(view);
+  renderPreview(view);
+}
+
 function commit(view, move) {
   const opts = view.opts;
   view.selected = null;
+  view.pinned = null;
   point(view, null);
   if (opts.onMove) opts.onMove(move);
   else opts.onSquare?.(move, { legal: true });
@@ -550,6 +592,7 @@ function commit(view, move) {
 function select(view, square) {
   view.selected = square;
   view.pointed = null;
+  view.pinned = null;
   paintTargets(view);
   renderBar(view);
   renderPreview(view);
@@ -569,9 +612,10 @@ function say(view, text) {
   if (view.bar) view.bar.info.textContent = text;
 }
 
-/** The move whose preview is drawn: the one pointed at, else the hint. */
+/** The move whose preview is drawn: the one pointed at, else the one pinned (a first tap), else the hint. */
 function previewMove(view) {
   if (view.pointed) return view.pointed;
+  if (view.pinned && view.board?.previews?.[view.pinned]) return view.pinned;
   const hint = view.opts.hint;
   return hint && view.board?.previews?.[hint] && !view.selected ? hint : null;
 }
@@ -597,6 +641,7 @@ function renderPreview(view) {
 
 function paintTargets(view) {
   const { steps } = view.selected ? movesOf(view, view.selected) : NO_MOVES;
+  const pinned = parseMove(view.pinned);
   for (const [name, s] of view.squares) {
     const g = s.g;
     const target = steps.has(name);
@@ -606,6 +651,7 @@ function paintTargets(view) {
     g.classList.toggle("swap", target && !!pieceAt(view.board, name));
     g.classList.toggle("movable", movable);
     g.classList.toggle("selected", selected);
+    g.classList.toggle("pinned", target && pinned?.to === name);
     g.dataset.target = String(target);
     g.dataset.selected = String(selected);
     g.dataset.legal = String(target || movable);
@@ -625,10 +671,27 @@ function renderBar(view) {
   if (view.selected) {
     const piece = pieceAt(board, view.selected);
     const { steps, turns } = movesOf(view, view.selected);
-    bar.info.textContent = `${KIND_LABELS[piece?.kind] || "Piece"} on ${view.selected}: `
-      + (steps.size && turns.length ? "move to a marked square or turn it" : steps.size ? "move to a marked square" : "turn it");
+    const pinned = view.pinned ? parseMove(view.pinned) : null;
+    bar.info.textContent = pinned
+      ? `${view.pinned}: tap ${pinned.to ? pinned.to : "the button"} again, or Play, to make the move.`
+      : `${KIND_LABELS[piece?.kind] || "Piece"} on ${view.selected}: `
+        + (steps.size && turns.length ? "move to a marked square or turn it" : steps.size ? "move to a marked square" : "turn it");
     for (const { move, turn } of [...turns].sort((a, b) => (a.turn === "-" ? -1 : 1) - (b.turn === "-" ? -1 : 1))) {
       bar.buttons.append(turnButton(view, piece, move, turn));
+    }
+    if (pinned) {
+      bar.extra.append(h("button", {
+        type: "button", class: "btn small primary", "data-testid": "preview-play", "data-move": view.pinned,
+        title: `Make the move ${view.pinned}`, onclick: () => commit(view, view.pinned),
+      }, icon("play"), `Play ${view.pinned}`));
+      // a swap target that is one of the mover's own pieces: it may be that piece one meant to pick
+      const other = pinned.to && pieceAt(board, pinned.to);
+      if (other && movesOf(view, pinned.to) !== NO_MOVES) {
+        bar.extra.append(h("button", {
+          type: "button", class: "btn small ghost", "data-testid": "select-instead",
+          onclick: () => select(view, pinned.to),
+        }, `Pick the ${KIND_LABELS[other.kind]} on ${pinned.to} instead`));
+      }
     }
     bar.buttons.append(h("button", {
       type: "button", class: "btn small ghost", "data-testid": "select-cancel", title: "Drop the selection (Esc)",
@@ -676,11 +739,16 @@ function turnButton(view, piece, move, turn) {
   const button = h("button", {
     type: "button", class: "btn small turn-btn", "data-testid": `rotate-${turn === "+" ? "cw" : "ccw"}`,
     "data-move": move, title: `${label} (${move}; key ${turn === "+" ? "]" : "["})`,
-    "aria-label": `${label}, ${move}`,
-    onclick: () => commit(view, move),
+    "aria-label": `${label}, ${move}`, "aria-pressed": view.pinned === move ? "true" : null,
+    onclick: (event) => turnPressed(view, move, event),
   }, glyph, label);
-  for (const type of ["pointerenter", "focus"]) button.addEventListener(type, () => point(view, move));
-  for (const type of ["pointerleave", "blur"]) button.addEventListener(type, () => point(view, null));
+  button.classList.toggle("pinned", view.pinned === move);
+  for (const type of ["pointerenter", "focus"]) {
+    button.addEventListener(type, (event) => { if (event.pointerType !== "touch") point(view, move); });
+  }
+  for (const type of ["pointerleave", "blur"]) {
+    button.addEventListener(type, (event) => { if (event.pointerType !== "touch") point(view, null); });
+  }
   return button;
 }
 
@@ -732,8 +800,10 @@ function update(view, board, opts) {
   if (previous && previous.position !== board.position) {
     view.selected = null;
     view.pointed = null;
+    view.pinned = null;
   }
   if (view.selected && !view.bySquare.has(view.selected)) view.selected = null;
+  if (view.pinned && (!view.selected || !view.legal.has(view.pinned))) view.pinned = null;
   if (!view.compact) {
     view.root.style.setProperty("--turn", opts.turn === 0 || opts.turn === 1 ? `var(--khet-c${opts.turn})` : "var(--frame)");
   }
@@ -835,6 +905,7 @@ export async function animate(container, events, before, opts = {}) {
   view.root.classList.add("animating");
   view.selected = null;
   view.pointed = null;
+  view.pinned = null;
   try {
     if (action) {
       const moved = applyAction(board, action);

@@ -55,6 +55,7 @@ class Editor {
     this.names = mod.seatNames(options);
     this.pieces = [];
     this.toMove = 0;
+    this.quiet = 0; // the quiet plies of the position (a pasted position keeps its count)
     this.selected = null; // square of the piece picked up
     this.armed = null; // {kind, colour} from the palette, placed by the next click on an empty square
     this.checked = null; // the server's answer for the position shown: {position, ok, text}
@@ -100,6 +101,17 @@ class Editor {
     el.side = h("select", { id: "editor-side", "data-testid": "editor-side", "aria-label": "Side to move" },
       this.names.map((n, i) => h("option", { value: String(i) }, `${n} to move`)));
     el.side.addEventListener("change", () => { this.toMove = Number(el.side.value); this.changed(); });
+    el.quiet = h("input", {
+      id: "editor-quiet", type: "number", min: 0, step: 1, inputmode: "numeric", "data-testid": "editor-quiet",
+      title: "Plies played since a piece was last removed (the quiet-ply limit counts on from here)",
+    });
+    el.quiet.addEventListener("input", () => {
+      const n = Number(el.quiet.value);
+      if (el.quiet.value === "" || !Number.isInteger(n) || n < 0) return; // half typed: wait
+      this.quiet = n;
+      this.changed();
+    });
+    el.quiet.addEventListener("change", () => { el.quiet.value = String(this.quiet); });
     el.position = h("textarea", { id: "editor-position", rows: 3, spellcheck: "false", "data-testid": "editor-position", "aria-label": "Position string" });
     el.load = h("button", { type: "button", class: "btn small", "data-testid": "editor-load", onclick: () => this.loadText() }, "Load this position");
     el.copy = h("button", { type: "button", class: "btn small ghost", "data-testid": "editor-copy", onclick: () => this.copyPosition() }, icon("copy"), "Copy");
@@ -130,6 +142,7 @@ class Editor {
           h("section", { class: "panel", "aria-labelledby": "ed-palette" }, h("h2", { id: "ed-palette" }, "Add a piece"), el.palette),
           h("section", { class: "panel", "aria-labelledby": "ed-position" }, h("h2", { id: "ed-position" }, "Position"),
             h("div", { class: "field" }, el.side),
+            h("div", { class: "field" }, h("label", { for: "editor-quiet" }, "Quiet plies so far"), el.quiet),
             h("div", { class: "field" }, el.position),
             h("div", { class: "more-actions" }, el.load, el.copy)))));
     document.addEventListener("keydown", this.onKey);
@@ -143,6 +156,7 @@ class Editor {
     if (!board) return false;
     this.pieces = board.pieces.map((p) => ({ ...p }));
     this.toMove = board.to_move === 1 ? 1 : 0;
+    this.quiet = board.quiet;
     this.selected = null;
     this.armed = null;
     this.changed();
@@ -219,12 +233,13 @@ class Editor {
   }
 
   position() {
-    return this.mod.formatPosition(this.pieces, this.toMove, 0);
+    return this.mod.formatPosition(this.pieces, this.toMove, this.quiet);
   }
 
   changed() {
     this.el.position.value = this.position();
     this.el.side.value = String(this.toMove);
+    if (document.activeElement !== this.el.quiet) this.el.quiet.value = String(this.quiet);
     this.draw();
     this.renderPalette();
     clearTimeout(this.checkTimer);

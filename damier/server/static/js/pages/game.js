@@ -86,7 +86,7 @@ class GamePage {
     renderKeys(this.el.keys, this.mod.keyHelp || DEFAULT_KEYS);
     const local = seats.local(this.id);
     if (local.length) {
-      recent.add({ id: this.id, game: view.game, title: view.title, options: view.options, seat: local[0] });
+      recent.add({ id: this.id, game: view.game, title: view.title, options: view.options, start: view.start, seat: local[0] });
     }
     this.receive(view, "load");
     this.connect();
@@ -381,7 +381,7 @@ class GamePage {
       }
       seats.add(newId, tokens, newPrimary);
       const view = this.latest;
-      recent.add({ id: newId, game: view.game, title: view.title, options: view.options, seat: newPrimary });
+      recent.add({ id: newId, game: view.game, title: view.title, options: view.options, start: view.start, seat: newPrimary });
       navigate(`/game/${encodeURIComponent(newId)}`);
     } catch (err) {
       showError(err);
@@ -434,7 +434,7 @@ class GamePage {
   buildSkeleton() {
     const el = {};
     el.title = h("h1", {}, "Loading…");
-    el.sub = h("span", { class: "sub-options" });
+    el.sub = h("span", { class: "sub-options", "data-testid": "game-options" });
     el.conn = h("span", { class: "conn", "data-state": "connecting" }, "connecting…");
     el.statusText = h("span", { class: "status-text" });
     el.statusDot = h("span", { class: "swatch status-dot" });
@@ -518,7 +518,7 @@ class GamePage {
   renderPanels(view) {
     const el = this.el;
     el.title.textContent = view.title;
-    el.sub.textContent = this.mod.describeOptions(view.options || {});
+    el.sub.textContent = this.mod.describeOptions(view.options || {}, { start: view.start });
     this.renderStatus(view);
     this.renderBanner(view);
     this.renderControls(view);

@@ -93,7 +93,7 @@ async function showRecent(box, catalog) {
       h("a", { href: `#/game/${encodeURIComponent(g.id)}` },
         swatch,
         h("span", { class: "recent-title" }, g.title || entry?.title || g.game),
-        h("span", { class: "recent-options" }, mod.describeOptions(g.options || {})),
+        h("span", { class: "recent-options" }, mod.describeOptions(g.options || {}, { start: g.start })),
         status));
     items.append(item);
     api.game(g.id, seats.primaryToken(g.id)).then((view) => {

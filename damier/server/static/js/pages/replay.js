@@ -45,6 +45,7 @@ class ReplayPage {
     // the replay names its game, options and seats; the game's view (if any) says whether it is still live
     this.seats = data.seats || view?.seats || null;
     this.options = data.options || view?.options || {};
+    this.start = data.start ?? view?.start ?? null;
     const game = data.game || view?.game || this.frames[0]?.board?.kind || "atoms";
     this.mod = boardModule(game);
     this.game = game;
@@ -106,7 +107,7 @@ class ReplayPage {
       h("div", { class: "game-head" },
         h("div", {},
           h("h1", {}, `Replay: ${this.title}`),
-          h("p", { class: "sub" }, h("span", { class: "sub-options" }, this.mod.describeOptions(this.options))))),
+          h("p", { class: "sub" }, h("span", { class: "sub-options", "data-testid": "game-options" }, this.mod.describeOptions(this.options, { start: this.start }))))),
       h("div", { class: "game-layout" },
         h("section", { class: "board-col", "aria-label": "Board" },
           el.caption, el.banner, el.board,
