@@ -401,8 +401,8 @@ def engine(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="A game with an engine (khet).")],
     opt: OptArg = None,
 ) -> None:
-    """Run the text engine protocol on stdin/stdout: newgame, position, go depth|movetime|infinite, stop, isready,
-    d, quit (see docs/protocol.md)."""
+    """Run the text engine protocol on stdin/stdout: newgame, position, go depth|movetime|infinite, stop,
+    setoption, isready, d, quit (see docs/protocol.md)."""
     from damier.protocol.engine import serve
     from damier.protocol.searchers import protocol_game
 

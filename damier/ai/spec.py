@@ -83,11 +83,13 @@ KINDS: dict[str, tuple[Param, ...]] = {
 }
 
 
+#: the longest wait of ``ext(...)`` (seconds, about 11.6 days: ``go movetime`` takes at most 10^9 ms)
+EXT_MAX_SECONDS = 1e6
 #: parameters of ``ext(...):COMMAND``
 EXT_PARAMS = (
-    Param("time", float, "seconds per move (go movetime)", 0.001),
-    Param("margin", float, "seconds past the move time before the engine loses on time", 0.0),
-    Param("startup", float, "seconds to start and answer isready", 0.001),
+    Param("time", float, "seconds per move (go movetime)", 0.001, EXT_MAX_SECONDS),
+    Param("margin", float, "seconds past the move time before the engine loses on time", 0.0, EXT_MAX_SECONDS),
+    Param("startup", float, "seconds to start and answer isready", 0.001, EXT_MAX_SECONDS),
 )
 EXT_DEFAULTS = {"time": 1.0, "margin": 1.0, "startup": 60.0}
 _EXT = re.compile(r"^ext(?:\((?P<params>[^)]*)\))?:(?P<command>.*)$", re.IGNORECASE | re.DOTALL)

@@ -20,13 +20,15 @@ from typing import TextIO
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.core.game import Game, State
-from damier.protocol.searchers import Iteration, ProtocolGame, Searcher, protocol_game
+from damier.protocol.searchers import Iteration, ProtocolGame, Searcher, option_text, protocol_game
 
-COMMANDS = ("newgame", "position", "go", "stop", "isready", "d", "help", "quit")
+COMMANDS = ("newgame", "position", "go", "stop", "setoption", "isready", "d", "help", "quit")
 HELP = (
     "newgame | position <setup>|<position> [moves...] | go depth N | go movetime MS | go infinite | stop | "
-    "isready | d | quit"
+    "setoption name <option> value <value> | isready | d | quit"
 )
+#: the longest ``go movetime`` (ms, about 11.6 days): a wait beyond what a timer can wait is refused
+MAX_MOVETIME = 10**9
 
 
 class CommandError(ValueError):
@@ -84,7 +86,8 @@ class EngineSession:
 
     def _handlers(self) -> dict[str, Callable[[list[str]], None]]:
         return {"newgame": self._newgame, "position": self._position, "go": self._go, "stop": self._stop,
-                "isready": self._isready, "d": self._display, "print": self._display, "help": self._help}
+                "setoption": self._setoption, "isready": self._isready, "d": self._display, "print": self._display,
+                "help": self._help}
 
     # ----- output ---------------------------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -137,13 +140,14 @@ class EngineSession:
 
     def _go(self, args: list[str]) -> None:
         self._refuse_while_searching("go")
-        depth, movetime, infinite = _go_limits(args)
+        depth, movetime, infinite = _go_limits(args, self.protocol.max_depth)
         self.wait(stop=False)  # the last search has answered; its thread is ending
         state = self.state.copy()
         if state.is_over() or not state.legal_moves():
             self.send("bestmove none")
             return
         searcher = self._get_searcher()
+        self._warm = True  # this search compiles the kernels: no warm-up (which forgets the game) after it
         search = _Search(state=state, infinite=infinite)
         search.thread = threading.Thread(target=self._think, args=(searcher, search, depth, movetime),
                                          name="damier-engine-search", daemon=True)
@@ -153,6 +157,30 @@ class EngineSession:
     def _stop(self, args: list[str]) -> None:
         self._no_arguments("stop", args)
         self.wait(stop=True)
+
+    def _setoption(self, args: list[str]) -> None:
+        """``setoption name <option> value <value>``: a game option (a rule), checked by the game; it applies from
+        the next ``newgame`` or ``position`` (the position set now keeps the rules it was set up with)."""
+        self._refuse_while_searching("setoption")
+        usage = "setoption name <option> value <value>"
+        lowered = [word.lower() for word in args]
+        if len(args) < 4 or lowered[0] != "name" or "value" not in lowered[2:]:
+            names = ", ".join(self.game.option_set.defaults())
+            raise CommandError(f"setoption takes {usage} (options: {names}), got {' '.join(args)!r}")
+        split = lowered.index("value", 2)
+        name, value = " ".join(args[1:split]), " ".join(args[split + 1:])
+        known = {option.lower(): option for option in self.game.option_set.defaults()}
+        if not value:
+            raise CommandError(f"setoption name {name}: give a value ({usage})")
+        options = {**self.game.options, known.get(name.lower(), name): value}
+        try:
+            game = registry.load(self.game.name, **options)
+        except DamierError as exc:  # an unknown option or a bad value
+            raise CommandError(f"setoption: {exc}") from None
+        if game.options != self.game.options:
+            self.game = game
+            if self._searcher is not None:
+                self._searcher.new_game()  # what it learnt was under other rules
 
     def _isready(self, args: list[str]) -> None:
         if not self.searching:
@@ -172,6 +200,8 @@ class EngineSession:
     def _help(self, args: list[str]) -> None:
         self.send(f"info string commands: {HELP}")
         self.send(f"info string setups: {self._setup_words()}; scores are from {self.game.player_names[0]}'s view")
+        options = " ".join(f"{name}={option_text(value)}" for name, value in self.game.options.items())
+        self.send(f"info string options: {options}")
 
     # ----- searching ------------------------------------------------------------------------------------
     @property
@@ -230,12 +260,16 @@ class EngineSession:
         return self._searcher
 
     def _warm_up(self) -> None:
-        """Build the searcher and compile (or load) its kernels now, so the first ``go`` wastes no time."""
+        """Build the searcher and compile (or load) its kernels now, so the first ``go`` wastes no time.
+
+        Once only, before any ``go``: the warm-up search is forgotten afterwards, which must never forget a game
+        being played (an ``isready`` between moves keeps the transposition table and the move ordering)."""
+        if self._warm:
+            return
         searcher = self._get_searcher()
-        if not self._warm:
-            searcher.think(self.game.new_state(), 1, None, lambda found: None)
-            searcher.new_game()
-            self._warm = True
+        searcher.think(self.game.new_state(), 1, None, lambda found: None)
+        searcher.new_game()
+        self._warm = True
 
     def _setup_state(self, word: str) -> State:
         if word == "startpos":
@@ -256,8 +290,9 @@ class EngineSession:
             raise CommandError(f"{command} takes no arguments, got {' '.join(args)!r}")
 
 
-def _go_limits(args: list[str]) -> tuple[int | None, int | None, bool]:
-    """(depth, movetime in ms, infinite) of ``go``'s arguments."""
+def _go_limits(args: list[str], max_depth: int) -> tuple[int | None, int | None, bool]:
+    """(depth, movetime in ms, infinite) of ``go``'s arguments; depth at most ``max_depth``, movetime at most
+    ``MAX_MOVETIME``."""
     depth: int | None = None
     movetime: int | None = None
     infinite = False
@@ -273,13 +308,18 @@ def _go_limits(args: list[str]) -> tuple[int | None, int | None, bool]:
         if i + 1 >= len(args):
             raise CommandError(f"go {key} needs a number")
         text = args[i + 1]
-        if not text.isdigit() or int(text) < 1:
-            unit = "plies" if key == "depth" else "milliseconds"
+        unit = "plies" if key == "depth" else "milliseconds"
+        if not (text.isascii() and text.isdigit()) or int(text) < 1:
             raise CommandError(f"go {key}: {text!r} is not a whole number of {unit} >= 1")
+        value = int(text)
+        limit = max_depth if key == "depth" else MAX_MOVETIME
+        if value > limit:
+            raise CommandError(f"go {key}: {value} is more than the {limit} {unit} the engine can search (from 1 "
+                               f"to {limit})")
         if key == "depth":
-            depth = int(text)
+            depth = value
         else:
-            movetime = int(text)
+            movetime = value
         i += 2
     if infinite and (depth is not None or movetime is not None):
         raise CommandError("go infinite searches until stop; it takes no depth or movetime")

@@ -1,7 +1,8 @@
 """The ``ext:COMMAND`` agent: a player whose moves come from another program speaking the text protocol.
 
 The program runs as a child process with pipes; it starts at the first move and serves game after game
-(``newgame`` between them). A move is asked with ``position ...`` and ``go movetime MS``. An engine that does not
+(``newgame`` between them, then ``setoption`` for each rule of the game that is not the default, then
+``isready``). A move is asked with ``position ...`` and ``go movetime MS``. An engine that does not
 answer in time, exits, or answers a move that is not legal loses the game: ``choose`` raises ``AgentFailure``
 saying which, and the match records the forfeit. The process is killed on ``close``, on a timeout, and when the
 agent is garbage-collected or the interpreter exits.
@@ -22,12 +23,12 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from functools import partial
 from types import TracebackType
-from typing import IO
+from typing import IO, Any
 
 from damier.ai.base import AgentFailure, SearchInfo
 from damier.core.errors import DamierError, StateError
 from damier.core.game import Game, State
-from damier.protocol.searchers import GAMES
+from damier.protocol.searchers import GAMES, option_text
 
 #: seconds the engine has to say goodbye after ``quit`` before it is killed
 QUIT_GRACE = 0.5
@@ -103,15 +104,16 @@ class EngineProcess:
                 raise _Gone
 
     def alive(self) -> bool:
-        return not self.gone and self.process.poll() is None
+        return not self.gone and not _exited(self.process)
 
     def exit_description(self) -> str:
         """Why the output ended: the exit code or signal, and the last error line the engine wrote."""
-        try:
-            code = self.process.wait(timeout=2.0)
-        except subprocess.TimeoutExpired:
+        if not _wait_exit(self.process, 2.0):
             self.kill()
             return "engine closed its output without answering"
+        self.kill()  # what the engine started goes with it; this reaps it, so its exit code is known
+        code = self.process.returncode
+        assert code is not None
         for reader in self._readers:
             reader.join(timeout=1.0)  # the last error lines
         if code < 0:
@@ -127,11 +129,10 @@ class EngineProcess:
 
     def close(self, grace: float = QUIT_GRACE) -> None:
         """Say ``quit``, give the engine ``grace`` seconds to end, then kill it (and what it started)."""
-        if self.process.poll() is None:
+        if not _exited(self.process):
             with contextlib.suppress(_Gone):
                 self.send("quit")
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=grace)
+            _wait_exit(self.process, grace)
         self.kill()
 
     def kill(self) -> None:
@@ -163,15 +164,43 @@ def _keep(tail: deque[str], line: str | None) -> None:
         tail.append(line.rstrip())
 
 
-def _kill(process: subprocess.Popen[str]) -> None:
-    """Kill the engine's process group (an engine started through a shell script takes its children along)."""
+def _exited(process: subprocess.Popen[str]) -> bool:
+    """Whether the engine has ended, without reaping it: an engine that exited stays a zombie, holding its
+    process id and so its process group's id, until ``_kill`` has signalled the group."""
+    if process.returncode is not None:
+        return True
+    if not hasattr(os, "waitid"):
+        return process.poll() is not None
     try:
-        if hasattr(os, "killpg"):
-            os.killpg(process.pid, signal.SIGKILL)  # the group outlives its leader: kill it even after an exit
-        elif process.poll() is None:
-            process.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
+        return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # reaped elsewhere
+        return True
+
+
+def _wait_exit(process: subprocess.Popen[str], timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for the engine to end, without reaping it; whether it ended."""
+    deadline = time.monotonic() + timeout
+    while not _exited(process):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    """Kill the engine's process group (an engine started through a shell script takes its children along),
+    then reap the engine.
+
+    The group is signalled only while the engine is not reaped: until then its process id, which is the
+    group's id, cannot be given to another process; after, the id may name an unrelated group."""
+    if process.returncode is None:
+        try:
+            if hasattr(os, "killpg"):
+                os.killpg(process.pid, signal.SIGKILL)  # the group outlives a leader that exited: kill it too
+            else:
+                process.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5.0)
     if process.stdin is not None:
@@ -199,6 +228,9 @@ class ExternalAgent:
         self._engine: EngineProcess | None = None
         self._new_game = True
         self._errors: deque[str] = deque(maxlen=3)
+        #: the options the running engine was told with ``setoption``, and for which game
+        self._options: dict[str, Any] = {}
+        self._options_game: str | None = None
 
     # ----- the Agent protocol ---------------------------------------------------------------------------
     def reset(self) -> None:
@@ -208,7 +240,7 @@ class ExternalAgent:
     def choose(self, state: State) -> int:
         if state.player < 0:
             raise StateError("an external engine chooses moves for a player; this state is a chance node or over")
-        engine = self._ready_engine()
+        engine = self._ready_engine(state.game)
         millis = max(1, round(self.time_limit * 1000))
         started = time.monotonic()
         try:
@@ -233,6 +265,7 @@ class ExternalAgent:
         if self._engine is not None:
             self._engine.close()
             self._engine = None
+            self._options = {}
 
     def __enter__(self) -> ExternalAgent:
         return self
@@ -242,14 +275,16 @@ class ExternalAgent:
         self.close()
 
     # ----- the conversation -----------------------------------------------------------------------------
-    def _ready_engine(self) -> EngineProcess:
-        """The running engine; at a new game, after ``newgame`` and ``isready`` have been answered."""
+    def _ready_engine(self, game: Game) -> EngineProcess:
+        """The running engine; at a new game, after ``newgame``, the game's rules (``setoption``) and
+        ``isready`` have been answered."""
         engine = self._engine
         if engine is not None and self._new_game and not engine.alive():
             engine.kill()  # it ended between games: start afresh
             engine = self._engine = None
         if engine is None:
             engine = self._engine = EngineProcess(self.command)
+            self._options = {}
             self._new_game = True
         if self._new_game:
             self._errors.clear()
@@ -257,9 +292,11 @@ class ExternalAgent:
             try:
                 engine.drain()
                 engine.send("newgame")
-                engine.send("isready")
-                while engine.read(deadline).split()[:1] != ["readyok"]:
-                    pass
+                changes = self._option_changes(game)
+                for name, value in changes.items():
+                    self._set_option(engine, name, value, deadline)
+                if not changes:
+                    self._await_ready(engine, deadline)
             except _Late:
                 engine.kill()
                 raise AgentFailure(f"engine timed out: no readyok {self.startup:g} s after isready") from None
@@ -267,6 +304,50 @@ class ExternalAgent:
                 raise AgentFailure(engine.exit_description()) from None
             self._new_game = False
         return engine
+
+    def _option_changes(self, game: Game) -> dict[str, Any]:
+        """The game's options the engine must be told: those that differ from what it plays with now (the
+        defaults, for an engine that was told nothing), leaving out what every ``position`` conveys."""
+        if self._options_game != game.name:
+            self._options, self._options_game = {}, game.name
+        described = GAMES.get(game.name)
+        conveyed = described.position_options if described is not None else ()
+        defaults = game.option_set.defaults()
+        return {name: value for name, value in game.options.items()
+                if name not in conveyed and value != self._options.get(name, defaults.get(name))}
+
+    def _set_option(self, engine: EngineProcess, name: str, value: Any, deadline: float) -> None:
+        """``setoption name NAME value VALUE``, then ``isready``: an engine that complains before ``readyok``
+        does not play by that rule, and loses the game (it would be blamed for moves the game does not allow)."""
+        text = option_text(value)
+        engine.send(f"setoption name {name} value {text}")
+        refusal = self._await_ready(engine, deadline)
+        if refusal is not None:
+            raise AgentFailure(f"engine does not support option {name}={text} (it answered: {refusal[:200]!r})")
+        self._options[name] = value
+
+    @staticmethod
+    def _await_ready(engine: EngineProcess, deadline: float) -> str | None:
+        """Send ``isready`` and read up to its ``readyok``; the first complaint read on the way (an ``info string
+        error: ...``, or an ``info string`` naming ``setoption``), or None.
+
+        An engine that does not know ``isready`` is taken as ready once it says so in an ``info string`` that
+        names ``isready`` (Khet2-AI answers ``info string Unrecognised message type: isready``): it has read
+        everything sent before."""
+        engine.send("isready")
+        refusal: str | None = None
+        while True:
+            words = engine.read(deadline).split()
+            if words[:1] == ["readyok"]:
+                return refusal
+            if words[:2] != ["info", "string"]:
+                continue
+            said = " ".join(words[2:])
+            lowered = [word.lower().strip(".:;,'\"") for word in words[2:]]
+            if "isready" in lowered:
+                return refusal
+            if refusal is None and (lowered[:1] == ["error"] or "setoption" in lowered):
+                refusal = said.removeprefix("error: ")
 
     def _await_bestmove(self, engine: EngineProcess, state: State, deadline: float) -> tuple[list[str], SearchInfo]:
         info = SearchInfo()

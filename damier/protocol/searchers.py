@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from damier.core.errors import DamierError
 from damier.core.game import Game, State
@@ -56,6 +56,11 @@ class ProtocolGame:
     #: how many space-separated fields a position string has (``position <fields...> [moves]``)
     position_fields: int
     make_searcher: Callable[[Game], Searcher]
+    #: the deepest ``go depth`` the search can do
+    max_depth: int = 80
+    #: game options that every ``position`` command conveys (the setup's name), so an ``ext:`` agent does not
+    #: send them with ``setoption``
+    position_options: tuple[str, ...] = ()
 
     def setup_word(self, setup: str) -> str:
         """The protocol word of the game's setup ``setup`` (the first word naming it)."""
@@ -99,8 +104,21 @@ GAMES: dict[str, ProtocolGame] = {
         setups={"standard": "classic", "classic": "classic", "imhotep": "imhotep", "dynasty": "dynasty"},
         position_fields=3,
         make_searcher=_khet_searcher,
+        max_depth=80,  # the engine's stack holds 96 plies, quiescence included
+        position_options=("setup",),
     ),
 }
+
+
+def option_text(value: Any) -> str:
+    """A game option's value as ``setoption`` writes it (``true``/``false`` for a switch).
+
+    >>> option_text(True), option_text(50), option_text("claim")
+    ('true', '50', 'claim')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def protocol_game(name: str) -> ProtocolGame:

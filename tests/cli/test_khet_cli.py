@@ -110,6 +110,29 @@ def test_engine_plays_with_the_game_options() -> None:
     assert f"position {position}" in result.stdout.splitlines()
 
 
+def test_engine_refuses_a_move_time_no_timer_can_wait() -> None:
+    result = invoke("engine", "khet", stdin="position standard\ngo movetime 999999999999999999\ngo depth 500\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "info string error: go movetime: 999999999999999999 is more than the 1000000000 milliseconds the engine "
+        "can search (from 1 to 1000000000)",
+        "info string error: go depth: 500 is more than the 80 plies the engine can search (from 1 to 80)",
+    ]
+    assert result.stderr == ""
+
+
+def test_engine_takes_the_rules_with_setoption() -> None:
+    result = invoke("engine", "khet", "-o", "quiet_ply_limit=30",
+                    stdin="setoption name pharaoh_rotation value true\nsetoption name setup value imhotep\nhelp\n"
+                          "position standard e1+\nsetoption name speed value 3\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[2] == ("info string options: setup=imhotep pharaoh_rotation=true strict_swap_reserved=true "
+                        "repetition=automatic quiet_ply_limit=30")
+    assert lines[3].startswith("info string error: setoption: khet has no option 'speed'")
+    assert len(lines) == 4
+
+
 # ----- play: the laser, and who won ------------------------------------------------------------------------
 def test_play_describes_each_laser_shot() -> None:
     result = invoke("play", "khet", "--players", "human,easy", stdin="j1-\nj1+\nresign\n")

@@ -26,18 +26,27 @@ FAKE_ENGINE = textwrap.dedent('''
     if mode == "exit-at-once":
         print("cannot open my opening book", file=sys.stderr, flush=True)
         sys.exit(5)
-    if mode == "spawn":  # starts a helper process, then hangs like "hang"
+    if mode in ("spawn", "spawn-exit"):  # starts a helper process, then hangs like "hang" (or plays, and exits
+        # on quit without it)
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         with open(pid_file + ".child", "w") as handle:
             handle.write(str(child.pid))
-        mode = "hang"
-    answers = {"illegal": "bestmove x9", "wrong-side": "bestmove a8-", "none": "bestmove none", "empty": "bestmove"}
+        mode = "hang" if mode == "spawn" else "legal"
+    answers = {"illegal": "bestmove x9", "wrong-side": "bestmove a8-", "none": "bestmove none", "empty": "bestmove",
+               "claim": "bestmove claim"}
     for line in sys.stdin:
+        with open(pid_file + ".log", "a") as log:  # what the engine was told
+            log.write(line)
         words = line.split()
         if not words:
             continue
-        if words[0] == "isready":
+        if mode == "khet2ai" and words[0] not in ("newgame", "position", "go", "stop", "quit"):
+            # Khet2-AI's answer to a command it does not know (it has no isready, no setoption)
+            print("info string Unrecognised message type: " + line.strip(), flush=True)
+        elif words[0] == "isready":
             print("readyok", flush=True)
+        elif words[0] == "setoption" and mode == "no-options":
+            print("info string error: unknown command 'setoption'", flush=True)
         elif words[0] == "position" and mode == "complain":
             print("info string error: I only know the standard setup", flush=True)
         elif words[0] == "go":

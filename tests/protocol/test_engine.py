@@ -12,10 +12,12 @@ import threading
 import time
 from typing import Any
 
+import numpy as np
 import pytest
 
 import damier
 from damier.protocol.engine import EngineSession, serve
+from damier.protocol.searchers import Iteration
 
 #: Silver to move; i5j5 hits the Red Pharaoh (found by random play, checked by the test that uses it)
 SILVER_WINS_NOW = "xs1as2psas3/3Yw2yw3/6yeyw2/5sn2Ys1/yn1Ys2Asyn3/2SnYsAe1sn3/ys5Sn3/6Pn2Xn s 1"
@@ -24,6 +26,8 @@ RED_WINS_NOW = "xs2YsYwps4/2as7/5yn4/yn9/6sesnys1/2Se7/6Sn3/7Pn1Xn r 3"
 #: the game after SILVER_WINS_NOW and i5j5: over, Silver won
 FINISHED = "xs1as3as3/3Yw2yw3/6yeyw2/5sn3Ys/yn1Ys2Asyn3/2SnYsAe1sn3/ys5Sn3/6Pn2Xn -P 0"
 CLASSIC = "xs3aspsasye2/2ys7/3Yw6/yn1Ys1snse1ye1Yw/ye1Yw1SeSn1yn1Ys/6ye3/7Yn2/2YwAnPnAn3Xn s 0"
+#: from the Classic setup, back and forth twice: the start position a third time, Silver to move
+THIRD_TIME = "h2h3 c7c6 h3h2 c6c7 h2h3 c7c6 h3h2 c6c7"
 
 
 class Session:
@@ -192,7 +196,19 @@ def test_the_engine_plays_with_its_game_options() -> None:
     ("go movetime -5", "go movetime: '-5' is not a whole number of milliseconds >= 1"),
     ("go nodes 1000", "go: unknown parameter 'nodes'"),
     ("go infinite depth 3", "go infinite searches until stop; it takes no depth or movetime"),
+    ("go movetime 999999999999999999", "go movetime: 999999999999999999 is more than the 1000000000 milliseconds "
+                                       "the engine can search (from 1 to 1000000000)"),
+    ("go depth 81", "go depth: 81 is more than the 80 plies the engine can search (from 1 to 80)"),
+    ("go depth 5 movetime 1000000001", "go movetime: 1000000001 is more than the 1000000000 milliseconds"),
+    ("go depth \u00b2", "go depth: '\u00b2' is not a whole number of plies >= 1"),
     ("newgame now", "newgame takes no arguments, got 'now'"),
+    ("setoption pharaoh_rotation true", "setoption takes setoption name <option> value <value> (options: setup, "
+                                        "pharaoh_rotation, strict_swap_reserved, repetition, quiet_ply_limit)"),
+    ("setoption name pharaoh_rotation value", "setoption takes setoption name <option> value <value>"),
+    ("setoption name colour value red", "setoption: khet has no option 'colour'; its options are: setup, "),
+    ("setoption name quiet_ply_limit value soon",
+     "setoption: option 'quiet_ply_limit': 'soon' is not accepted; expected an integer from 0 to 10000"),
+    ("setoption name repetition value never", "setoption: option 'repetition': 'never' is not accepted"),
 ])
 def test_bad_input_gets_one_error_line_and_changes_nothing(command: str, words: str) -> None:
     session = Session()
@@ -202,6 +218,8 @@ def test_bad_input_gets_one_error_line_and_changes_nothing(command: str, words: 
     assert len(lines) == 1 and lines[0].startswith("info string error: "), lines
     assert words in lines[0]
     assert session.engine.state.position() == before
+    assert session.engine.game.options == damier.load("khet").options
+    assert not session.engine.searching
     assert session.send("isready") == ["readyok"]
 
 
@@ -209,7 +227,7 @@ def test_commands_that_need_a_quiet_engine_are_refused_while_it_searches() -> No
     session = Session()
     session.send("position standard", "go infinite")
     try:
-        for command in ("position imhotep", "go depth 1", "newgame"):
+        for command in ("position imhotep", "go depth 1", "newgame", "setoption name quiet_ply_limit value 0"):
             assert errors(session.send(command)) == [f"{command.split()[0]}: a search is running; send stop first"]
         assert session.send("isready") == ["readyok"]
         assert session.engine.state.position() == CLASSIC
@@ -229,6 +247,95 @@ def test_quit_stops_the_search_and_ends_the_session() -> None:
 def test_help_lists_the_commands() -> None:
     lines = Session().send("help")
     assert lines[0].startswith("info string commands: newgame | position")
+    assert "setoption name <option> value <value>" in lines[0]
+    assert lines[2] == ("info string options: setup=classic pharaoh_rotation=false strict_swap_reserved=true "
+                        "repetition=automatic quiet_ply_limit=100")
+
+
+# ----- setoption: the rules -----------------------------------------------------------------------------------
+def test_setoption_changes_the_rules_from_the_next_position() -> None:
+    session = Session()
+    assert errors(session.send("position standard e1+"))[0].startswith("position: move 1 (e1+):")
+    assert session.send("setoption name pharaoh_rotation value true") == []
+    assert session.engine.state.game.options["pharaoh_rotation"] is False  # the position keeps its rules
+    assert session.send("position standard e1+") == []
+    assert session.engine.state.moves_in_notation() == ["e1+"]
+    assert session.engine.state.game.options["pharaoh_rotation"] is True
+    lines = session.search("go depth 2")
+    assert lines[-1].startswith("bestmove ")
+    assert session.send("setoption name Quiet_Ply_Limit value 7", "newgame") == []  # names in any case
+    assert session.engine.state.game.options["quiet_ply_limit"] == 7
+    assert session.engine.state.game.options["pharaoh_rotation"] is True
+
+
+def test_setoption_repetition_claim_lets_the_engine_claim() -> None:
+    session = Session()
+    session.send("setoption name repetition value claim", f"position standard {THIRD_TIME}", "d")
+    assert session.lines[-1].split()[-1] == "claim"  # the last legal move
+    assert session.engine.state.can_claim_draw()
+
+
+def test_setoption_setup_is_the_start_of_newgame_and_startpos() -> None:
+    session = Session()
+    session.send("setoption name setup value dynasty", "newgame")
+    dynasty = damier.load("khet", setup="dynasty").new_state().position()
+    assert session.engine.state.position() == dynasty
+    session.send("position standard", "position startpos")
+    assert session.engine.state.position() == dynasty
+
+
+def test_the_engine_claims_a_draw_it_cannot_better() -> None:
+    """The Classic start is symmetric: at an even depth it scores 0, no better than the draw the engine may claim
+    there the third time (``go depth 2``)."""
+    session = Session()
+    lines = session.search("setoption name repetition value claim", f"position standard {THIRD_TIME}", "go depth 2")
+    assert lines[-1] == "bestmove claim"
+    assert Session().search(f"position standard {THIRD_TIME}", "go depth 2")[-1] != "bestmove claim"  # automatic
+
+
+class ClaimingSearcher:
+    """A search that claims the draw (as the Khet engine does when it can and the position is worse for it)."""
+
+    def new_game(self) -> None:
+        pass
+
+    def think(self, state: Any, max_depth: int | None, seconds: float | None, on_iteration: Any) -> Iteration:
+        found = Iteration(depth=1, score=-500, move=800, pv=[800], nodes=1, seconds=0.001)
+        on_iteration(found)
+        return found
+
+    def stop(self) -> None:
+        pass
+
+
+def test_a_claim_is_answered_as_bestmove_claim() -> None:
+    session = Session(repetition="claim")
+    session.engine._searcher = ClaimingSearcher()
+    lines = session.search(f"position standard {THIRD_TIME}", "go depth 1")
+    assert lines[-1] == "bestmove claim"
+    assert info_fields(lines[-2])["pv"] == ["claim"]
+    state = damier.load("khet", repetition="claim").new_state()
+    for text in THIRD_TIME.split():
+        state.play(state.parse_move(text))
+    assert state.parse_move("claim") == 800
+
+
+# ----- isready ----------------------------------------------------------------------------------------------
+def test_the_first_isready_loads_the_search() -> None:
+    session = Session()
+    assert session.send("isready") == ["readyok"]
+    assert session.engine._searcher is not None and session.engine._warm
+
+
+def test_isready_between_moves_keeps_what_the_engine_learnt() -> None:
+    session = Session()
+    session.search("position standard j1-", "go depth 3")  # no isready first
+    table = session.engine._searcher._engine.tt_keys  # type: ignore[union-attr]
+    learnt = np.count_nonzero(table)
+    assert learnt > 0
+    assert session.send("isready") == ["readyok"]
+    assert session.send("isready") == ["readyok"]
+    assert np.count_nonzero(table) == learnt
 
 
 # ----- serve: the stream loop -------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 import gc
 import os
 import shlex
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,10 +16,12 @@ import pytest
 
 import damier
 from damier.ai import RandomAgent, make_agent
-from damier.ai.base import AgentFailure, close_agent
+from damier.ai.base import Agent, AgentFailure, close_agent
 from damier.ai.spec import describe_kinds, parse
 from damier.arena import play_match, tournament
 from damier.core import registry
+from damier.core.game import State
+from damier.protocol import external
 from damier.protocol.external import ExternalAgent, position_command
 from tests.conformance.conftest import DICE_INFO
 from tests.protocol.conftest import ENGINE
@@ -26,6 +30,8 @@ FakeEngine = Callable[[str], tuple[str, Path]]
 #: games end soon: 12 plies without a removal is a draw
 QUICK = {"quiet_ply_limit": 12}
 OWN_ENGINE = shlex.join(ENGINE)
+#: from the Classic setup, back and forth twice: the start position a third time, Silver to move
+THIRD_TIME = "h2h3 c7c6 h3h2 c6c7 h2h3 c7c6 h3h2 c6c7"
 
 
 def khet(**options: object) -> damier.Game:
@@ -67,6 +73,8 @@ def test_ext_takes_the_rest_of_the_spec_as_a_command_line() -> None:
     ("ext(time=0.5)", "write an external engine as ext:COMMAND or ext(time=1.0):COMMAND"),
     ("ext(speed=2):x", "'speed=2' is not a parameter of ext (accepted: time, margin, startup)"),
     ("ext(time=0):x", "time=0 is out of range"),
+    ("ext(time=1e7):x", "time=1e7 is out of range (0.001 to 1000000.0)"),
+    ("ext(margin=1e300):x", "margin=1e300 is out of range"),
     ("ext(margin=soon):x", "margin='soon' is not a number"),
     ("ext:engine 'unclosed", "the command line does not split into words (No closing quotation)"),
     ("ext:/no/such/engine --fast", "cannot run '/no/such/engine' (no such program, or not executable)"),
@@ -143,6 +151,98 @@ def test_an_arena_in_worker_processes_against_damiers_engine() -> None:
     for game in result.games:
         assert game["seats"] in (["easy", spec], [spec, "easy"])
         damier.Record.from_json(game["record"]).replay()
+
+
+class OpensWith:
+    """An agent that plays ``opening`` (moves in notation) first, then lets ``then`` choose."""
+
+    def __init__(self, opening: list[str], then: Agent) -> None:
+        self.opening, self.then, self.spec, self.info = opening, then, then.spec, then.info
+        self._left: list[str] = []
+
+    def reset(self) -> None:
+        self._left = list(self.opening)
+        self.then.reset()
+
+    def choose(self, state: State) -> int:
+        if self._left:
+            return state.parse_move(self._left.pop(0))
+        return self.then.choose(state)
+
+
+def test_the_engine_plays_by_the_games_rules(own_engine: ExternalAgent) -> None:
+    """A Pharaoh rotation is legal only with pharaoh_rotation=true: the engine is told, and follows the game."""
+    game = khet(pharaoh_rotation=True, **QUICK)
+    easy = OpensWith(["e1+"], make_agent("easy", game))
+    result = play_match(game, [easy, own_engine], [0, 1], seed=6)
+    assert result.forfeit is None, result.forfeit
+    assert result.record["moves"][0] == "e1+" and result.plies > 2
+    # the next game is played by the default rules again: the engine is told so
+    default = khet(**QUICK)
+    result = play_match(default, [make_agent("easy", default), own_engine], [1, 0], seed=7)
+    assert result.forfeit is None, result.forfeit
+    assert own_engine._options == {"pharaoh_rotation": False, "quiet_ply_limit": 12}
+
+
+def told(pid_file: Path) -> list[str]:
+    """What a fake engine was sent."""
+    return Path(f"{pid_file}.log").read_text().splitlines()
+
+
+def test_the_engine_is_told_each_rule_that_is_not_the_default(fake_engine: FakeEngine) -> None:
+    command, pid_file = fake_engine("legal")
+    with ExternalAgent(shlex.split(command)) as agent:
+        agent.choose(khet(setup="imhotep", pharaoh_rotation=True, repetition="claim").new_state())
+        assert told(pid_file) == ["newgame", "setoption name pharaoh_rotation value true", "isready",
+                                  "setoption name repetition value claim", "isready", "position imhotep",
+                                  "go movetime 1000"]
+        agent.reset()
+        agent.choose(khet(repetition="claim").new_state())  # back to the default: said once, not repeated
+        assert told(pid_file)[7:] == ["newgame", "setoption name pharaoh_rotation value false", "isready",
+                                      "position standard", "go movetime 1000"]
+        agent.reset()
+        agent.choose(khet(repetition="claim").new_state())
+        assert told(pid_file)[12:] == ["newgame", "isready", "position standard", "go movetime 1000"]
+
+
+@pytest.mark.parametrize(("mode", "answer"), [
+    ("no-options", "unknown command 'setoption'"),
+    ("khet2ai", "Unrecognised message type: setoption name quiet_ply_limit value 40"),
+])
+def test_an_engine_that_does_not_know_a_rule_loses(fake_engine: FakeEngine, mode: str, answer: str) -> None:
+    command, pid_file = fake_engine(mode)
+    game = khet(quiet_ply_limit=40)
+    agent = make_agent(f"ext:{command}", game)
+    try:
+        result = play_match(game, [agent, RandomAgent(seed=1)], [0, 1], seed=0)
+    finally:
+        close_agent(agent)
+    assert result.forfeit is not None and result.forfeit.agent == 0
+    assert result.forfeit.reason == f"engine does not support option quiet_ply_limit=40 (it answered: {answer!r})"
+    assert result.outcome.reason.startswith("Silver's engine does not support option quiet_ply_limit=40")
+    assert "go movetime 1000" not in told(pid_file)
+
+
+def test_an_engine_without_isready_plays(fake_engine: FakeEngine) -> None:
+    """Khet2-AI has no isready: its answer that it does not know the command shows that it is ready."""
+    command, pid_file = fake_engine("khet2ai")
+    with ExternalAgent(shlex.split(command), startup=5.0) as agent:
+        state = khet(setup="dynasty").new_state()
+        assert state.move_to_str(agent.choose(state)) == "j1-"
+    assert told(pid_file)[:4] == ["newgame", "isready", "position dynasty", "go movetime 1000"]
+
+
+def test_an_engine_may_claim_a_repetition_draw(fake_engine: FakeEngine) -> None:
+    command, pid_file = fake_engine("claim")
+    state = khet(repetition="claim").new_state()
+    for text in THIRD_TIME.split():
+        state.play(state.parse_move(text))
+    with ExternalAgent(shlex.split(command)) as agent:
+        move = agent.choose(state)
+    assert state.move_to_str(move) == "claim"
+    assert f"position standard {THIRD_TIME}" in told(pid_file)
+    state.play(move)
+    assert state.outcome() is not None and state.outcome().winner is None  # type: ignore[union-attr]
 
 
 # ----- forfeits ---------------------------------------------------------------------------------------------
@@ -232,6 +332,30 @@ def test_close_ends_the_engine_and_what_it_started(fake_engine: FakeEngine) -> N
     agent.close()
     assert pid_gone(int(pid_file.read_text()))
     assert pid_gone(int(Path(f"{pid_file}.child").read_text()))
+
+
+def test_an_engine_that_exits_leaves_nothing_behind(fake_engine: FakeEngine) -> None:
+    command, pid_file = fake_engine("spawn-exit")
+    with ExternalAgent(shlex.split(command)) as agent:
+        agent.choose(khet().new_state())
+    assert pid_gone(int(pid_file.read_text()))
+    assert pid_gone(int(Path(f"{pid_file}.child").read_text()))  # the engine quit; its helper was killed
+
+
+def test_a_reaped_engines_group_is_not_signalled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the engine is reaped its process id (its group's id) may belong to another process group."""
+    signalled: list[int] = []
+    monkeypatch.setattr(os, "killpg", lambda pgid, sig: signalled.append(pgid))
+    process = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True, stdin=subprocess.PIPE,
+                               text=True)
+    process.wait()
+    external._kill(process)
+    assert signalled == []
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True,
+                               stdin=subprocess.PIPE, text=True)
+    monkeypatch.undo()
+    external._kill(running)  # not reaped yet: its group is killed, then it is reaped
+    assert running.returncode is not None
 
 
 def test_an_agent_nobody_holds_takes_its_engine_along(fake_engine: FakeEngine) -> None:

@@ -69,7 +69,8 @@ def test_bad_input_is_answered_and_the_engine_carries_on(client: Client) -> None
     client.send("hello", "position standard q9", "go depth many", "isready")
     lines = client.until("readyok")
     assert lines == [
-        "info string error: unknown command 'hello'; commands: newgame, position, go, stop, isready, d, help, quit",
+        "info string error: unknown command 'hello'; commands: newgame, position, go, stop, setoption, isready, d, "
+        "help, quit",
         lines[1],
         "info string error: go depth: 'many' is not a whole number of plies >= 1",
         "readyok",
