@@ -64,6 +64,8 @@ def _warm() -> None:
         if state.legal_moves():
             state.play(state.legal_moves()[0])
         game.random_playouts(state, 1, 0)
+        if game.has_search and state.legal_moves():  # the engines' kernels are the slowest to compile
+            game.search(state, 1, 10**6, game.evaluations[0], game.new_search())
 
 
 def budget_seconds(spec: str) -> float:
