@@ -10,7 +10,7 @@ import abc
 import json
 import numbers
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # numpy is imported by the games, not by ``import damier`` (fast start-up)
@@ -78,6 +78,20 @@ class SearchResult:
     nodes: int
     completed: bool
     pv: tuple[int, ...] = ()
+
+
+@dataclass
+class Iteration:
+    """One completed depth of an iterative-deepening search: the score from the side to move's view, the best
+    move, the principal variation, the nodes searched and the seconds taken so far (engines and the text engine
+    protocol report these)."""
+
+    depth: int
+    score: int
+    move: int
+    pv: list[int] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
 
 
 class Game(abc.ABC):

@@ -19,8 +19,8 @@ from typing import TextIO
 
 from damier.core import registry
 from damier.core.errors import DamierError
-from damier.core.game import Game, State
-from damier.protocol.searchers import Iteration, ProtocolGame, Searcher, option_text, protocol_game
+from damier.core.game import Game, Iteration, State
+from damier.protocol.searchers import ProtocolGame, Searcher, option_text, protocol_game
 
 COMMANDS = ("newgame", "position", "go", "stop", "setoption", "isready", "d", "help", "quit")
 HELP = (

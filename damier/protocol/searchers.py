@@ -7,26 +7,11 @@ contract (positions, moves in notation) and the ``Searcher`` below.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from damier.core.errors import DamierError
-from damier.core.game import Game, State
-
-if TYPE_CHECKING:  # the engine (and numba) load only when a search is made
-    from damier.games.khet.search import Iteration as KhetIteration
-
-
-@dataclass
-class Iteration:
-    """One completed depth of a search; ``score`` is from the side to move's view."""
-
-    depth: int
-    score: int
-    move: int
-    pv: list[int] = field(default_factory=list)
-    nodes: int = 0
-    seconds: float = 0.0
+from damier.core.game import Game, Iteration, State
 
 
 class Searcher(Protocol):
@@ -80,18 +65,10 @@ class KhetSearcher:
 
     def think(self, state: State, max_depth: int | None, seconds: float | None,
               on_iteration: Callable[[Iteration], None]) -> Iteration:
-        def report(found: KhetIteration) -> None:
-            on_iteration(_iteration(found))
-
-        return _iteration(self._engine.think(state, max_depth=max_depth, seconds=seconds, on_iteration=report))
+        return self._engine.think(state, max_depth=max_depth, seconds=seconds, on_iteration=on_iteration)
 
     def stop(self) -> None:
         self._engine.stop[0] = 1
-
-
-def _iteration(found: KhetIteration) -> Iteration:
-    return Iteration(depth=found.depth, score=int(found.score), move=int(found.move), pv=[int(m) for m in found.pv],
-                     nodes=found.nodes, seconds=found.seconds)
 
 
 def _khet_searcher(game: Game) -> Searcher:

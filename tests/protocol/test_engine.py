@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import damier
+from damier.core.game import Iteration
 from damier.protocol.engine import EngineSession, serve
-from damier.protocol.searchers import Iteration
 
 #: Silver to move; i5j5 hits the Red Pharaoh (found by random play, checked by the test that uses it)
 SILVER_WINS_NOW = "xs1as2psas3/3Yw2yw3/6yeyw2/5sn2Ys1/yn1Ys2Asyn3/2SnYsAe1sn3/ys5Sn3/6Pn2Xn s 1"

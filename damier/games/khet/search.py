@@ -20,13 +20,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from damier.core.game import SearchResult
+from damier.core.game import Iteration, SearchResult
 from damier.games.khet.evaluation import PHARAOH_IN_SIGHT, WIN, evaluate, index_of, piece_value
 from damier.games.khet.kernel import (
     ACTIONS,
@@ -363,18 +362,6 @@ def search_root(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: 
     ctl[BEST_MOVE] = -1
     return _negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data, killers, history,
                     ctl, stop, pv, 0, depth, alpha, beta)
-
-
-@dataclass
-class Iteration:
-    """One completed depth of a search: score from the side to move's view (a Pyramid = 1000)."""
-
-    depth: int
-    score: int
-    move: int
-    pv: list[int] = field(default_factory=list)
-    nodes: int = 0
-    seconds: float = 0.0
 
 
 class Engine:
