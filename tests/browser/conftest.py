@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
@@ -52,9 +53,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc
     process.stop()
 
 
-@pytest.fixture
-def page(browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+def open_page(browser: Browser, **context_options: Any) -> Iterator[Page]:
+    """A page in a new browser context (``context_options`` as Playwright takes them); after the test the
+    context is closed, and any JavaScript error the page raised fails the test."""
+    context = browser.new_context(**context_options)
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors: list[str] = []
@@ -62,3 +64,8 @@ def page(browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
+    yield from open_page(browser, viewport={"width": 1280, "height": 800})

@@ -13,6 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
 #: Silver's first shot removes the Red Pyramid on e6 (j1 up to j6, then west); Red's Pharaoh waits on b6
@@ -259,14 +260,7 @@ TOUCH = "xs9/10/1ps2yw4Ys/10/10/10/5Yn4/4PnSe3Xn s 0"
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
     """A page on a touch screen (no hover: a finger only taps)."""
-    context = browser.new_context(viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    yield from open_page(browser, viewport={"width": 412, "height": 915}, has_touch=True, is_mobile=True)
 
 
 def test_on_a_touch_screen_a_first_tap_shows_the_shot_and_a_second_plays_it(
