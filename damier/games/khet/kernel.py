@@ -384,12 +384,12 @@ def perft(s: np.ndarray, depth: int, bulk: bool, pharaoh_rotation: bool, strict_
 
 
 @njit(cache=True)
-def shots_after(s: np.ndarray, moves: np.ndarray, k: int, paths: np.ndarray, lengths: np.ndarray,
-                ends: np.ndarray, stops: np.ndarray) -> None:
+def shots_after(s: np.ndarray, moves: np.ndarray, k: int, paths: np.ndarray, shots: np.ndarray) -> None:
     """For each of ``moves[:k]``, the mover's shot right after it (the laser preview of a user interface).
 
-    ``paths[i]`` receives the beam as ``trace`` writes it, ``lengths[i]`` its length, ``ends[i]`` how it stopped
-    and ``stops[i]`` the square it stopped on (-1 when it left the board).
+    ``paths[i]`` receives the beam as ``trace`` writes it; ``shots[i]`` its length, how it stopped, the square it
+    stopped on (-1 when it left the board), the code of the piece it removes (0 for none) and the facing of the
+    mover's Sphinx after the move.
     """
     me = s[TO_MOVE]
     scratch = np.empty(STATE_LENGTH, dtype=np.int32)
@@ -398,9 +398,11 @@ def shots_after(s: np.ndarray, moves: np.ndarray, k: int, paths: np.ndarray, len
         if moves[i] != CLAIM:
             move_piece(scratch, moves[i])
         n, how, at = trace(scratch, me, paths[i])
-        lengths[i] = n
-        ends[i] = how
-        stops[i] = at
+        shots[i, 0] = n
+        shots[i, 1] = how
+        shots[i, 2] = at
+        shots[i, 3] = scratch[at] if how == HIT else 0
+        shots[i, 4] = scratch[SPHINX_SQUARE[me]] & 3
 
 
 @njit(cache=True)

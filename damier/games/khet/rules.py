@@ -361,7 +361,7 @@ class KhetState(State):
             raise StateError("the game is over: give the colour whose laser to trace (0 Silver, 1 Red)")
         path = np.zeros(MAX_PATH, dtype=np.int32)
         n, how, at = kernel.trace(self._s, who, path)
-        return _beam_json(who, path[:n], how, at, self._s)
+        return _beam_json(who, path[:n], how, at, _sphinx_facing(self._s, who), int(self._s[at]) if at >= 0 else 0)
 
     def previews(self) -> dict[str, dict[str, Any]]:
         """For every legal move, the mover's shot right after it: the laser preview of a user interface.
@@ -373,17 +373,13 @@ class KhetState(State):
         moves = np.array([m for m in self.legal_moves() if m != CLAIM], dtype=np.int32)
         k = len(moves)
         paths = np.zeros((max(k, 1), MAX_PATH), dtype=np.int32)
-        lengths = np.zeros(max(k, 1), dtype=np.int32)
-        ends = np.zeros(max(k, 1), dtype=np.int32)
-        stops = np.zeros(max(k, 1), dtype=np.int32)
-        kernel.shots_after(self._s, moves, k, paths, lengths, ends, stops)
+        shots = np.zeros((max(k, 1), 5), dtype=np.int32)
+        kernel.shots_after(self._s, moves, k, paths, shots)
         out = {}
         for i in range(k):
-            after = self._s.copy()
-            kernel.move_piece(after, int(moves[i]))
-            out[notation.move_to_str(int(moves[i]))] = _beam_json(
-                self.player, paths[i, : lengths[i]], int(ends[i]), int(stops[i]), after
-            )
+            length, how, at, victim, facing = (int(x) for x in shots[i])
+            out[notation.move_to_str(int(moves[i]))] = _beam_json(self.player, paths[i, :length], how, at, facing,
+                                                                  victim)
         return out
 
     # ----- views ----------------------------------------------------------------------------------------
@@ -467,7 +463,8 @@ class KhetState(State):
         kernel.move_piece(moved, move)
         path = np.zeros(MAX_PATH, dtype=np.int32)
         n, how, at = kernel.trace(moved, mover, path)
-        events.append({"type": "laser", **_beam_json(mover, path[:n], how, at, moved)})
+        victim = int(moved[at]) if at >= 0 else 0
+        events.append({"type": "laser", **_beam_json(mover, path[:n], how, at, _sphinx_facing(moved, mover), victim)})
         if self._s[REMOVED_SQ] >= 0:
             events.append({"type": "remove", **_piece_json(int(self._s[REMOVED_SQ]), int(self._s[REMOVED_CODE]))})
         if self.player == TERMINAL:
@@ -496,11 +493,18 @@ def _piece_json(sq: int, c: int) -> dict[str, Any]:
             "facing": FACINGS[c & 3]}
 
 
-def _beam_json(colour: int, path: np.ndarray, how: int, at: int, board: np.ndarray) -> dict[str, Any]:
-    """A beam as JSON: its squares, the direction it leaves each in, the squares where it turned, its end."""
+def _sphinx_facing(board: np.ndarray, colour: int) -> int:
+    return int(board[SPHINX_SQUARE[colour]]) & 3
+
+
+def _beam_json(colour: int, path: np.ndarray, how: int, at: int, facing: int, victim: int) -> dict[str, Any]:
+    """A beam as JSON: its squares, the direction it leaves each in, the squares where it turned, its end.
+
+    ``facing`` is the Sphinx's as it fires; ``victim`` the code of the piece the beam removes (when it does).
+    """
     squares = [square_name(int(p) >> 2) for p in path]
     directions = [FACINGS[int(p) & 3] for p in path]
-    previous = int(board[SPHINX_SQUARE[colour]]) & 3
+    previous = facing
     turns = []
     for sq, d in zip(squares, directions, strict=True):
         if FACINGS.index(d) != previous:
@@ -509,14 +513,12 @@ def _beam_json(colour: int, path: np.ndarray, how: int, at: int, board: np.ndarr
     out: dict[str, Any] = {
         "player": colour,
         "from": square_name(int(SPHINX_SQUARE[colour])),
-        "facing": FACINGS[int(board[SPHINX_SQUARE[colour]]) & 3],
+        "facing": FACINGS[facing],
         "squares": squares,
         "directions": directions,
         "turns": turns,
         "stop": STOP_WORDS[how],
         "at": square_name(at) if at >= 0 else None,
-        "removed": None,
+        "removed": _piece_json(at, victim) if how == kernel.HIT else None,
     }
-    if how == kernel.HIT:
-        out["removed"] = _piece_json(at, int(board[at]))
     return out
