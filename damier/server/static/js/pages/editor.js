@@ -8,7 +8,7 @@ import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { seatColour } from "../players.js";
 import { startGame, defaultLevel, optionDefaults, levelsOf } from "../session.js";
-import { optionField, seatRow, labelOf } from "./newgame.js";
+import { optionField, seatRow, labelOf, loadEntry } from "./newgame.js";
 
 const CHECK_DELAY_MS = 150;
 const FACINGS = "NESW";
@@ -16,19 +16,14 @@ const FACINGS = "NESW";
 export async function mount(root, { params, query }) {
   const page = h("div", { class: `page editor-page game-${params.game}` });
   root.append(page);
-  let entry;
-  try {
-    entry = await api.catalogEntry(params.game);
-  } catch (err) {
-    page.append(h("div", { class: "panel empty-state" }, h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the games")));
-    return undefined;
-  }
-  const mod = entry ? boardModule(entry.name) : null;
-  if (!entry || !mod.hasEditor) {
+  const entry = await loadEntry(page, params.game);
+  if (!entry) return undefined;
+  const mod = boardModule(entry.name);
+  if (!mod.hasEditor) {
     page.append(h("div", { class: "panel empty-state" },
-      h("h1", {}, entry ? `${entry.title} has no position editor` : "Unknown game"),
-      h("p", {}, entry ? "Start a game from its usual setups instead." : `There is no game called “${params.game}”.`),
-      h("a", { class: "btn primary", href: entry ? `#/new/${encodeURIComponent(entry.name)}` : "#/" }, entry ? "New game" : "See the games")));
+      h("h1", {}, `${entry.title} has no position editor`),
+      h("p", {}, "Start a game from its usual setups instead."),
+      h("a", { class: "btn primary", href: `#/new/${encodeURIComponent(entry.name)}` }, "New game")));
     return undefined;
   }
   document.title = `Set up a position: ${entry.title} · damier`;

@@ -10,21 +10,29 @@ import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf } from "..
 export async function mount(root, { params }) {
   const page = h("div", { class: `page narrow new-game game-${params.game}` });
   root.append(page);
+  const entry = await loadEntry(page, params.game);
+  if (!entry) return;
+  document.title = `New game: ${entry.title} · damier`;
+  buildForm(page, entry);
+}
+
+/** The catalog entry of game ``name``; when it cannot be loaded or there is no such game, ``page`` shows why
+ * (with a way back) and the result is null. */
+export async function loadEntry(page, name) {
   let entry;
   try {
-    entry = await api.catalogEntry(params.game);
+    entry = await api.catalogEntry(name);
   } catch (err) {
     page.append(h("div", { class: "panel empty-state" }, h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the games")));
-    return;
+    return null;
   }
   if (!entry) {
     page.append(h("div", { class: "panel empty-state" },
-      h("h1", {}, "Unknown game"), h("p", {}, `There is no game called “${params.game}”.`),
+      h("h1", {}, "Unknown game"), h("p", {}, `There is no game called “${name}”.`),
       h("a", { class: "btn primary", href: "#/" }, "See the games")));
-    return;
+    return null;
   }
-  document.title = `New game: ${entry.title} · damier`;
-  buildForm(page, entry);
+  return entry;
 }
 
 function buildForm(page, entry) {
