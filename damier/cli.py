@@ -148,11 +148,10 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
 
     chance_rng = random.Random(rng_seed)
     while not state.is_over():
-        from damier.ai.base import sample_chance
         from damier.core.game import CHANCE
 
         if state.player == CHANCE:
-            move = sample_chance(state, chance_rng)
+            move = state.sample_chance(chance_rng)
             console.print(f"Chance: {state.move_to_str(move)}")
             state.play(move)
             show_board(state)

@@ -4,9 +4,10 @@ Every player is built from a spec string: ``damier.ai.make_agent("mcts:time=1.0"
 """
 
 from damier.ai.alphabeta import AlphaBetaAgent
-from damier.ai.base import Agent, SearchInfo, sample_chance
+from damier.ai.base import Agent
 from damier.ai.mcts import MCTSAgent
 from damier.ai.random_player import RandomAgent
+from damier.ai.solver import SolverAgent
 from damier.ai.spec import LEVELS, make_agent
 
-__all__ = ["LEVELS", "Agent", "AlphaBetaAgent", "MCTSAgent", "RandomAgent", "SearchInfo", "make_agent", "sample_chance"]
+__all__ = ["LEVELS", "Agent", "AlphaBetaAgent", "MCTSAgent", "RandomAgent", "SolverAgent", "make_agent"]

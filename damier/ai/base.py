@@ -2,28 +2,9 @@
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from damier.core.errors import StateError
-from damier.core.game import CHANCE, State
-
-
-@dataclass
-class SearchInfo:
-    """What the last ``choose`` did, for hints, logs and the engine protocol."""
-
-    move: int | None = None
-    score: float | None = None
-    depth: int = 0
-    nodes: int = 0
-    seconds: float = 0.0
-    pv: list[int] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"move": self.move, "score": self.score, "depth": self.depth, "nodes": self.nodes,
-                "seconds": round(self.seconds, 4), "pv": list(self.pv)}
+from damier.core.game import Iteration, State
 
 
 class Agent(Protocol):
@@ -35,7 +16,8 @@ class Agent(Protocol):
     """
 
     spec: str
-    info: SearchInfo
+    #: how the last ``choose`` thought (move, score, depth, nodes, seconds, principal variation)
+    info: Iteration
 
     def choose(self, state: State) -> int:
         """A legal move for ``state.player`` (the state is left as it was)."""
@@ -44,16 +26,6 @@ class Agent(Protocol):
     def reset(self) -> None:
         """Forget everything about the current game (a new game starts)."""
         ...
-
-
-def sample_chance(state: State, rng: random.Random) -> int:
-    """Draw a chance outcome of ``state`` with its probability (the game's own dice, not a player's choice)."""
-    if state.player != CHANCE:
-        raise StateError("sample_chance needs a state at a chance node")
-    outcomes = state.chance_outcomes()
-    moves = [m for m, _ in outcomes]
-    weights = [p for _, p in outcomes]
-    return rng.choices(moves, weights=weights, k=1)[0]
 
 
 class AgentFailure(Exception):

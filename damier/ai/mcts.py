@@ -12,9 +12,8 @@ import math
 import random
 import time
 
-from damier.ai.base import SearchInfo
 from damier.core.errors import StateError
-from damier.core.game import CHANCE, TERMINAL, State, play_randomly
+from damier.core.game import CHANCE, TERMINAL, Iteration, State
 
 
 class Node:
@@ -62,7 +61,7 @@ class MCTSAgent:
         self.reuse = reuse
         self.spec = spec
         self.rng = random.Random(seed)
-        self.info = SearchInfo()
+        self.info = Iteration()
         self._root: Node | None = None
         self._root_history: list[int] = []
         self._root_key: tuple[object, ...] = ()
@@ -105,7 +104,7 @@ class MCTSAgent:
         move = max(root.children.items(), key=lambda item: item[1].visits)[0]
         child = root.children[move]
         me = state.player
-        self.info = SearchInfo(
+        self.info = Iteration(
             move=move,
             score=child.totals[me] / child.visits if child.visits else 0.0,
             depth=self._depth(child),
@@ -132,8 +131,7 @@ class MCTSAgent:
             if node.player == TERMINAL:
                 break
             if node.player == CHANCE:
-                outcomes = state.chance_outcomes()
-                move = self.rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
+                move = state.sample_chance(self.rng)
                 state._apply(move)
                 played += 1
                 child = node.children.get(move)
@@ -183,7 +181,4 @@ class MCTSAgent:
         outcome = state.outcome()
         if outcome is not None:
             return outcome.returns
-        fast = state.game.random_playout(state, self.rng.getrandbits(63))
-        if fast is not None:
-            return fast
-        return play_randomly(state, self.rng)
+        return state.game.random_playout(state, self.rng.getrandbits(63))

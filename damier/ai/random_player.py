@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import random
 
-from damier.ai.base import SearchInfo
 from damier.core.errors import StateError
-from damier.core.game import State
+from damier.core.game import Iteration, State
 
 
 class RandomAgent:
@@ -22,14 +21,14 @@ class RandomAgent:
         self.spec = spec
         self.seed = seed
         self.rng = random.Random(seed)
-        self.info = SearchInfo()
+        self.info = Iteration()
 
     def choose(self, state: State) -> int:
         moves = state.legal_moves()
         if not moves:
             raise StateError("there is no legal move to choose from")
         move = self.rng.choice(moves)
-        self.info = SearchInfo(move=move)
+        self.info = Iteration(move=move)
         return move
 
     def reset(self) -> None:

@@ -1,7 +1,8 @@
 """Agent spec strings, used everywhere a computer player is named (CLI, arena, server).
 
 A spec is a name and optional parameters: ``random``, ``mcts:time=1.0``, ``mcts:playouts=20000``,
-``alphabeta:depth=4``, ``alphabeta:time=1.0,eval=strong``; a level of the game (``easy``, ``medium``,
+``alphabeta:depth=4``, ``alphabeta:time=1.0,eval=strong``, ``solver`` (puzzles: the first move of the game's
+exact solver); a level of the game (``easy``, ``medium``,
 ``hard``); or an agent the game names (``atoms-classic``).
 
 An external engine speaking the text protocol is ``ext:COMMAND`` (everything after ``ext:`` is the command
@@ -23,6 +24,7 @@ from damier.ai.alphabeta import MAX_DEPTH, AlphaBetaAgent
 from damier.ai.base import Agent
 from damier.ai.mcts import MCTSAgent
 from damier.ai.random_player import RandomAgent
+from damier.ai.solver import SolverAgent
 from damier.core import registry
 from damier.core.errors import AgentSpecError
 from damier.core.game import Game
@@ -73,6 +75,10 @@ KINDS: dict[str, tuple[Param, ...]] = {
         Param("c", float, "UCT exploration constant", 0.0),
         Param("seed", int, "random seed"),
         Param("reuse", bool, "keep the tree between moves"),
+    ),
+    "solver": (
+        Param("nodes", int, "node limit of each solve", 1),
+        Param("cost", int, "the longest solution looked for", 0),
     ),
     "alphabeta": (
         Param("depth", int, "search depth in plies", 1, MAX_DEPTH),
@@ -199,6 +205,17 @@ def _mcts(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Ag
     )
 
 
+def _solver(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
+    if not game.info.has("solver"):
+        raise AgentSpecError(f"agent {spec!r}: {registry.missing_message(game.name, 'solver')}")
+    return SolverAgent(node_limit=values.get("nodes"), max_cost=values.get("cost"), spec=spec)
+
+
+def hint_agent(game: Game) -> Agent:
+    """The agent that gives hints to people in ``game`` (its declared ``hint`` spec)."""
+    return make_agent(game.info.hint, game)
+
+
 def _alphabeta(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
     evaluation = values.get("eval")
     if evaluation is not None and evaluation not in game.evaluations:
@@ -229,5 +246,6 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], Game, int | None, str], Agent]] =
     "random": _random,
     "mcts": _mcts,
     "alphabeta": _alphabeta,
+    "solver": _solver,
     "ext": _external,
 }

@@ -11,9 +11,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from damier.ai.base import Agent, AgentFailure, close_agent, sample_chance
+from damier.ai.base import Agent, AgentFailure, close_agent
 from damier.ai.spec import make_agent
-from damier.core.game import CHANCE, Game, Outcome, State
+from damier.core.game import CHANCE, Game, Outcome, State, forfeit
 from damier.core.record import Record, now_iso
 from damier.core.registry import load
 
@@ -34,8 +34,7 @@ class Forfeit:
 class MatchResult:
     """The outcome of one game, with the index of the agent in each seat.
 
-    After a forfeit the record is unfinished (its moves do not end the game); ``outcome`` and ``forfeit`` say
-    how it ended.
+    After a forfeit the record's result is the forfeit (termination ``FORFEIT``; its moves do not end the game).
     """
 
     seats: list[int]
@@ -69,7 +68,7 @@ def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, ope
         agent.reset()
     while not state.is_over():
         if state.player == CHANCE:
-            state.play(sample_chance(state, rng))
+            state.play(state.sample_chance(rng))
         elif len(state.history) < opening_plies:
             state.play(rng.choice(state.legal_moves()))
         else:
@@ -86,20 +85,17 @@ def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, ope
     outcome = state.outcome() if forfeit is None else forfeit_outcome(state, seats, forfeit)
     assert outcome is not None
     players = [names[i] if names else agents[i].spec for i in seats]
-    record = Record.from_state(state, players=players, started_at=started_at).to_json()
+    record = Record.from_state(state, players=players, started_at=started_at, result=outcome).to_json()
     return MatchResult(seats=list(seats), outcome=outcome, plies=len(state.history), record=record,
                        seconds=time.perf_counter() - started, move_seconds=thinking, forfeit=forfeit)
 
 
-def forfeit_outcome(state: State, seats: list[int], forfeit: Forfeit) -> Outcome:
-    """The result of a game that ``forfeit.agent`` forfeited: it loses in every seat it holds; the other agent
-    wins (when the others are several agents, none of them is named the winner)."""
+def forfeit_outcome(state: State, seats: list[int], lost: Forfeit) -> Outcome:
+    """The result of a game that ``lost.agent`` forfeited: it loses in every seat it holds (the one rule of
+    ``damier.core.game.forfeit``)."""
     names = state.game.player_names
-    others = [s for s in range(len(seats)) if seats[s] != forfeit.agent]
-    returns = tuple(-1.0 if seats[s] == forfeit.agent else 1.0 for s in range(len(seats)))
-    winner = others[0] if others and len({seats[s] for s in others}) == 1 else None
-    verdict = f"{names[winner]} wins by forfeit" if winner is not None else "the game is forfeited"
-    return Outcome(winner=winner, returns=returns, reason=f"{names[forfeit.seat]}'s {forfeit.reason}; {verdict}")
+    held = [s for s in range(len(seats)) if seats[s] == lost.agent]
+    return forfeit(state, held, f"{names[lost.seat]}'s {lost.reason}")
 
 
 def run_match_task(task: dict[str, Any]) -> MatchResult:

@@ -37,3 +37,8 @@ class RecordError(DamierError):
 
 class AgentSpecError(DamierError):
     """An agent spec string (``mcts:time=1.0``, ``hard``, ...) that names no agent or has a bad parameter."""
+
+
+class FeatureError(DamierError):
+    """A feature the game does not declare (``damier engine GAME`` for a game with no engine); the message names
+    the games that have it."""

@@ -1,15 +1,17 @@
 """The game contract every damier game implements: an immutable ``Game`` and a mutable ``State``.
 
 ``ai``, ``arena``, ``rl``, ``protocol`` and ``server`` see games only through these two classes (OpenSpiel's
-model), plus the optional hooks a game may override for speed (``evaluate``, ``random_playout``, ``search``).
+model), plus the optional features a game declares in its ``GameInfo`` (``damier.core.registry``).
 """
 
 from __future__ import annotations
 
 import abc
+import enum
 import json
 import numbers
-from collections.abc import Mapping
+import random
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -18,6 +20,9 @@ if TYPE_CHECKING:  # numpy is imported by the games, not by ``import damier`` (f
 
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, RecordError, StateError
 from damier.core.options import OptionSet
+
+if TYPE_CHECKING:
+    from damier.core.registry import GameInfo
 
 #: ``State.player`` when the next move is a chance event (dice, random robots): see ``chance_outcomes``.
 CHANCE = -1
@@ -40,21 +45,64 @@ def check_header(obj: Any, noun: str, expected_format: str, expected_version: in
         )
 
 
+class Termination(enum.Enum):
+    """Why a game ended (python-chess's ``Termination``): the code behind ``Outcome.reason``'s words."""
+
+    #: every other player was eliminated (Exploding Atoms)
+    ELIMINATION = "elimination"
+    #: a Pharaoh was hit by a laser (Khet)
+    PHARAOH_HIT = "pharaoh_hit"
+    #: a position occurred for the third time (automatic, or claimed)
+    REPETITION = "repetition"
+    #: a limit of moves was reached (Khet's plies with no piece removed, a game's ply cap)
+    MOVE_LIMIT = "move_limit"
+    #: a player reached the goal of the game (a race, a score)
+    GOAL = "goal"
+    #: a puzzle was solved (single-player games)
+    SOLVED = "solved"
+    #: a player resigned (or gave a puzzle up)
+    RESIGNATION = "resignation"
+    #: the players agreed to a draw
+    AGREEMENT = "agreement"
+    #: a player could not give a move (an engine that crashed, timed out or answered an illegal move)
+    FORFEIT = "forfeit"
+    #: a result written before damier recorded why games end
+    UNKNOWN = "unknown"
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: the winner (``None`` for a draw), a return per player, the reason in words.
+    """How a finished game ended: the winner (``None`` for a draw), a return per player, the reason in words, the
+    ``termination`` code, and for puzzles the moves used (``cost``) against the fewest possible (``optimum``).
 
-    >>> o = Outcome(winner=0, returns=(1.0, -1.0), reason="Blue has no atoms left")
+    >>> o = Outcome(winner=0, returns=(1.0, -1.0), reason="Blue has no atoms left", termination=Termination.ELIMINATION)
     >>> Outcome.from_json(o.to_json()) == o
     True
+    >>> solved(cost=9, optimum=6).returns
+    (0.6666666666666666,)
     """
 
     winner: int | None
     returns: tuple[float, ...]
     reason: str
+    termination: Termination = Termination.UNKNOWN
+    cost: int | None = None
+    optimum: int | None = None
+
+    @property
+    def is_early(self) -> bool:
+        """Whether the game ended outside its rules (resignation, agreement, forfeit): a replay of its moves does
+        not reach this result."""
+        return self.termination in (Termination.RESIGNATION, Termination.AGREEMENT, Termination.FORFEIT)
 
     def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "returns": list(self.returns), "reason": self.reason}
+        obj: dict[str, Any] = {"winner": self.winner, "returns": list(self.returns), "reason": self.reason,
+                               "termination": self.termination.value}
+        if self.cost is not None:
+            obj["cost"] = self.cost
+        if self.optimum is not None:
+            obj["optimum"] = self.optimum
+        return obj
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Outcome:
@@ -64,59 +112,173 @@ class Outcome:
             reason = str(obj["reason"])
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"result is not of the form {{winner, returns, reason}}: {exc}") from None
-        if winner is not None and not isinstance(winner, int):
+        if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
             raise RecordError(f"result winner must be a player index or null, not {winner!r}")
-        return cls(winner=winner, returns=returns, reason=reason)
+        code = obj.get("termination", Termination.UNKNOWN.value)
+        try:
+            termination = Termination(code)
+        except ValueError:
+            known = ", ".join(t.value for t in Termination)
+            raise RecordError(f"result termination {code!r} is not one of: {known}") from None
+        numbers_ = {}
+        for key in ("cost", "optimum"):
+            value = obj.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise RecordError(f"result {key} must be a count of moves (an integer >= 0) or absent, not {value!r}")
+            numbers_[key] = value
+        return cls(winner=winner, returns=returns, reason=reason, termination=termination, **numbers_)
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """What a game's own search hook returns for one fixed-depth search."""
+def _early_end(names: tuple[str, ...], losers: set[int], verb: str, termination: Termination,
+               cause: str = "") -> Outcome:
+    """The one rule for games that end outside their rules: each loser gets -1, the others share the losers'
+    points equally (zero sum), and the winner is named when exactly one player remains."""
+    count = len(names)
+    others = [q for q in range(count) if q not in losers]
+    share = len(losers) / len(others) if others else 0.0
+    returns = tuple(-1.0 if q in losers else share for q in range(count))
+    winner = others[0] if len(others) == 1 else None
+    who = " and ".join(names[q] for q in sorted(losers))
+    reason = f"{who} {verb}"
+    if cause:
+        reason = f"{cause}; {reason}"
+    if winner is not None:
+        reason += f": {names[winner]} wins"
+    elif others:
+        reason += "; the game ends"
+    return Outcome(winner=winner, returns=returns, reason=reason, termination=termination)
 
-    move: int
-    score: float
-    nodes: int
-    completed: bool
-    pv: tuple[int, ...] = ()
+
+def resignation(state: State, seat: int) -> Outcome:
+    """The result of ``seat`` resigning ``state``'s game (the arena, the server and the terminal all use it).
+
+    >>> import damier
+    >>> resignation(damier.load("atoms").new_state(), 0).reason
+    'Red resigned: Blue wins'
+    >>> resignation(damier.load("atoms", players=3).new_state(), 1).returns
+    (0.5, -1.0, 0.5)
+    """
+    _check_seat(state, seat)
+    return _early_end(state.game.player_names, {seat}, "resigned", Termination.RESIGNATION)
+
+
+def agreement(state: State) -> Outcome:
+    """The result of a draw agreed by every player (every return 0)."""
+    count = state.game.num_players
+    return Outcome(winner=None, returns=(0.0,) * count, reason="draw agreed", termination=Termination.AGREEMENT)
+
+
+def forfeit(state: State, seats: Collection[int], cause: str) -> Outcome:
+    """The result of a game lost by forfeit in ``seats`` (an agent may hold several), ``cause`` in words.
+
+    >>> import damier
+    >>> forfeit(damier.load("khet").new_state(), [1], "Red's engine timed out").reason
+    "Red's engine timed out; Red loses by forfeit: Silver wins"
+    """
+    losers = set(seats)
+    for seat in losers:
+        _check_seat(state, seat)
+    return _early_end(state.game.player_names, losers, "loses by forfeit" if len(losers) == 1 else
+                      "lose by forfeit", Termination.FORFEIT, cause)
+
+
+def solved(cost: int, optimum: int | None) -> Outcome:
+    """A solved puzzle: the return compares the moves used with the fewest possible (1.0 when optimal)."""
+    ratio = 1.0 if optimum is None or cost <= 0 else min(1.0, optimum / cost)
+    words = f"solved in {cost} move{'s' if cost != 1 else ''}"
+    if optimum is not None:
+        words += " (optimal)" if cost <= optimum else f" (the optimum is {optimum})"
+    return Outcome(winner=0, returns=(ratio,), reason=words, termination=Termination.SOLVED, cost=cost,
+                   optimum=optimum)
+
+
+def _check_seat(state: State, seat: int) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < state.game.num_players:
+        raise StateError(f"seat {seat!r} is not a player of this game (0 to {state.game.num_players - 1})")
 
 
 @dataclass
 class Iteration:
-    """One completed depth of an iterative-deepening search: the score from the side to move's view, the best
-    move, the principal variation, the nodes searched and the seconds taken so far (engines and the text engine
-    protocol report these)."""
+    """One search report: the best move, its score from the side to move's view, the principal variation, the
+    depth, the nodes searched and the seconds taken so far, and whether the depth was searched to the end
+    (engines, hints and the text engine protocol report these; a fixed-depth search answers one)."""
 
-    depth: int
-    score: int
-    move: int
+    depth: int = 0
+    score: float = 0
+    move: int | None = None
     pv: list[int] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
+    completed: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "score": self.score, "depth": self.depth, "nodes": self.nodes,
+                "seconds": round(self.seconds, 4), "pv": list(self.pv)}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What a puzzle solver found: the moves, their cost (moves counted by the game's rule), whether the cost is
+    proven the fewest possible, and the nodes searched. ``moves`` is empty when nothing was found within the
+    limits (then ``cost`` is -1)."""
+
+    moves: tuple[int, ...]
+    cost: int
+    optimal: bool
+    nodes: int
+
+    @property
+    def found(self) -> bool:
+        return self.cost >= 0
 
 
 class Game(abc.ABC):
     """An immutable game configuration: the rules variant, metadata and the factory of states.
 
-    Subclasses set the class-level metadata and implement ``new_state``. Instances are created by
+    Subclasses name their declaration (``info``, the game's ``GameInfo``) and implement ``new_state``; metadata
+    and optional features come from the declaration, stated once. Instances are created by
     ``damier.load(name, **options)``, which validates the options.
     """
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    description: ClassVar[str]
-    option_set: ClassVar[OptionSet]
-    has_chance: ClassVar[bool] = False
-    #: whether a game can end in a draw (and players may agree to one)
-    has_draws: ClassVar[bool] = True
+    info: ClassVar[GameInfo]
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = self.option_set.validate(options, self.name)
 
-    # ----- metadata -------------------------------------------------------------------------------------
+    # ----- metadata (from the declaration) --------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    @property
+    def description(self) -> str:
+        return self.info.description
+
+    @property
+    def option_set(self) -> OptionSet:
+        return self.info.options
+
+    @property
+    def has_chance(self) -> bool:
+        return self.info.has_chance
+
+    @property
+    def has_draws(self) -> bool:
+        """Whether a game can end in a draw (and players may agree to one)."""
+        return self.info.has_draws
+
+    @property
+    def rules_version(self) -> int:
+        return self.info.rules_version
+
     @property
     @abc.abstractmethod
     def num_players(self) -> int:
-        """How many players take part."""
+        """How many players take part (1 for a puzzle)."""
 
     @property
     @abc.abstractmethod
@@ -127,6 +289,12 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def num_moves(self) -> int:
         """Size of the move space: every move is an int in ``range(num_moves)``."""
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        """Size of the chance outcome space (OpenSpiel's ``max_chance_outcomes``): at a chance node every outcome
+        is an int in ``range(num_chance_outcomes)``, a space of its own (0 for a game with no chance)."""
+        return 0
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -142,11 +310,26 @@ class Game(abc.ABC):
         """A state set up from this game's position notation (see ``State.position``)."""
         raise ParseError(f"{self.name} has no position notation")
 
+    def start_state(self, start: str | None = None, seed: int | None = None) -> State:
+        """The first state of a game: the usual start, or the position ``start`` when one is given."""
+        return self.new_state(seed) if start is None else self.state_from_position(start, seed)
+
+    def check_rules_version(self, obj: Mapping[str, Any], noun: str) -> None:
+        """``RecordError`` unless ``obj`` (a saved state or record) was written under this game's rules version
+        (an object without one predates rules versions: version 1)."""
+        version = obj.get("rules_version", 1)
+        if version != self.rules_version:
+            raise RecordError(
+                f"this {noun} was written under {self.name} rules version {version!r}; this damier plays version "
+                f"{self.rules_version} and cannot replay it"
+            )
+
     def state_from_json(self, obj: Mapping[str, Any]) -> State:
         """Rebuild a state written by ``State.to_json``: same position, same history (undo works)."""
         check_header(obj, "state", STATE_FORMAT, STATE_VERSION)
         if obj.get("game") != self.name:
             raise RecordError(f"the state is of game {obj.get('game')!r}, not {self.name!r}")
+        self.check_rules_version(obj, "state")
         options = obj.get("options", {})
         try:
             same = isinstance(options, Mapping) and self.option_set.validate(options, self.name) == self.options
@@ -170,7 +353,7 @@ class Game(abc.ABC):
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError("moves must be a list of moves in notation (strings)")
         try:
-            state = self.new_state(seed) if start is None else self.state_from_position(start, seed)
+            state = self.start_state(start, seed)
         except ParseError as exc:
             raise RecordError(f"bad start position: {exc}") from None
         for ply, text in enumerate(moves, start=1):
@@ -180,59 +363,41 @@ class Game(abc.ABC):
                 raise RecordError(f"move {ply} ({text!r}) does not replay: {exc}") from None
         return state
 
-    # ----- optional hooks for the generic players -------------------------------------------------------
-    #: names of the evaluation functions the game offers, the default first
-    evaluations: ClassVar[tuple[str, ...]] = ()
+    # ----- the declared features, for the generic players -----------------------------------------------
+    @property
+    def evaluations(self) -> tuple[str, ...]:
+        """Names of the evaluation functions the game declares, the default first (empty: none)."""
+        return self.info.evaluations
 
     def evaluate(self, state: State, player: int, evaluation: str | None = None) -> float:
-        """Static evaluation of ``state`` from ``player``'s point of view (higher is better)."""
-        raise NotImplementedError(f"{self.name} has no evaluation function")
+        """Static evaluation of ``state`` from ``player``'s point of view (higher is better); ``FeatureError``
+        when the game declares none, ``ValueError`` for an evaluation it does not offer."""
+        hook = self.info.hook("evaluate")
+        name = evaluation or self.evaluations[0]
+        if name not in self.evaluations:
+            raise ValueError(f"unknown evaluation {name!r}; {self.name} has {', '.join(self.evaluations)}")
+        return float(hook(state, player, name))
 
-    @property
-    def has_evaluation(self) -> bool:
-        return type(self).evaluate is not Game.evaluate
-
-    def random_playout(self, state: State, seed: int) -> tuple[float, ...] | None:
-        """Play uniformly random moves from ``state`` (left unchanged) to the end; the returns per player.
-
-        ``None`` means the game offers no fast playout, and callers play one through the contract.
-        """
-        return None
+    def random_playout(self, state: State, seed: int) -> tuple[float, ...]:
+        """One uniformly random game from ``state`` (left unchanged) to the end: the returns per player (the
+        kernel's when the game declares ``playout``, else through the contract)."""
+        if self.info.has("playout"):
+            returns: tuple[float, ...] = self.info.hook("playout")(state, seed)
+            return returns
+        return play_randomly(state, random.Random(seed))
 
     def random_playouts(self, state: State, count: int, seed: int) -> list[int]:
-        """Play ``count`` random games from ``state``; how many each player won (for benchmarks and MCTS).
-
-        Games override this with a kernel loop; the default plays through ``random_playout``.
-        """
-        import random
-
+        """Play ``count`` random games from ``state``; how many each player won (for benchmarks and MCTS)."""
+        if self.info.has("playouts"):
+            return [int(w) for w in self.info.hook("playouts")(state, count, seed)]
         wins = [0] * self.num_players
         rng = random.Random(seed)
         for _ in range(count):
-            returns = self.random_playout(state, rng.getrandbits(63))
-            if returns is None:
-                returns = play_randomly(state, rng)
+            returns = list(self.random_playout(state, rng.getrandbits(63)))
             best = max(returns)
-            if list(returns).count(best) == 1:
-                wins[list(returns).index(best)] += 1
+            if returns.count(best) == 1:
+                wins[returns.index(best)] += 1
         return wins
-
-    def search(self, state: State, depth: int, node_limit: int, evaluation: str, context: Any) -> SearchResult:
-        """A fixed-depth alpha-beta search inside the game's kernel (see ``has_search``).
-
-        ``context`` comes from ``new_search`` and belongs to one searcher (its transposition table), so two
-        searchers never share one.
-        """
-        raise NotImplementedError(f"{self.name} has no kernel search")
-
-    @property
-    def has_search(self) -> bool:
-        return type(self).search is not Game.search
-
-    def new_search(self, previous: Any = None) -> Any:
-        """The context of a kernel search of a new position (a cleared transposition table, reusing the
-        memory of ``previous`` when it is one)."""
-        return None
 
     #: the score of a won position in this game's evaluations and searches (a loss is minus this; a win
     #: found n plies ahead scores ``win_score - n``)
@@ -254,15 +419,11 @@ class Game(abc.ABC):
         return f"damier.load({self.name!r}{args})"
 
 
-def play_randomly(state: State, rng: Any) -> tuple[float, ...]:
+def play_randomly(state: State, rng: random.Random) -> tuple[float, ...]:
     """A uniformly random game from ``state`` through the contract (chance events drawn with their odds)."""
     scratch = state.copy()
     while not scratch.is_over():
-        if scratch.player == CHANCE:
-            outcomes = scratch.chance_outcomes()
-            move = rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
-        else:
-            move = rng.choice(scratch.legal_moves())
+        move = scratch.sample_chance(rng) if scratch.player == CHANCE else rng.choice(scratch.legal_moves())
         scratch._apply(move)
     outcome = scratch.outcome()
     assert outcome is not None
@@ -323,8 +484,20 @@ class State(abc.ABC):
         """An independent copy (history included)."""
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At a chance node, the outcomes with their probabilities (summing to 1); otherwise empty."""
+        """At a chance node, the outcomes with their probabilities (summing to 1); otherwise empty.
+
+        Outcomes are ints in ``range(game.num_chance_outcomes)``. A game whose outcomes are too many to list
+        (a turn of several random robots) may list none and override ``sample_chance`` instead.
+        """
         return []
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """Draw the chance outcome of this chance node with its probability: the one chance sampler that players,
+        the arena, the server and the terminal use (a game may override it to draw from its own kernel)."""
+        if self.player != CHANCE:
+            raise StateError("sample_chance needs a state at a chance node")
+        outcomes = self.chance_outcomes()
+        return rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
 
     def is_over(self) -> bool:
         return self.player == TERMINAL
@@ -352,9 +525,7 @@ class State(abc.ABC):
 
     def moves_in_notation(self) -> list[str]:
         """The history as notation, each move written in the position where it was played."""
-        replay = self.game.new_state(self.seed) if self.start is None else self.game.state_from_position(
-            self.start, self.seed
-        )
+        replay = self.game.start_state(self.start, self.seed)
         out = []
         for move in self.history:
             out.append(replay.move_to_str(move))
@@ -368,6 +539,7 @@ class State(abc.ABC):
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
             "game": self.game.name,
+            "rules_version": self.game.rules_version,
             "options": dict(self.game.options),
             "seed": self.seed,
             "start": self.start,
@@ -410,7 +582,18 @@ class State(abc.ABC):
         return (", ".join(names) + more) if names else "none"
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.position()!r}>"
+        """A constructor expression for this position (python-chess's ``Board('...')``); the history is not in
+        it (``to_json`` keeps that)."""
+        seed = "" if self.seed is None else f", seed={self.seed!r}"
+        return f"{self.game!r}.state_from_position({self.position()!r}{seed})"
+
+    def _repr_svg_(self) -> str | None:
+        """An SVG picture of the position for notebooks (Jupyter), where the game declares one (``svg``)."""
+        info = self.game.info
+        if not info.has("svg"):
+            return None
+        picture: str = info.hook("svg")(self)
+        return picture
 
     def __str__(self) -> str:
         return self.render_text()

@@ -40,13 +40,17 @@ class Record:
     result: Outcome | None = None
     started_at: str = field(default_factory=now_iso)
     finished_at: str | None = None
+    rules_version: int = 1
 
     @classmethod
-    def from_state(cls, state: State, players: list[str] | None = None, started_at: str | None = None) -> Record:
-        """The record of the game that led to ``state``."""
-        outcome = state.outcome()
+    def from_state(cls, state: State, players: list[str] | None = None, started_at: str | None = None,
+                   result: Outcome | None = None) -> Record:
+        """The record of the game that led to ``state``; ``result`` for a game that ended outside its rules
+        (resignation, agreement, forfeit: ``damier.core.game.resignation`` ...) before the moves ended it."""
+        outcome = state.outcome() or result
         return cls(
             game=state.game.name,
+            rules_version=state.game.rules_version,
             options=dict(state.game.options),
             moves=state.moves_in_notation(),
             players=list(players) if players else list(state.game.player_names),
@@ -62,6 +66,7 @@ class Record:
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
             "game": self.game,
+            "rules_version": self.rules_version,
             "options": self.options,
             "seed": self.seed,
             "start": self.start,
@@ -85,7 +90,11 @@ class Record:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise RecordError(f"record field 'seed' must be an integer or null, not {seed!r}")
         result = Outcome.from_json(obj["result"]) if obj.get("result") is not None else None
+        rules_version = obj.get("rules_version", 1)
+        if not isinstance(rules_version, int) or isinstance(rules_version, bool) or rules_version < 1:
+            raise RecordError(f"record field 'rules_version' must be a positive integer, not {rules_version!r}")
         return cls(
+            rules_version=rules_version,
             game=obj["game"],
             options=dict(obj["options"]),
             moves=list(obj["moves"]),
@@ -103,9 +112,12 @@ class Record:
             game = registry.load(self.game, **self.options)
         except DamierError as exc:
             raise RecordError(f"record names a game that cannot be loaded: {exc}") from None
+        game.check_rules_version({"rules_version": self.rules_version}, "record")
         state = game.replay(self.moves, seed=self.seed, start=self.start)
         if self.result is not None:
             final = state.outcome()
+            if final is None and self.result.is_early:
+                return state  # resigned, agreed or forfeited before the moves ended the game
             if final is None or final.winner != self.result.winner:
                 raise RecordError(
                     f"the record says {self.result.reason!r} but its moves lead to: {state.outcome_reason()}"

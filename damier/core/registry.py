@@ -1,37 +1,118 @@
-"""The registry of games: names, metadata and options, available without importing any rules kernel.
+"""The registry of games: one declaration per game, available without importing any rules kernel.
 
-A game declares a ``GameInfo`` in its package ``__init__`` (cheap to import); ``load`` imports the rules
-module only when a game is actually created, so ``damier games`` starts fast and compiles nothing.
+A game declares one ``GameInfo`` in its package ``__init__`` (cheap to import). The declaration says everything
+an outer layer (``ai``, ``arena``, ``protocol``, ``server``, ``cli``, the web client) may use of the game: its
+metadata and options, its computer levels and named agents, and its optional features, each a lazy reference
+``"package.module:attribute"`` that is imported only when used. ``load`` imports the rules module only when a game
+is actually created, so ``damier games`` starts fast and compiles nothing.
+
+>>> info("atoms").has("search"), info("atoms").has("solver")
+(True, False)
+>>> sorted(i.name for i in with_feature("perft"))
+['khet']
+>>> require("atoms", "solver")
+Traceback (most recent call last):
+...
+damier.core.errors.FeatureError: atoms has no solver; no game has one yet
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from damier.core.errors import UnknownGameError
+from damier.core.errors import FeatureError, UnknownGameError
 from damier.core.options import OptionSet
 
 if TYPE_CHECKING:
     from damier.core.game import Game
 
+#: the optional features a game may declare, with what each reference names (the contract is in docs/api.md)
+FEATURES: dict[str, str] = {
+    "search": "a factory (game) -> FixedDepthSearch: the kernel's fixed-depth alpha-beta (damier.ai.deepening)",
+    "evaluate": "a function (state, player, evaluation name) -> float, higher is better for player",
+    "playout": "a function (state, seed) -> returns per player: one random game from state in the kernel",
+    "playouts": "a function (state, count, seed) -> wins per player of count random games in the kernel",
+    "perft": "a function (state, depth, bulk) -> {move in notation: leaves}: the kernel's perft",
+    "solver": "a function (state, max_cost, node_limit) -> Solution: an exact puzzle solver",
+    "describe_events": "a function (state) -> list of lines: what the last move did, for the terminal",
+    "client": "a function (game) -> dict: what the web client draws with (setups, palette, squares)",
+    "svg": "a function (state) -> str: an SVG picture of the position (notebooks)",
+}
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """How the game's engine speaks the text engine protocol (``damier engine GAME``)."""
+
+    #: ``position`` words for the game's setups: protocol word -> value of the game's ``setup`` option.
+    #: ``startpos`` (the game's default start) is accepted by every game and need not be listed.
+    setups: Mapping[str, str] = field(default_factory=dict)
+    #: how many space-separated fields a position string has (``position <fields...> [moves]``)
+    position_fields: int = 1
+    #: the deepest ``go depth`` the search can do
+    max_depth: int = 64
+    #: game options that every ``position`` command conveys (the setup's name), so an ``ext:`` agent does not
+    #: send them with ``setoption``
+    position_options: tuple[str, ...] = ()
+
+    def setup_word(self, setup: str) -> str:
+        """The protocol word of the game's setup ``setup`` (the first word naming it)."""
+        return next(word for word, value in self.setups.items() if value == setup)
+
 
 @dataclass(frozen=True)
 class GameInfo:
-    """Everything known about a game before its rules are imported."""
+    """Everything known about a game before its rules are imported: its one declaration."""
 
     name: str
     title: str
     description: str
     options: OptionSet
     factory: str  # "package.module:ClassName" of the Game subclass
-    players: str = "2"  # how many players, in words ("2", "2 to 8")
+    players: str = "2"  # how many players, in words ("1", "2", "2 to 8")
     has_chance: bool = False
+    #: whether a game can end in a draw (and players may agree to one)
+    has_draws: bool = True
+    #: the version of the rules as implemented; records and states carry it, and one written under another
+    #: version is refused with a clear error
+    rules_version: int = 1
     #: computer levels, each an agent spec string (``easy``, ``medium``, ``hard``) for this game
     levels: dict[str, str] = field(default_factory=dict)
     #: named agents specific to this game (``atoms-classic``), each an agent spec string
     agents: dict[str, str] = field(default_factory=dict)
+    #: the agent spec that gives hints to people (a level, a named agent or any spec)
+    hint: str = "hard"
+    #: names of the evaluation functions the ``evaluate`` feature offers, the default first
+    evaluations: tuple[str, ...] = ()
+    #: the optional features (keys of ``FEATURES``), each ``"package.module:attribute"``
+    features: Mapping[str, str] = field(default_factory=dict)
+    #: the text engine protocol's view of the game (with the ``search`` feature)
+    engine: EngineInfo | None = None
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.features) - set(FEATURES))
+        if unknown:
+            raise ValueError(f"game {self.name!r} declares unknown features {unknown}; known: {', '.join(FEATURES)}")
+        if ("evaluate" in self.features) != bool(self.evaluations):
+            raise ValueError(f"game {self.name!r}: declare 'evaluate' and its evaluations together")
+        if self.engine is not None and "search" not in self.features:
+            raise ValueError(f"game {self.name!r}: an engine needs the 'search' feature")
+
+    def has(self, feature: str) -> bool:
+        """Whether the game declares ``feature`` (a key of ``FEATURES``)."""
+        if feature not in FEATURES:
+            raise ValueError(f"unknown feature {feature!r}; known: {', '.join(FEATURES)}")
+        return feature in self.features
+
+    def hook(self, feature: str) -> Any:
+        """The object behind ``feature`` (imported now); ``FeatureError`` naming the games that have it."""
+        if not self.has(feature):
+            raise FeatureError(missing_message(self.name, feature))
+        module_name, _, attribute = self.features[feature].partition(":")
+        return getattr(importlib.import_module(module_name), attribute)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -40,9 +121,14 @@ class GameInfo:
             "description": self.description,
             "players": self.players,
             "has_chance": self.has_chance,
+            "has_draws": self.has_draws,
+            "rules_version": self.rules_version,
             "options": [o.to_json() for o in self.options.options],
             "levels": dict(self.levels),
             "agents": dict(self.agents),
+            "hint": self.hint,
+            "evaluations": list(self.evaluations),
+            "features": sorted(self.features) + (["engine"] if self.engine else []),
         }
 
     def game_class(self) -> type[Game]:
@@ -75,6 +161,37 @@ def all_infos() -> list[GameInfo]:
     return [_REGISTRY[name] for name in sorted(_REGISTRY)]
 
 
+def with_feature(feature: str) -> list[GameInfo]:
+    """The registered games that declare ``feature`` (or ``"engine"``: an engine for the text protocol)."""
+    if feature == "engine":
+        return [i for i in all_infos() if i.engine is not None]
+    return [i for i in all_infos() if i.has(feature)]
+
+
+_FEATURE_WORDS = {"search": "kernel search", "perft": "perft", "solver": "solver", "engine": "engine",
+                  "evaluate": "evaluation function", "describe_events": "event descriptions",
+                  "client": "client description", "svg": "SVG view", "playout": "kernel playout",
+                  "playouts": "kernel playouts"}
+
+
+def missing_message(name: str, feature: str) -> str:
+    """``khet has no solver; games with one: ...`` (the games that declare ``feature``)."""
+    word = _FEATURE_WORDS.get(feature, feature)
+    having = [i.name for i in with_feature(feature)]
+    where = f"games with one: {', '.join(having)}" if having else "no game has one yet"
+    return f"{name} has no {word}; {where}"
+
+
+def require(name: str, feature: str) -> GameInfo:
+    """The ``GameInfo`` of ``name`` if it declares ``feature`` (or ``"engine"``); else ``FeatureError``."""
+    game = info(name)
+    present = game.engine is not None if feature == "engine" else game.has(feature)
+    if not present:
+        raise FeatureError(missing_message(game.name, feature))
+    return game
+
+
 def load(name: str, **options: Any) -> Game:
     """Create the game ``name`` with ``options`` (validated; unknown options raise ``OptionError``)."""
     return info(name).game_class()(**options)
+

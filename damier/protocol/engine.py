@@ -17,10 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from damier.ai.deepening import Deepening
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.core.game import Game, Iteration, State
-from damier.protocol.searchers import ProtocolGame, Searcher, option_text, protocol_game
+from damier.core.registry import EngineInfo
+from damier.protocol.searchers import make_searcher, option_text, protocol_game
 
 COMMANDS = ("newgame", "position", "go", "stop", "setoption", "isready", "d", "help", "quit")
 HELP = (
@@ -54,10 +56,10 @@ class EngineSession:
 
     def __init__(self, game: Game, write: Callable[[str], None]) -> None:
         self.game = game
-        self.protocol: ProtocolGame = protocol_game(game.name)
+        self.protocol: EngineInfo = protocol_game(game.name)
         self._write = write
         self._lock = threading.Lock()
-        self._searcher: Searcher | None = None
+        self._searcher: Deepening | None = None
         self._warm = False
         self._search: _Search | None = None
         self.state: State = game.new_state()
@@ -228,12 +230,14 @@ class EngineSession:
         self.wait(stop=True)
         self.closed = True
 
-    def _think(self, searcher: Searcher, search: _Search, depth: int | None, movetime: int | None) -> None:
+    def _think(self, searcher: Deepening, search: _Search, depth: int | None, movetime: int | None) -> None:
         state = search.state
         move = state.legal_moves()[0]
         try:
             seconds = None if movetime is None else movetime / 1000
-            move = searcher.think(state, depth, seconds, lambda found: self._report(state, found)).move
+            found = searcher.think(state, depth, seconds, on_iteration=lambda found: self._report(state, found))
+            if found.move is not None:
+                move = found.move
         except Exception as exc:  # answer anyway: a client waiting for bestmove must not hang
             self.send(f"info string error: the search failed ({type(exc).__name__}: {exc})")
         if search.infinite:
@@ -243,7 +247,7 @@ class EngineSession:
             self._send_locked(f"bestmove {state.move_to_str(move)}")
 
     def _report(self, state: State, found: Iteration) -> None:
-        score = found.score if state.player == 0 else -found.score
+        score = int(found.score if state.player == 0 else -found.score)
         millis = int(found.seconds * 1000)
         nps = int(found.nodes / found.seconds) if found.seconds > 0 else 0
         self.send(f"info time {millis} depth {found.depth} score {score} nodes {found.nodes} nps {nps} pv "
@@ -254,9 +258,9 @@ class EngineSession:
             self._searcher.stop()
 
     # ----- helpers --------------------------------------------------------------------------------------
-    def _get_searcher(self) -> Searcher:
+    def _get_searcher(self) -> Deepening:
         if self._searcher is None:
-            self._searcher = self.protocol.make_searcher(self.game)
+            self._searcher = make_searcher(self.game)
         return self._searcher
 
     def _warm_up(self) -> None:
@@ -267,7 +271,9 @@ class EngineSession:
         if self._warm:
             return
         searcher = self._get_searcher()
-        searcher.think(self.game.new_state(), 1, None, lambda found: None)
+        start = self.game.new_state()
+        if start.player >= 0 and start.legal_moves():
+            searcher.think(start, 1)
         searcher.new_game()
         self._warm = True
 
@@ -278,7 +284,7 @@ class EngineSession:
         return registry.load(self.game.name, **options).new_state()
 
     def _setup_words(self) -> str:
-        return ", ".join(self.protocol.setups)
+        return ", ".join(["startpos", *self.protocol.setups])
 
     def _refuse_while_searching(self, command: str) -> None:
         if self.searching:

@@ -25,10 +25,10 @@ from functools import partial
 from types import TracebackType
 from typing import IO, Any
 
-from damier.ai.base import AgentFailure, SearchInfo
+from damier.ai.base import AgentFailure
 from damier.core.errors import DamierError, StateError
-from damier.core.game import Game, State
-from damier.protocol.searchers import GAMES, option_text
+from damier.core.game import Game, Iteration, State
+from damier.protocol.searchers import option_text
 
 #: seconds the engine has to say goodbye after ``quit`` before it is killed
 QUIT_GRACE = 0.5
@@ -224,7 +224,7 @@ class ExternalAgent:
         self.margin = margin
         self.startup = startup
         self.spec = spec
-        self.info = SearchInfo()
+        self.info = Iteration()
         self._engine: EngineProcess | None = None
         self._new_game = True
         self._errors: deque[str] = deque(maxlen=3)
@@ -310,7 +310,7 @@ class ExternalAgent:
         defaults, for an engine that was told nothing), leaving out what every ``position`` conveys."""
         if self._options_game != game.name:
             self._options, self._options_game = {}, game.name
-        described = GAMES.get(game.name)
+        described = game.info.engine
         conveyed = described.position_options if described is not None else ()
         defaults = game.option_set.defaults()
         return {name: value for name, value in game.options.items()
@@ -349,8 +349,8 @@ class ExternalAgent:
             if refusal is None and (lowered[:1] == ["error"] or "setoption" in lowered):
                 refusal = said.removeprefix("error: ")
 
-    def _await_bestmove(self, engine: EngineProcess, state: State, deadline: float) -> tuple[list[str], SearchInfo]:
-        info = SearchInfo()
+    def _await_bestmove(self, engine: EngineProcess, state: State, deadline: float) -> tuple[list[str], Iteration]:
+        info = Iteration()
         while True:
             words = engine.read(deadline).split()
             if not words:
@@ -388,7 +388,7 @@ def position_command(state: State) -> str:
     if state.start is not None:
         start = state.start
     else:
-        described = GAMES.get(game.name)
+        described = game.info.engine
         setup = game.options.get("setup")
         if described is not None and isinstance(setup, str) and setup in described.setups.values():
             start = described.setup_word(setup)
@@ -397,7 +397,7 @@ def position_command(state: State) -> str:
     return " ".join(["position", start, *state.moves_in_notation()])
 
 
-def _read_info(words: list[str], state: State, info: SearchInfo) -> None:
+def _read_info(words: list[str], state: State, info: Iteration) -> None:
     """Fill ``info`` from an ``info`` line's fields (``time``, ``depth``, ``score``, ``nodes``, ``pv``); the score
     is turned to the mover's view. Fields that do not parse are ignored: ``info`` is only for show."""
     i = 0

@@ -64,8 +64,11 @@ def _warm() -> None:
         if state.legal_moves():
             state.play(state.legal_moves()[0])
         game.random_playouts(state, 1, 0)
-        if game.has_search and state.legal_moves():  # the engines' kernels are the slowest to compile
-            game.search(state, 1, 10**6, game.evaluations[0], game.new_search())
+        if info.has("search") and state.player >= 0 and state.legal_moves():  # engines compile the slowest
+            from damier.ai.alphabeta import fixed_depth_search
+            from damier.ai.deepening import Deepening
+
+            Deepening(fixed_depth_search(game)).think(state, max_depth=1)
 
 
 def budget_seconds(spec: str) -> float:

@@ -13,17 +13,7 @@ import pytest
 
 import damier
 from damier.core import registry
-from tests.conformance.dice_game import OPTIONS as DICE_OPTIONS
-
-DICE_INFO = damier.GameInfo(
-    name="test-dice",
-    title="Test dice race",
-    description="A tiny dice race used by the conformance tests to exercise chance nodes.",
-    options=DICE_OPTIONS,
-    factory="tests.conformance.dice_game:DiceGame",
-    players="2",
-    has_chance=True,
-)
+from tests.conformance.dice_game import INFO as DICE_INFO
 
 #: Option sets tested besides each game's defaults, by game name.
 EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {

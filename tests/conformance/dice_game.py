@@ -16,6 +16,7 @@ import numpy as np
 from damier.core.errors import IllegalMoveError, ParseError, StateError
 from damier.core.game import CHANCE, TERMINAL, Game, Outcome, State
 from damier.core.options import Option, OptionSet
+from damier.core.registry import GameInfo
 
 ROLL, HOLD = 0, 1
 FACE_1 = 2  # the move of face k is FACE_1 + k - 1
@@ -23,6 +24,16 @@ FACES = 6
 NAMES = ("roll", "hold", *(str(face) for face in range(1, FACES + 1)))
 
 OPTIONS = OptionSet((Option("target", int, 12, "points needed to win", None, 2, 100),))
+
+INFO = GameInfo(
+    name="test-dice",
+    title="Test dice race",
+    description="A tiny dice race used by the conformance tests to exercise chance nodes.",
+    options=OPTIONS,
+    factory="tests.conformance.dice_game:DiceGame",
+    players="2",
+    has_chance=True,
+)
 
 
 @dataclass(frozen=True)
@@ -39,11 +50,7 @@ class Position:
 class DiceGame(Game):
     """Pig to ``target`` points for two players (a test fixture)."""
 
-    name = "test-dice"
-    title = "Test dice race"
-    description = "A tiny dice race used by damier's tests to exercise chance nodes."
-    option_set = OPTIONS
-    has_chance = True
+    info = INFO
 
     @property
     def num_players(self) -> int:
@@ -56,6 +63,10 @@ class DiceGame(Game):
     @property
     def num_moves(self) -> int:
         return len(NAMES)
+
+    @property
+    def num_chance_outcomes(self) -> int:
+        return len(NAMES)  # the faces are named 1 to 6 in the same space as roll and hold
 
     def new_state(self, seed: int | None = None) -> DiceState:
         return DiceState(self, Position(), seed=seed, start=None)

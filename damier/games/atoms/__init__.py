@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from damier.core.grid import MAX_SIDE
 from damier.core.options import Option, OptionSet
-from damier.core.registry import GameInfo
+from damier.core.registry import EngineInfo, GameInfo
 
 #: Colour names in seat order (Red moves first, then Blue, then the others in this fixed order).
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange", "Cyan", "White")
@@ -36,10 +36,22 @@ INFO = GameInfo(
     options=OPTIONS,
     factory="damier.games.atoms.rules:AtomsGame",
     players="2 to 8",
+    has_draws=False,
+    rules_version=1,
     levels={
         "easy": "alphabeta:depth=1",
         "medium": "alphabeta:depth=3",
         "hard": "alphabeta:time=1.0,eval=strong",
     },
     agents={"atoms-classic": "alphabeta:depth=4,eval=classic"},
+    hint="hard",
+    evaluations=("classic", "strong"),
+    features={
+        "search": "damier.games.atoms.search:AtomsSearch",
+        "evaluate": "damier.games.atoms.rules:evaluate",
+        "playout": "damier.games.atoms.rules:random_playout",
+        "playouts": "damier.games.atoms.rules:random_playouts",
+        "describe_events": "damier.games.atoms.view:describe_events",
+    },
+    engine=EngineInfo(position_fields=4, max_depth=64),
 )

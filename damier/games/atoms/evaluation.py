@@ -11,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from damier.games.atoms import INFO
 from damier.games.atoms.kernel import TERMINAL, TO_MOVE, WINNER, elim_at
 
 #: The score of a won position (a lost one scores minus this).
 WIN = 10000
 
-EVALUATIONS = ("classic", "strong")
+EVALUATIONS = INFO.evaluations
 
 
 @njit(cache=True)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from damier.core.errors import IllegalMoveError, OptionError, StateError
-from damier.core.game import Game, Outcome, SearchResult, State
+from damier.core.game import Game, Outcome, State, Termination
 from damier.core.grid import orthogonal_neighbours, parse_square, square_name
 from damier.core.rng import make_rng
 from damier.games.atoms import COLOURS, INFO, kernel, notation, view
@@ -35,12 +35,7 @@ from damier.games.atoms import evaluation as evaluation_kernels
 class AtomsGame(Game):
     """Exploding Atoms on a ``rows`` x ``cols`` board for ``players`` players."""
 
-    name = INFO.name
-    title = INFO.title
-    description = INFO.description
-    option_set = INFO.options
-    evaluations = evaluation_kernels.EVALUATIONS
-    has_draws = False
+    info = INFO
     win_score = float(evaluation_kernels.WIN)
 
     def __init__(self, **options: Any) -> None:
@@ -103,66 +98,6 @@ class AtomsGame(Game):
         s = notation.parse_position(position, self.rows, self.cols, self.players, self.capacity)
         return AtomsState(self, s, seed=seed, start=position.strip())
 
-    # ----- hooks for the generic players ----------------------------------------------------------------
-    def evaluate(self, state: State, player: int, evaluation: str | None = None) -> float:
-        """The classic critical-squares evaluation (or ``evaluation="strong"``) of ``state`` for ``player``.
-
-        >>> import damier
-        >>> game = damier.load("atoms", rows=3, cols=3)
-        >>> corner = game.state_from_position(".,.,./.,.,./.,.,1r b r 1")
-        >>> game.evaluate(corner, 0)  # 1 atom, +3 for a corner, +2 for a critical square
-        6.0
-        """
-        assert isinstance(state, AtomsState)
-        kind = evaluation or "classic"
-        work = np.zeros(3 * self.n, dtype=np.int32)
-        if kind not in evaluation_kernels.EVALUATIONS:
-            raise ValueError(f"unknown evaluation {kind!r}; atoms has {evaluation_kernels.EVALUATIONS}")
-        index = evaluation_kernels.EVALUATIONS.index(kind)
-        return float(
-            evaluation_kernels.evaluate(
-                state._s, player, index, self.neighbours, self.capacity, self.n, self.players, work
-            )
-        )
-
-    def random_playout(self, state: State, seed: int) -> tuple[float, ...]:
-        assert isinstance(state, AtomsState)
-        wins = kernel.random_playouts(
-            state._s, self.neighbours, self.capacity, self.n, self.players, make_rng(seed), 1
-        )
-        return tuple(1.0 if wins[q] else -1.0 for q in range(self.players))
-
-    def random_playouts(self, state: State, count: int, seed: int) -> list[int]:
-        assert isinstance(state, AtomsState)
-        wins = kernel.random_playouts(
-            state._s, self.neighbours, self.capacity, self.n, self.players, make_rng(seed), count
-        )
-        return [int(w) for w in wins]
-
-    def search(self, state: State, depth: int, node_limit: int, evaluation: str, context: Any) -> SearchResult:
-        assert isinstance(state, AtomsState)
-        if evaluation not in evaluation_kernels.EVALUATIONS:
-            raise ValueError(f"unknown evaluation {evaluation!r}; atoms has {evaluation_kernels.EVALUATIONS}")
-        from damier.games.atoms import search  # compiled on first use, not when the game loads
-
-        tables = context if isinstance(context, search.Tables) else search.Tables(self.n, self.players)
-        move, score, nodes, completed = search.search(
-            state._s, depth, evaluation_kernels.EVALUATIONS.index(evaluation), self.neighbours,
-            self.capacity, self.n, self.players, node_limit, tables.keys, tables.data, tables.zobrist,
-            tables.side,
-        )
-        return SearchResult(move=move, score=float(score), nodes=nodes, completed=completed, pv=(move,))
-
-    def new_search(self, previous: Any = None) -> Any:
-        """A cleared transposition table (its scores are relative to one root player, so one per position)."""
-        from damier.games.atoms import search
-
-        if isinstance(previous, search.Tables) and previous.n == self.n and previous.p == self.players:
-            previous.clear()
-            return previous
-        return search.Tables(self.n, self.players)
-
-
 class AtomsState(State):
     """An Exploding Atoms position with its history."""
 
@@ -221,7 +156,7 @@ class AtomsState(State):
         else:
             reason = f"{COLOURS[winner]} wins: every other colour has been eliminated"
         returns = tuple(1.0 if q == winner else -1.0 for q in range(self.game.players))
-        return Outcome(winner=winner, returns=returns, reason=reason)
+        return Outcome(winner=winner, returns=returns, reason=reason, termination=Termination.ELIMINATION)
 
     # ----- notation -------------------------------------------------------------------------------------
     def move_to_str(self, move: int) -> str:
@@ -334,6 +269,10 @@ class AtomsState(State):
         return self._s[: 2 * g.n + 1].tobytes() + self._s[moved : moved + g.players].tobytes()
 
     # ----- facts used by views and tests ----------------------------------------------------------------
+    def kernel_array(self) -> np.ndarray:
+        """A copy of the kernel's array of this position (``damier.games.atoms.kernel`` documents its layout)."""
+        return self._s.copy()
+
     def atoms(self, player: int | None = None) -> int:
         """Total atoms on the board, or those of ``player``."""
         g = self.game
@@ -352,3 +291,34 @@ class AtomsState(State):
     @property
     def ply(self) -> int:
         return int(self._s[2 * self.game.n + kernel.PLY])
+
+
+# ----- the features declared in ``damier.games.atoms.INFO`` -----------------------------------------------------
+def evaluate(state: State, player: int, evaluation: str) -> float:
+    """The ``classic`` critical-squares evaluation (or ``strong``) of ``state`` for ``player`` (``evaluate``).
+
+    >>> import damier
+    >>> game = damier.load("atoms", rows=3, cols=3)
+    >>> corner = game.state_from_position(".,.,./.,.,./.,.,1r b r 1")
+    >>> game.evaluate(corner, 0)  # 1 atom, +3 for a corner, +2 for a critical square
+    6.0
+    """
+    assert isinstance(state, AtomsState)
+    g = state.game
+    work = np.zeros(3 * g.n, dtype=np.int32)
+    index = INFO.evaluations.index(evaluation)
+    return float(evaluation_kernels.evaluate(state._s, player, index, g.neighbours, g.capacity, g.n, g.players, work))
+
+
+def random_playouts(state: State, count: int, seed: int) -> list[int]:
+    """``count`` random games from ``state`` in the kernel: the wins of each colour (the ``playouts`` feature)."""
+    assert isinstance(state, AtomsState)
+    g = state.game
+    wins = kernel.random_playouts(state._s, g.neighbours, g.capacity, g.n, g.players, make_rng(seed), count)
+    return [int(w) for w in wins]
+
+
+def random_playout(state: State, seed: int) -> tuple[float, ...]:
+    """One random game from ``state`` in the kernel: +1 for the winner, -1 for the others (``playout``)."""
+    wins = random_playouts(state, 1, seed)
+    return tuple(1.0 if w else -1.0 for w in wins)

@@ -3,14 +3,19 @@
 With two players this is plain minimax with alpha-beta (what negamax computes); with more, every opponent is
 assumed to play against the root player (paranoid search). A Zobrist transposition table, the table's move
 first, then captures-by-explosion and corners, order the moves. The search stops once it has visited
-``node_limit`` nodes; the Python driver turns a time limit into node limits for iterative deepening.
+``node_limit`` nodes or when another thread asks it to (``AtomsSearch.stop``); ``damier.ai.deepening`` drives
+it depth by depth.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
+from damier.core.game import Iteration
+from damier.games.atoms import INFO
 from damier.games.atoms.evaluation import WIN, evaluate
 from damier.games.atoms.kernel import TERMINAL, TO_MOVE, WINNER, apply, legal_moves
 
@@ -169,7 +174,7 @@ def _search(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(
     s: np.ndarray,
     depth: int,
@@ -183,17 +188,52 @@ def search(
     tt_data: np.ndarray,
     zobrist: np.ndarray,
     side: np.ndarray,
+    counters: np.ndarray,
 ) -> tuple[int, int, int, bool]:
-    """Search ``s`` to ``depth`` plies: (best move, score for the player to move, nodes, completed)."""
+    """Search ``s`` to ``depth`` plies: (best move, score for the player to move, nodes, completed).
+
+    ``counters[1] = 1``, set by another thread while the search runs (it runs without the GIL), stops it.
+    """
     stack = np.empty((depth + 2, s.shape[0]), dtype=np.int32)
     for j in range(s.shape[0]):
         stack[0, j] = s[j]
     moves = np.empty((depth + 1, n), dtype=np.int32)
     keys = np.empty((depth + 1, n), dtype=np.int32)
     work = np.zeros(3 * n, dtype=np.int32)
-    counters = np.zeros(3, dtype=np.int64)
+    counters[0] = 0
     root = s[2 * n + TO_MOVE]
     counters[2] = -1
     score = _search(stack, 0, depth, -(WIN + 1), WIN + 1, root, kind, nb, cap, n, p, work, moves, keys,
                     counters, node_limit, tt_keys, tt_data, zobrist, side)
     return int(counters[2]), score, int(counters[0]), bool(counters[1] == 0)
+
+
+class AtomsSearch:
+    """The Atoms kernel's fixed-depth search (the ``search`` feature, driven by ``damier.ai.deepening``)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.tables = Tables(game.n, game.players)
+        self._counters = np.zeros(3, dtype=np.int64)
+
+    def new_game(self) -> None:
+        self.tables.clear()
+
+    def new_search(self, state: Any) -> None:
+        """A cleared transposition table: its scores are relative to one root player, so one per position."""
+        self.tables.clear()
+        self._counters[1] = 0
+
+    def stop(self) -> None:
+        self._counters[1] = 1
+
+    def search(self, state: Any, depth: int, node_limit: int | None, evaluation: str | None) -> Iteration:
+        g = self.game
+        kind = INFO.evaluations.index(evaluation or INFO.evaluations[0])
+        # depth 1 always completes: it gets counters no other thread can stop
+        counters = self._counters if depth > 1 else np.zeros(3, dtype=np.int64)
+        limit = 2**62 if node_limit is None or depth == 1 else node_limit
+        t = self.tables
+        move, score, nodes, completed = search(state.kernel_array(), depth, kind, g.neighbours, g.capacity, g.n,
+                                               g.players, limit, t.keys, t.data, t.zobrist, t.side, counters)
+        return Iteration(depth=depth, score=score, move=move, pv=[move], nodes=nodes, completed=completed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -62,3 +63,23 @@ def render_styled(cells: list[list[Cell]], s: np.ndarray, n: int, p: int) -> lis
         out.append((f"{COLOURS[to_move]} to move.\n", None))
     out.append(("(count + colour letter; upper case = critical, one atom from exploding)", None))
     return out
+
+
+def describe_events(state: Any) -> list[str]:
+    """What the last move did, for the terminal: its explosions and eliminations (``describe_events``).
+
+    >>> import damier
+    >>> state = damier.load("atoms", rows=2, cols=2).state_from_position("1r,.,./.,.,. b rb 2".replace(",.,./", ",./"))
+    >>> state.play(state.parse_move("B2"))
+    >>> describe_events(state)
+    []
+    """
+    lines = []
+    waves = [e for e in state.events() if e["type"] == "wave"]
+    if waves:
+        exploded = sum(len(w["squares"]) for w in waves)
+        lines.append(f"{exploded} explosion(s) in {len(waves)} wave(s)")
+    for event in state.events():
+        if event["type"] == "eliminate":
+            lines.append(f"{state.game.player_names[event['player']]} is eliminated")
+    return lines

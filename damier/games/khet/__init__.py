@@ -6,7 +6,7 @@ The rules are in ``rules`` (facade) over ``kernel`` (numba); see ``docs/games/kh
 from __future__ import annotations
 
 from damier.core.options import Option, OptionSet
-from damier.core.registry import GameInfo
+from damier.core.registry import EngineInfo, GameInfo
 
 #: Colour names in seat order (Silver moves first).
 COLOURS = ("Silver", "Red")
@@ -35,10 +35,27 @@ INFO = GameInfo(
     ),
     options=OPTIONS,
     factory="damier.games.khet.rules:KhetGame",
+    rules_version=1,
     levels={
         "easy": "alphabeta:depth=1,eval=simple",
         "medium": "alphabeta:depth=3",
         "hard": "alphabeta:time=1.0",
     },
     agents={},
+    hint="hard",
+    evaluations=("strong", "simple"),
+    features={
+        "search": "damier.games.khet.search:Engine",
+        "evaluate": "damier.games.khet.rules:evaluate",
+        "playout": "damier.games.khet.rules:random_playout",
+        "playouts": "damier.games.khet.rules:random_playouts",
+        "perft": "damier.games.khet.rules:perft",
+        "describe_events": "damier.games.khet.view:describe_events",
+    },
+    engine=EngineInfo(
+        setups={"standard": "classic", "classic": "classic", "imhotep": "imhotep", "dynasty": "dynasty"},
+        position_fields=3,
+        max_depth=80,  # the engine's stack holds 96 plies, quiescence included
+        position_options=("setup",),
+    ),
 )

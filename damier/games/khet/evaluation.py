@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from damier.games.khet import INFO
 from damier.games.khet.kernel import (
     ANUBIS,
     NEIGHBOURS,
@@ -21,7 +22,7 @@ from damier.games.khet.kernel import (
     shot_target,
 )
 
-EVALUATIONS = ("strong", "simple")
+EVALUATIONS = INFO.evaluations
 WIN = 100_000
 PYRAMID_VALUE = 1000
 ANUBIS_VALUE = 1300

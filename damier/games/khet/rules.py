@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 
 from damier.core.errors import IllegalMoveError, ParseError, StateError
-from damier.core.game import Game, Outcome, SearchResult, State
+from damier.core.game import Game, Outcome, State, Termination
 from damier.core.rng import make_rng
 from damier.games.khet import COLOURS, INFO, kernel, notation, view
-from damier.games.khet.evaluation import EVALUATIONS, WIN
+from damier.games.khet.evaluation import WIN
 from damier.games.khet.kernel import (
     ACTIONS,
     CLAIM,
@@ -58,12 +58,7 @@ STOP_WORDS = {kernel.LEFT_BOARD: "left", kernel.ABSORBED: "absorbed", kernel.HIT
 class KhetGame(Game):
     """Khet 2.0 on the 10 x 8 board, Silver against Red, from the ``setup`` named by the options."""
 
-    name = INFO.name
-    title = INFO.title
-    description = INFO.description
-    option_set = INFO.options
-    has_draws = True
-    evaluations = EVALUATIONS
+    info = INFO
     win_score = float(WIN)
 
     def __init__(self, **options: Any) -> None:
@@ -118,55 +113,6 @@ class KhetGame(Game):
                 f"would already be drawn"
             )
         return KhetState(self, s, seed=seed, start=text)
-
-    # ----- hooks for the players ------------------------------------------------------------------------
-
-    def evaluate(self, state: State, player: int, evaluation: str | None = None) -> float:
-        """The evaluation ``evaluation`` (default ``strong``) of ``state`` for ``player``, a Pyramid = 1000.
-
-        >>> import damier
-        >>> game = damier.load("khet")
-        >>> game.evaluate(game.new_state(), 0) == -game.evaluate(game.new_state(), 1)
-        True
-        """
-        from damier.games.khet import evaluation as ev
-
-        assert isinstance(state, KhetState)
-        index = ev.index_of(evaluation or ev.EVALUATIONS[0])
-        if state.player == TERMINAL:
-            winner = int(state._s[WINNER])
-            return 0.0 if winner < 0 else (float(ev.WIN) if winner == player else -float(ev.WIN))
-        score = ev.evaluate(state._s, index)  # from the side to move
-        return float(score if state.player == player else -score)
-
-    def random_playout(self, state: State, seed: int) -> tuple[float, ...]:
-        """One random game from ``state`` in the kernel: the returns per player (0 for a draw)."""
-        assert isinstance(state, KhetState)
-        results = kernel.random_playouts(state._s, make_rng(seed), 1, self.pharaoh_rotation, self.strict_swap,
-                                         self.quiet_limit, PLAYOUT_PLIES)
-        return (1.0, -1.0) if results[0] else (-1.0, 1.0) if results[1] else (0.0, 0.0)
-
-    def random_playouts(self, state: State, count: int, seed: int) -> list[int]:
-        assert isinstance(state, KhetState)
-        results = kernel.random_playouts(state._s, make_rng(seed), count, self.pharaoh_rotation, self.strict_swap,
-                                         self.quiet_limit, PLAYOUT_PLIES)
-        return [int(results[0]), int(results[1])]
-
-    def search(self, state: State, depth: int, node_limit: int, evaluation: str, context: Any) -> SearchResult:
-        from damier.games.khet import search
-
-        assert isinstance(state, KhetState)
-        engine = context if isinstance(context, search.Engine) else search.Engine()
-        return engine.search_depth(state, depth, node_limit, evaluation)
-
-    def new_search(self, previous: Any = None) -> Any:
-        from damier.games.khet import search
-
-        if isinstance(previous, search.Engine):
-            previous.new_position()
-            return previous
-        return search.Engine()
-
 
 class KhetState(State):
     """A Khet position with its history (undo, repetition)."""
@@ -263,13 +209,15 @@ class KhetState(State):
         end = int(self._s[END])
         if end == END_PHARAOH:
             reason = f"{COLOURS[winner]} wins: the {COLOURS[1 - winner]} Pharaoh was hit by a laser"
-            return Outcome(winner=winner, returns=(1.0, -1.0) if winner == 0 else (-1.0, 1.0), reason=reason)
+            return Outcome(winner=winner, returns=(1.0, -1.0) if winner == 0 else (-1.0, 1.0), reason=reason,
+                           termination=Termination.PHARAOH_HIT)
         reason = {
             END_REPETITION: "draw by repetition: the same position occurred for the third time",
             END_CLAIM: "draw by repetition, claimed (the same position for the third time)",
             END_QUIET: f"draw: {self.game.quiet_limit} plies in a row with no piece removed",
         }[end]
-        return Outcome(winner=None, returns=(0.0, 0.0), reason=reason)
+        termination = Termination.MOVE_LIMIT if end == END_QUIET else Termination.REPETITION
+        return Outcome(winner=None, returns=(0.0, 0.0), reason=reason, termination=termination)
 
     # ----- notation -------------------------------------------------------------------------------------
     def move_to_str(self, move: int) -> str:
@@ -487,6 +435,14 @@ class KhetState(State):
     def quiet_plies(self) -> int:
         return int(self._s[QUIET])
 
+    def kernel_array(self) -> np.ndarray:
+        """A copy of the kernel's array of this position (``damier.games.khet.kernel`` documents its layout)."""
+        return self._s.copy()
+
+    def position_hashes(self) -> np.ndarray:
+        """The Zobrist keys of every position of the game so far, the current one last (for repetitions)."""
+        return self._hashes[: self._count].copy()
+
 
 def _piece_json(sq: int, c: int) -> dict[str, Any]:
     return {"square": square_name(sq), "kind": KIND_NAMES[c >> 3].lower(), "colour": (c >> 2) & 1,
@@ -522,3 +478,57 @@ def _beam_json(colour: int, path: np.ndarray, how: int, at: int, facing: int, vi
         "removed": _piece_json(at, victim) if how == kernel.HIT else None,
     }
     return out
+
+
+# ----- the features declared in ``damier.games.khet.INFO`` ------------------------------------------------------
+def evaluate(state: State, player: int, evaluation: str) -> float:
+    """The evaluation ``evaluation`` of ``state`` for ``player``, a Pyramid = 1000 (the ``evaluate`` feature).
+
+    >>> import damier
+    >>> game = damier.load("khet")
+    >>> game.evaluate(game.new_state(), 0) == -game.evaluate(game.new_state(), 1)
+    True
+    """
+    from damier.games.khet import evaluation as ev
+
+    assert isinstance(state, KhetState)
+    index = ev.index_of(evaluation)
+    if state.player == TERMINAL:
+        winner = int(state._s[WINNER])
+        return 0.0 if winner < 0 else (float(ev.WIN) if winner == player else -float(ev.WIN))
+    score = ev.evaluate(state._s, index)  # from the side to move
+    return float(score if state.player == player else -score)
+
+
+def random_playouts(state: State, count: int, seed: int) -> list[int]:
+    """``count`` random games from ``state`` in the kernel: the wins of Silver and Red (the ``playouts`` feature)."""
+    assert isinstance(state, KhetState)
+    g = state.game
+    results = kernel.random_playouts(state._s, make_rng(seed), count, g.pharaoh_rotation, g.strict_swap,
+                                     g.quiet_limit, PLAYOUT_PLIES)
+    return [int(results[0]), int(results[1])]
+
+
+def random_playout(state: State, seed: int) -> tuple[float, ...]:
+    """One random game from ``state`` in the kernel: the returns per player, 0 for a draw (``playout``)."""
+    wins = random_playouts(state, 1, seed)
+    return (1.0, -1.0) if wins[0] else (-1.0, 1.0) if wins[1] else (0.0, 0.0)
+
+
+def perft(state: State, depth: int, bulk: bool) -> dict[str, int]:
+    """The leaves ``depth`` plies below ``state`` under each first move, from the kernel's perft (every leaf
+    played and its shot fired; ``bulk`` counts the last ply's moves without playing them): the ``perft`` feature.
+
+    >>> import damier
+    >>> sum(perft(damier.load("khet").new_state(), 2, False).values())
+    5920
+    """
+    assert isinstance(state, KhetState)
+    g = state.game
+    moves = np.zeros(MAX_MOVES, dtype=np.int32)
+    count = kernel.generate(state._s, moves, g.pharaoh_rotation, g.strict_swap)
+    divide = np.zeros(MAX_MOVES, dtype=np.int64)
+    if depth <= 0:
+        return {}
+    kernel.perft(state._s.copy(), depth, bulk, g.pharaoh_rotation, g.strict_swap, g.quiet_limit, divide)
+    return {state.move_to_str(int(moves[i])): int(divide[i]) for i in range(count)}

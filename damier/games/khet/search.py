@@ -8,24 +8,21 @@ inside the search (and of the game's earlier positions) score as draws. Time con
 deadline and a stop flag that another thread may set (the kernel runs without the GIL).
 
 >>> import damier
+>>> from damier.ai.deepening import Deepening
 >>> state = damier.load("khet").new_state()
->>> engine = Engine(tt_bits=16)
->>> result = engine.think(state, max_depth=2)
+>>> result = Deepening(Engine(tt_bits=16)).think(state, max_depth=2)
 >>> result.depth, state.is_legal(result.move)
 (2, True)
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from damier.core.game import Iteration, SearchResult
+from damier.core.game import Iteration
 from damier.games.khet.evaluation import PHARAOH_IN_SIGHT, WIN, evaluate, index_of, piece_value
 from damier.games.khet.kernel import (
     ACTIONS,
@@ -365,9 +362,10 @@ def search_root(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: 
 
 
 class Engine:
-    """A searcher with its own transposition table, killer and history tables, reused between searches."""
+    """Khet's fixed-depth search (the ``search`` feature, driven by ``damier.ai.deepening``), with its own
+    transposition table, killer and history tables, reused between searches."""
 
-    def __init__(self, tt_bits: int = 20, evaluation: str = "strong") -> None:
+    def __init__(self, game: Any = None, tt_bits: int = 20, evaluation: str = "strong") -> None:
         self.evaluation = evaluation
         index_of(evaluation)
         size = 1 << tt_bits
@@ -384,8 +382,9 @@ class Engine:
         self.scratch = np.zeros(STATE_LENGTH, dtype=np.int32)
         self.ctl = np.zeros(CONTROL, dtype=np.int64)
         self.pv = np.zeros((MAX_PLY + 1, PV_LEN + 1), dtype=np.int32)
-        #: set ``stop[0] = 1`` from another thread to end a running ``think`` (it returns its last iteration)
-        self.stop = np.zeros(1, dtype=np.int32)
+        #: ``stop[0] = 1`` (set by ``stop`` from another thread) ends a running search
+        self.stop_flag = np.zeros(1, dtype=np.int32)
+        self.hashes = np.zeros(MAX_PLY + 2, dtype=np.uint64)
         self._last: tuple[bytes, int] | None = None  # (root key, score) for aspiration windows
 
     def new_game(self) -> None:
@@ -395,18 +394,24 @@ class Engine:
         self.history[:] = 0
         self._last = None
 
-    def new_position(self) -> None:
+    def new_search(self, state: Any) -> None:
         """Before searching a new root: keep the table (its scores do not depend on the root), age the rest."""
+        self.stop_flag[0] = 0
         self.killers[:] = -1
         self.history >>= 2
+        self._prepare(state, None)
+
+    def stop(self) -> None:
+        self.stop_flag[0] = 1
 
     # ----- one depth ------------------------------------------------------------------------------------
     def _prepare(self, state: Any, evaluation: str | None) -> None:
         g = state.game
-        self.stack[0] = state._s
-        count = state._count
+        self.stack[0] = state.kernel_array()
+        history = state.position_hashes()
+        count = len(history)
         self.hashes = np.zeros(count + MAX_PLY + 2, dtype=np.uint64)
-        self.hashes[:count] = state._hashes[:count]
+        self.hashes[:count] = history
         self.ctl[:] = 0
         self.ctl[EVAL] = index_of(evaluation or self.evaluation)
         self.ctl[PHARAOH_ROT] = int(g.pharaoh_rotation)
@@ -421,12 +426,12 @@ class Engine:
         self.ctl[NO_ABORT] = int(depth == 1)  # depth 1 always completes: there is always a searched move
         score = search_root(self.stack, self.moves, self.keys, self.hashes, self.mine, self.theirs, self.path,
                             self.scratch, self.tt_keys, self.tt_data, self.killers, self.history, self.ctl,
-                            self.stop, self.pv, depth, alpha, beta)
+                            self.stop_flag, self.pv, depth, alpha, beta)
         return int(score), int(self.ctl[BEST_MOVE]), not bool(self.ctl[ABORTED])
 
     def _depth(self, state: Any, depth: int, node_limit: int) -> tuple[int, int, bool]:
         """One depth with an aspiration window around the last score of this root, widened on failure."""
-        root = state._s.tobytes()
+        root = self.stack[0].tobytes()
         limit = min(int(self.ctl[NODES]) + node_limit, 2**62)
         if self._last is not None and self._last[0] == root and depth >= 4 and abs(self._last[1]) < DECIDED:
             window = 300
@@ -456,7 +461,7 @@ class Engine:
             if scratch.player < 0 or not scratch.is_legal(int(move)):
                 break
             line.append(int(move))
-            scratch._apply(int(move))
+            scratch.play(int(move))
         return line
 
     @staticmethod
@@ -464,72 +469,18 @@ class Engine:
         """Whether to claim a repetition draw (``repetition=claim``) rather than play on for no more than a draw."""
         return bool(state.can_claim_draw()) and score <= 0
 
-    def search_depth(self, state: Any, depth: int, node_limit: int, evaluation: str | None = None) -> SearchResult:
-        """One fixed-depth search (the ``Game.search`` hook the generic alpha-beta player drives)."""
-        self._prepare(state, evaluation)
-        score, move, done = self._depth(state, depth, node_limit)
+    def search(self, state: Any, depth: int, node_limit: int | None, evaluation: str | None) -> Iteration:
+        """One fixed-depth search of the root given to ``new_search`` (``FixedDepthSearch``)."""
+        if evaluation is not None:
+            self.ctl[EVAL] = index_of(evaluation)
+        self.ctl[NODES] = 0
+        score, move, done = self._depth(state, depth, 2**62 if node_limit is None else node_limit)
         nodes = int(self.ctl[NODES])
         if move < 0:
-            move = state.legal_moves()[0]
+            move = next(m for m in state.legal_moves() if m != CLAIM)
         pv = self.principal_variation(state) if done else [move]
         if not pv or pv[0] != move:
             pv = [move]
         if done and self._claim_instead(state, score):
             move, score, pv = CLAIM, 0, [CLAIM]
-        return SearchResult(move=move, score=float(score), nodes=nodes, completed=done, pv=tuple(pv))
-
-    # ----- iterative deepening --------------------------------------------------------------------------
-    def think(self, state: Any, max_depth: int | None = None, seconds: float | None = None,
-              on_iteration: Callable[[Iteration], None] | None = None) -> Iteration:
-        """Iterative deepening from ``state`` until ``max_depth``, ``seconds`` or ``stop[0]`` is set.
-
-        ``on_iteration`` is called after each completed depth. Returns the last completed iteration (depth 0
-        and the first legal move when not even depth 1 completed).
-        """
-        legal = [m for m in state.legal_moves() if m != CLAIM]
-        if not legal:
-            raise ValueError("the game is over: there is no move to search")
-        seconds = None if seconds is None else min(max(seconds, 0.0), threading.TIMEOUT_MAX)
-        self.stop[0] = 0
-        self.new_position()
-        started = time.perf_counter()
-        timer = None
-        if seconds is not None:
-            timer = threading.Timer(max(seconds, 0.0), self._stop)
-            timer.daemon = True
-            timer.start()
-        best = Iteration(depth=0, score=0, move=legal[0], pv=[legal[0]])
-        total = 0
-        try:
-            self._prepare(state, None)
-            for depth in range(1, (max_depth or MAX_PLY - QUIESCENCE_PLIES - 4) + 1):
-                if self.stop[0]:
-                    break
-                self.ctl[NODES] = 0
-                score, move, done = self._depth(state, depth, 2**62)
-                total += int(self.ctl[NODES])
-                if not done:
-                    break
-                elapsed = time.perf_counter() - started
-                pv = self.principal_variation(state)
-                if not pv or pv[0] != move:
-                    pv = [move]
-                best = Iteration(depth=depth, score=score, move=move, pv=pv, nodes=total, seconds=elapsed)
-                if on_iteration is not None:
-                    on_iteration(best)
-                if abs(score) > DECIDED or len(legal) == 1:
-                    break
-                if seconds is not None and elapsed > 0.45 * seconds:
-                    break  # the next depth would not finish in time
-        finally:
-            if timer is not None:
-                timer.cancel()
-            self.stop[0] = 0
-        if self._claim_instead(state, best.score):
-            best = Iteration(depth=best.depth, score=0, move=CLAIM, pv=[CLAIM])
-        best.nodes = total
-        best.seconds = time.perf_counter() - started
-        return best
-
-    def _stop(self) -> None:
-        self.stop[0] = 1
+        return Iteration(depth=depth, score=score, move=move, pv=pv, nodes=nodes, completed=done)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from damier.games.khet import COLOURS
@@ -59,3 +61,36 @@ def render_styled(s: np.ndarray, beam: set[int] | None = None) -> list[tuple[str
 
 def render(s: np.ndarray, beam: set[int] | None = None) -> str:
     return "".join(text for text, _ in render_styled(s, beam))
+
+
+def describe_events(state: Any) -> list[str]:
+    """What the last move did, for the terminal: ``Silver's laser: j1 -> j4 -> h4 -> h5 -> j5 -> j8: leaves the
+    board`` (where it starts, turns and ends), then who won or why it is a draw (the ``describe_events`` feature).
+
+    >>> import damier
+    >>> state = damier.load("khet").new_state()
+    >>> state.play(state.parse_move("j1-"))
+    >>> describe_events(state)
+    ["Silver's laser: j1 -> f1: removes Silver's Anubis on f1"]
+    """
+    names = state.game.player_names
+    lines = []
+    for event in state.events():
+        kind = event["type"]
+        if kind == "laser":
+            path = [event["from"], *event["turns"]]
+            if event["squares"] and event["squares"][-1] != path[-1]:
+                path.append(event["squares"][-1])
+            if event["stop"] == "removed":
+                hit = event["removed"]
+                end = f"removes {names[hit['colour']]}'s {hit['kind'].capitalize()} on {hit['square']}"
+            elif event["stop"] == "absorbed":
+                end = f"absorbed on {event['at']}"
+            else:
+                end = "leaves the board"
+            lines.append(f"{names[event['player']]}'s laser: {' -> '.join(path)}: {end}")
+        elif kind == "win":
+            lines.append(f"{names[event['player']]} wins")
+        elif kind == "draw":
+            lines.append(f"Draw: {event['reason']}")
+    return lines
