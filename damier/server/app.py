@@ -175,7 +175,7 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         for info in registry.all_infos():
             entry = info.to_json()
             entry["levels"] = list(info.levels or ["easy", "medium", "hard"]) + list(info.agents)
-            entry["has_draws"] = info.game_class().has_draws
+            entry["has_draws"] = info.has_draws
             out.append(entry)
         return out
 
