@@ -12,14 +12,13 @@ from numba import njit
 from damier.games.khet import INFO
 from damier.games.khet.kernel import (
     ANUBIS,
+    HIT,
     NEIGHBOURS,
     PHARAOH,
     PYRAMID,
-    SPHINX_SQUARE,
     SQUARES,
     TO_MOVE,
-    deflect,
-    shot_target,
+    trace,
 )
 
 EVALUATIONS = INFO.evaluations
@@ -44,24 +43,6 @@ def piece_value(c: int) -> int:
     if k == ANUBIS:
         return ANUBIS_VALUE
     return 0
-
-
-@njit(cache=True)
-def _beam_reach(s: np.ndarray, colour: int) -> int:
-    """Squares the beam of ``colour`` crosses before it stops (a longer beam controls more of the board)."""
-    sq = SPHINX_SQUARE[colour]
-    d = s[sq] & 3
-    n = 0
-    for _ in range(4 * SQUARES + 2):
-        sq = NEIGHBOURS[sq, 2 * d]
-        if sq < 0:
-            return n
-        n += 1
-        if s[sq] != 0:
-            d = deflect(d, s[sq])
-            if d < 0:
-                return n
-    return n
 
 
 @njit(cache=True)
@@ -90,23 +71,27 @@ def evaluate(s: np.ndarray, which: int) -> int:
     if me < 0:
         return 0
     material = 0
-    pharaohs = np.full(2, -1, dtype=np.int64)
+    my_pharaoh = their_pharaoh = -1
     for sq in range(SQUARES):
         c = s[sq]
         if c == 0:
             continue
         v = piece_value(c)
+        mine = ((c >> 2) & 1) == me
         if (c >> 3) == PHARAOH:
-            pharaohs[(c >> 2) & 1] = sq
-        material += v if ((c >> 2) & 1) == me else -v
+            if mine:
+                my_pharaoh = sq
+            else:
+                their_pharaoh = sq
+        material += v if mine else -v
     if which == 1:
         return material
     score = material
     them = 1 - me
-    # what each laser hits if it fired now
-    mine = shot_target(s, me)
-    if mine >= 0:
-        victim = s[mine]
+    # what each laser hits if it fired now, and how far it reaches (a longer beam controls more of the board)
+    my_reach, how, at = trace(s, me, None)
+    if how == HIT:
+        victim = s[at]
         if (victim >> 3) == PHARAOH:
             if ((victim >> 2) & 1) == them:
                 return PHARAOH_IN_SIGHT + material
@@ -115,16 +100,16 @@ def evaluate(s: np.ndarray, which: int) -> int:
             score += piece_value(victim) // 2
         else:
             score -= piece_value(victim) // 4
-    theirs = shot_target(s, them)
-    if theirs >= 0:
-        victim = s[theirs]
+    their_reach, how, at = trace(s, them, None)
+    if how == HIT:
+        victim = s[at]
         if (victim >> 3) == PHARAOH:
             score -= 3000 if ((victim >> 2) & 1) == me else -200
         elif ((victim >> 2) & 1) == me:
             score -= piece_value(victim) // 3
         else:
             score += piece_value(victim) // 5
-    score += 4 * (_beam_reach(s, me) - _beam_reach(s, them))
-    if pharaohs[me] >= 0 and pharaohs[them] >= 0:
-        score += _pharaoh_safety(s, me, pharaohs[me]) - _pharaoh_safety(s, them, pharaohs[them])
+    score += 4 * (my_reach - their_reach)
+    if my_pharaoh >= 0 and their_pharaoh >= 0:
+        score += _pharaoh_safety(s, me, my_pharaoh) - _pharaoh_safety(s, them, their_pharaoh)
     return score

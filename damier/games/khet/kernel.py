@@ -28,6 +28,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from damier.core import laser
+from damier.core.laser import ABSORB, REMOVE
+from damier.core.laser import ABSORBED as ABSORBED  # how a beam stopped, for the facade
+from damier.core.laser import HIT as HIT
+from damier.core.laser import LEFT_BOARD as LEFT_BOARD
 from damier.core.rng import below
 
 WIDTH, HEIGHT = 10, 8
@@ -49,10 +54,8 @@ CLAIM = SQUARES * ACTIONS
 NUM_MOVES = CLAIM + 1
 MAX_MOVES = 128  # more than any position can have (7 movable pieces x 10 actions + the Sphinx)
 
-#: how the beam stopped
-LEFT_BOARD, ABSORBED, HIT = 0, 1, 2
-#: longest beam: it enters each square at most once per direction
-MAX_PATH = 4 * SQUARES + 2
+#: longest beam (``trace`` writes at most this many path entries)
+MAX_PATH = laser.max_path(SQUARES)
 
 SPHINX_SQUARE = np.array([9, 70], dtype=np.int32)  # j1, a8
 
@@ -82,6 +85,8 @@ def _reserved() -> np.ndarray:
 
 
 NEIGHBOURS = _neighbours()
+#: the N, E, S, W neighbours only: the four directions a beam travels
+BEAM_NEIGHBOURS = np.ascontiguousarray(NEIGHBOURS[:, ::2])
 RESERVED = _reserved()
 
 
@@ -114,73 +119,76 @@ def facing_of(c: int) -> int:
     return c & 3
 
 
-#: what ``deflect`` answers when the beam does not go on
-ABSORB, REMOVE = -1, -2
+def _beam_meets(kind: int, facing: int, d: int) -> int:
+    """What a piece does to a beam travelling ``d``: the direction it leaves in, ``ABSORB`` or ``REMOVE``.
+
+    The rules file's table, read once into ``DEFLECTION``. A beam travelling ``d`` strikes the side ``d + 2``.
+    """
+    side = (d + 2) & 3
+    if kind == EMPTY:
+        return d
+    if kind == SCARAB:
+        # a two-sided diagonal mirror: facing N (or S) a \ mirror (N<->W, E<->S), facing E (or W) a / (N<->E, S<->W)
+        return 3 - d if facing % 2 == 0 else d ^ 1
+    if kind == PYRAMID:
+        # its mirror spans its facing side and the side clockwise next; the beam leaves by the other of the two
+        if side == facing:
+            return (facing + 1) & 3
+        if side == (facing + 1) & 3:
+            return facing
+        return REMOVE
+    if kind == ANUBIS:
+        return ABSORB if side == facing else REMOVE  # its front absorbs, any other side is hit
+    if kind == PHARAOH:
+        return REMOVE
+    return ABSORB  # a Sphinx
+
+
+def _deflection_table() -> np.ndarray:
+    """``DEFLECTION[code, d]``: ``_beam_meets`` for every piece code and direction (the core laser's table)."""
+    table = np.zeros((SCARAB * 8 + 8, 4), dtype=np.int32)
+    for c in range(table.shape[0]):
+        for d in range(4):
+            table[c, d] = _beam_meets(c >> 3, c & 3, d)
+    table.setflags(write=False)
+    return table
+
+
+DEFLECTION = _deflection_table()
 
 
 @njit(cache=True, inline="always")
 def deflect(d: int, c: int) -> int:
     """What the piece of code ``c`` does to a beam travelling ``d``: the direction it leaves in (0-3), ``ABSORB``
-    (a Sphinx, or an Anubis's front) or ``REMOVE`` (the piece is removed). The rules file's table, in one place."""
-    k = c >> 3
-    f = c & 3
-    if k == SCARAB:
-        return 3 - d if (f & 1) == 0 else d ^ 1  # a N/S Scarab turns N<->W and E<->S, an E/W one N<->E and S<->W
-    if k == PYRAMID:
-        if d == (f + 2) & 3:
-            return (f + 1) & 3
-        if d == (f + 3) & 3:
-            return f
-        return REMOVE
-    if k == ANUBIS:
-        return ABSORB if d == (f + 2) & 3 else REMOVE
-    if k == PHARAOH:
-        return REMOVE
-    return ABSORB  # a Sphinx
+    (a Sphinx, or an Anubis's front) or ``REMOVE`` (the piece is removed); a lookup in ``DEFLECTION``."""
+    return DEFLECTION[c, d]
 
 
 @njit(cache=True)
-def trace(s: np.ndarray, colour: int, path: np.ndarray) -> tuple[int, int, int]:
-    """Fire ``colour``'s laser over the squares of ``s`` (nothing is changed).
+def trace(s: np.ndarray, colour: int, path: np.ndarray | None) -> tuple[int, int, int]:
+    """Fire ``colour``'s laser over the squares of ``s`` (nothing is changed): ``damier.core.laser.walk``.
 
-    ``path`` receives ``square * 4 + direction`` for every square the beam enters, the direction being the one
-    it leaves in (after any mirror; the one it arrived in where it stops). Returns (path length, how it stopped,
-    the square it stopped on or -1).
+    Unless ``path`` is None, it receives ``square * 4 + direction`` for every square the beam enters, the
+    direction being the one it leaves in (after any mirror; the one it arrived in where it stops). Returns (path
+    length, how it stopped, the square it stopped on or -1).
     """
     sq = SPHINX_SQUARE[colour]
-    d = facing_of(s[sq])
-    n = 0
-    while n < MAX_PATH:
-        sq = NEIGHBOURS[sq, 2 * d]
-        if sq < 0:
-            return n, LEFT_BOARD, -1
-        c = s[sq]
-        if c != 0:
-            out = deflect(d, c)
-            if out < 0:
-                path[n] = sq * 4 + d
-                return n + 1, (ABSORBED if out == ABSORB else HIT), sq
-            d = out
-        path[n] = sq * 4 + d
-        n += 1
-    return n, LEFT_BOARD, -1  # unreachable: a beam from a Sphinx cannot cycle
+    return laser.walk(s, sq, s[sq] & 3, DEFLECTION, BEAM_NEIGHBOURS, path)
 
 
 @njit(cache=True)
 def shot_target(s: np.ndarray, colour: int) -> int:
     """The square whose piece ``colour``'s laser would remove now, or -1 (``trace`` without the path)."""
     sq = SPHINX_SQUARE[colour]
-    d = s[sq] & 3
-    for _ in range(MAX_PATH):
-        sq = NEIGHBOURS[sq, 2 * d]
-        if sq < 0:
-            return -1
-        c = s[sq]
-        if c != 0:
-            d = deflect(d, c)
-            if d < 0:
-                return sq if d == REMOVE else -1
-    return -1
+    return laser.target(s, sq, s[sq] & 3, DEFLECTION, BEAM_NEIGHBOURS)
+
+
+@njit(cache=True)
+def light(s: np.ndarray, colour: int, lit: np.ndarray) -> int:
+    """Set ``lit[square]`` to 1 on the squares ``colour``'s beam enters now, 0 elsewhere; returns how many."""
+    sq = SPHINX_SQUARE[colour]
+    n, _, _ = laser.light(s, sq, s[sq] & 3, DEFLECTION, BEAM_NEIGHBOURS, lit)
+    return n
 
 
 @njit(cache=True)
@@ -192,61 +200,83 @@ def sphinx_rotation(c: int) -> int:
     return ROTATE_CCW if f == S else ROTATE_CW
 
 
+#: why a move is not legal (``LEGAL`` when it is): ``verdict``'s answers, put in words by the facade
+(LEGAL, WHY_GAME_OVER, WHY_NOT_A_MOVE, WHY_EMPTY, WHY_NOT_YOURS, WHY_SPHINX_STEPS, WHY_SPHINX_TURN, WHY_NO_TURN,
+ WHY_SCARAB_TURN, WHY_OFF_BOARD, WHY_RESERVED, WHY_OCCUPIED, WHY_SWAP_KIND, WHY_SWAP_RESERVED) = range(14)
+
+
+@njit(cache=True, inline="always")
+def _verdict(s: np.ndarray, sq: int, action: int, me: int, pharaoh_rotation: bool, strict_swap: bool) -> int:
+    """``LEGAL``, or the first rule of a turn that forbids ``me`` the ``action`` of the piece on ``sq``: the move
+    rules in one place, for ``generate`` and for the facade's explanations."""
+    c = s[sq]
+    if c == 0:
+        return WHY_EMPTY
+    if ((c >> 2) & 1) != me:
+        return WHY_NOT_YOURS
+    kind = c >> 3
+    if kind == SPHINX:  # it never moves and only toggles between its two directions
+        if action < 8:
+            return WHY_SPHINX_STEPS
+        return LEGAL if action == sphinx_rotation(c) else WHY_SPHINX_TURN
+    if action >= 8:
+        if kind == SCARAB:  # both turns give the same mirror: one move, written +
+            return LEGAL if action == ROTATE_CW else WHY_SCARAB_TURN
+        if kind == PHARAOH and not pharaoh_rotation:
+            return WHY_NO_TURN
+        return LEGAL
+    t = NEIGHBOURS[sq, action]
+    if t < 0:
+        return WHY_OFF_BOARD
+    if RESERVED[t] == 1 - me:
+        return WHY_RESERVED
+    tc = s[t]
+    if tc == 0:
+        return LEGAL
+    if kind != SCARAB:
+        return WHY_OCCUPIED
+    tk = tc >> 3
+    if tk != PYRAMID and tk != ANUBIS:
+        return WHY_SWAP_KIND
+    if strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1):  # the swapped piece lands on the Scarab's square
+        return WHY_SWAP_RESERVED
+    return LEGAL
+
+
 @njit(cache=True)
 def generate(s: np.ndarray, out: np.ndarray, pharaoh_rotation: bool, strict_swap: bool) -> int:
     """Write the legal moves (increasing) into ``out``; return how many (0 once the game is over)."""
     me = s[TO_MOVE]
     if me < 0:
         return 0
-    them = 1 - me
     k = 0
     for sq in range(SQUARES):
         c = s[sq]
         if c == 0 or ((c >> 2) & 1) != me:
             continue
-        kind = c >> 3
-        base = sq * ACTIONS
-        if kind == SPHINX:
-            out[k] = base + sphinx_rotation(c)
-            k += 1
-            continue
-        for d in range(8):
-            t = NEIGHBOURS[sq, d]
-            if t < 0 or RESERVED[t] == them:
-                continue
-            tc = s[t]
-            if tc == 0:
-                out[k] = base + d
+        for a in range(ACTIONS):
+            if _verdict(s, sq, a, me, pharaoh_rotation, strict_swap) == LEGAL:
+                out[k] = sq * ACTIONS + a
                 k += 1
-            elif kind == SCARAB:
-                tk = tc >> 3
-                if tk in (PYRAMID, ANUBIS):
-                    # the swapped piece lands on the Scarab's square
-                    if strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1):
-                        continue
-                    out[k] = base + d
-                    k += 1
-        if kind == SCARAB:
-            out[k] = base + ROTATE_CW
-            k += 1
-        elif kind != PHARAOH or pharaoh_rotation:
-            out[k] = base + ROTATE_CW
-            out[k + 1] = base + ROTATE_CCW
-            k += 2
     return k
+
+
+@njit(cache=True)
+def verdict(s: np.ndarray, move: int, pharaoh_rotation: bool, strict_swap: bool) -> int:
+    """``LEGAL`` when ``generate`` would list ``move`` in ``s``, else why not (a ``WHY_`` code). ``CLAIM`` is
+    decided by the caller, who knows the history: here it is ``WHY_NOT_A_MOVE`` like any number out of range."""
+    if s[TO_MOVE] < 0:
+        return WHY_GAME_OVER
+    if move < 0 or move >= CLAIM:
+        return WHY_NOT_A_MOVE
+    sq = move // ACTIONS
+    return _verdict(s, sq, move - sq * ACTIONS, s[TO_MOVE], pharaoh_rotation, strict_swap)
 
 
 @njit(cache=True)
 def is_legal(s: np.ndarray, move: int, pharaoh_rotation: bool, strict_swap: bool) -> bool:
     """Whether ``move`` is legal in ``s`` (CLAIM is decided by the caller, who knows the history)."""
-    if move < 0 or move >= CLAIM or s[TO_MOVE] < 0:
-        return False
-    out = np.empty(MAX_MOVES, dtype=np.int32)
-    k = generate(s, out, pharaoh_rotation, strict_swap)
-    for i in range(k):
-        if out[i] == move:
-            return True
-    return False
+    return verdict(s, move, pharaoh_rotation, strict_swap) == LEGAL
 
 
 @njit(cache=True)
@@ -301,6 +331,25 @@ def apply(s: np.ndarray, move: int, quiet_limit: int) -> int:
     return hit
 
 
+#: the entries after the squares (side to move, counts, end, last removal): what ``undo`` restores
+TAIL = STATE_LENGTH - SQUARES
+
+
+@njit(cache=True)
+def undo(s: np.ndarray, move: int, tail: np.ndarray) -> None:
+    """Take back the legal ``move`` that ``apply`` just played in ``s``, given ``tail``, a copy of
+    ``s[SQUARES:]`` from before it: the removed piece comes back, then the piece moves or turns back."""
+    hit = s[REMOVED_SQ]
+    if hit >= 0:
+        s[hit] = s[REMOVED_CODE]
+    sq = move // ACTIONS
+    a = move - sq * ACTIONS
+    # a step or a swap exchanges two squares, so it is its own inverse; a turn is undone by the other turn
+    move_piece(s, move if a < 8 else sq * ACTIONS + ROTATE_CW + ROTATE_CCW - a)
+    for i in range(TAIL):
+        s[SQUARES + i] = tail[i]
+
+
 @njit(cache=True)
 def position_hash(s: np.ndarray) -> np.uint64:
     """The Zobrist key of the pieces (Scarabs by mirror) and the side to move."""
@@ -316,7 +365,8 @@ def position_hash(s: np.ndarray) -> np.uint64:
 
 @njit(cache=True)
 def repetitions(hashes: np.ndarray, count: int, quiet: int) -> int:
-    """How often the last of ``hashes[:count]`` occurs among the positions since the last removal.
+    """How often the last of ``hashes[:count]`` occurs among the positions since the last removal (``quiet``
+    plies ago): the one count of repetitions, for the facade and the engine.
 
     Only positions with the same side to move (every second ply) and no removal in between can be equal.
     """
@@ -332,29 +382,45 @@ def repetitions(hashes: np.ndarray, count: int, quiet: int) -> int:
 
 
 @njit(cache=True)
+def record_position(s: np.ndarray, hashes: np.ndarray, count: int, automatic: bool) -> int:
+    """Write the key of ``s`` (the position a move just led to) at ``hashes[count]`` after the ``count`` earlier
+    ones; return how often it has now occurred. With ``automatic``, a third occurrence ends the game drawn."""
+    hashes[count] = position_hash(s)
+    seen = repetitions(hashes, count + 1, s[QUIET])
+    if automatic and seen >= 3 and s[TO_MOVE] >= 0:
+        s[TO_MOVE] = TERMINAL
+        s[WINNER] = -1
+        s[END] = END_REPETITION
+    return seen
+
+
+@njit(cache=True)
 def _copy(src: np.ndarray, dst: np.ndarray) -> None:
     for i in range(STATE_LENGTH):
         dst[i] = src[i]
 
 
-@njit("int64(int32[:, ::1], int32[:, ::1], int64, int64, boolean, boolean, boolean, int64)", cache=True)
-def _perft(stack: np.ndarray, moves: np.ndarray, ply: int, depth: int, bulk: bool, pharaoh_rotation: bool,
-           strict_swap: bool, quiet_limit: int) -> int:
-    s = stack[ply]
-    if depth == 0:
-        return 1
-    if s[TO_MOVE] < 0:
-        return 0
+@njit("int64(int32[::1], int32[:, ::1], int32[:, ::1], int64, int64, boolean, boolean, boolean, int64)", cache=True)
+def _perft(s: np.ndarray, tails: np.ndarray, moves: np.ndarray, ply: int, depth: int, bulk: bool,
+           pharaoh_rotation: bool, strict_swap: bool, quiet_limit: int) -> int:
+    """Leaves ``depth`` (at least 1) plies below ``s``, a game on: each move is played on ``s``, its shot fired,
+    and taken back."""
     out = moves[ply]
     k = generate(s, out, pharaoh_rotation, strict_swap)
     if depth == 1 and bulk:
         return k
-    child = stack[ply + 1]
+    tail = tails[ply]
+    for i in range(TAIL):
+        tail[i] = s[SQUARES + i]
     total = 0
     for i in range(k):
-        _copy(s, child)
-        apply(child, out[i], quiet_limit)
-        total += _perft(stack, moves, ply + 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
+        m = out[i]
+        apply(s, m, quiet_limit)
+        if depth == 1:
+            total += 1
+        elif s[TO_MOVE] >= 0:
+            total += _perft(s, tails, moves, ply + 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
+        undo(s, m, tail)
     return total
 
 
@@ -363,21 +429,29 @@ def perft(s: np.ndarray, depth: int, bulk: bool, pharaoh_rotation: bool, strict_
           divide: np.ndarray) -> int:
     """Leaf nodes at exactly ``depth`` plies below ``s`` (a removed Pharaoh ends a branch).
 
-    With ``bulk`` the last ply counts the moves instead of playing them (same count, the shots of the last ply
-    are not fired). ``divide[i]`` receives the count below the i-th legal move (increasing move order).
+    Every leaf is played and its shot fired. With ``bulk`` the last ply counts the moves instead of playing them
+    (same count, faster). ``divide[i]`` receives the count below the i-th legal move (increasing move order).
     """
-    stack = np.zeros((depth + 2, STATE_LENGTH), dtype=np.int32)
-    moves = np.zeros((depth + 2, MAX_MOVES), dtype=np.int32)
-    _copy(s, stack[0])
     if depth == 0:
         return 1
+    work = np.empty(STATE_LENGTH, dtype=np.int32)
+    _copy(s, work)
+    tails = np.zeros((depth + 1, TAIL), dtype=np.int32)
+    moves = np.zeros((depth + 1, MAX_MOVES), dtype=np.int32)
     out = moves[0]
-    k = generate(stack[0], out, pharaoh_rotation, strict_swap)
+    k = generate(work, out, pharaoh_rotation, strict_swap)
+    tail = tails[0]
+    for i in range(TAIL):
+        tail[i] = work[SQUARES + i]
     total = 0
     for i in range(k):
-        _copy(stack[0], stack[1])
-        apply(stack[1], out[i], quiet_limit)
-        sub = _perft(stack, moves, 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
+        apply(work, out[i], quiet_limit)
+        sub = 1
+        if depth > 1:
+            sub = 0
+            if work[TO_MOVE] >= 0:
+                sub = _perft(work, tails, moves, 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
+        undo(work, out[i], tail)
         divide[i] = sub
         total += sub
     return total

@@ -176,12 +176,8 @@ class KhetState(State):
         self.history.append(move)
         if self._count == self._hashes.shape[0]:
             self._hashes = np.concatenate([self._hashes, np.zeros_like(self._hashes)])
-        self._hashes[self._count] = kernel.position_hash(self._s)
+        kernel.record_position(self._s, self._hashes, self._count, not g.claim_repetition)  # may end it drawn
         self._count += 1
-        if self.player >= 0 and not g.claim_repetition and self.repetitions() >= 3:
-            self._s[TO_MOVE] = TERMINAL
-            self._s[WINNER] = -1
-            self._s[END] = END_REPETITION
 
     def undo(self) -> None:
         if not self._snapshots:
@@ -258,39 +254,37 @@ class KhetState(State):
         raise IllegalMoveError(f"{text.strip()}: {self._why_illegal(move)}")
 
     def _why_illegal(self, move: int) -> str:
+        """Why ``move`` is not legal here, in words: the move generator's own verdict (``kernel.verdict``)."""
         g = self.game
+        why = int(kernel.verdict(self._s, move, g.pharaoh_rotation, g.strict_swap))
+        if why == kernel.WHY_GAME_OVER:
+            return "the game is over"
+        if why == kernel.WHY_NOT_A_MOVE:
+            return f"{move} is not a move number (0 to {CLAIM - 1})"
         sq, action = divmod(move, ACTIONS)
         c = int(self._s[sq])
         me = self.player
-        if c == 0:
-            return f"{square_name(sq)} is empty"
-        kind, colour = c >> 3, (c >> 2) & 1
-        what = f"the {KIND_NAMES[kind]} on {square_name(sq)}"
-        if colour != me:
-            return f"{what} is {COLOURS[colour]}'s; {COLOURS[me]} is to move"
-        if kind == kernel.SPHINX:
-            turn = notation.move_to_str(sq * ACTIONS + int(kernel.sphinx_rotation(c)))
-            if action >= 8:
-                return f"{what} faces {FACINGS[c & 3]}; it only turns between its two directions: {turn} now"
-            return f"{what} never moves; it only turns between its two directions: {turn} now"
-        if action >= 8:
-            return f"{what} does not turn (pharaoh_rotation is off: turning it would change nothing)"
-        to = int(NEIGHBOURS[sq, action])
-        if RESERVED[to] == 1 - me:
-            return f"{square_name(to)} is reserved for {COLOURS[1 - me]}"
-        tc = int(self._s[to])
-        if tc and kind != kernel.SCARAB:
-            return f"{square_name(to)} is occupied; only a Scarab swaps places"
-        if tc:
-            tk = tc >> 3
-            if tk not in (kernel.PYRAMID, kernel.ANUBIS):
-                return f"a Scarab swaps only with a Pyramid or an Anubis, not with a {KIND_NAMES[tk]}"
-            if g.strict_swap and RESERVED[sq] == 1 - ((tc >> 2) & 1):
-                return (
-                    f"the swap would put the {COLOURS[(tc >> 2) & 1]} {KIND_NAMES[tk]} on {square_name(sq)}, "
-                    f"reserved for {COLOURS[1 - ((tc >> 2) & 1)]} (strict_swap_reserved)"
-                )
-        return "not a legal move here"
+        what = f"the {KIND_NAMES[c >> 3]} on {square_name(sq)}"
+        to = int(NEIGHBOURS[sq, action]) if action < 8 else sq
+        tc = int(self._s[to]) if to >= 0 else 0
+        tk, tcolour = tc >> 3, (tc >> 2) & 1
+        turn = notation.move_to_str(sq * ACTIONS + int(kernel.sphinx_rotation(c))) if c else ""
+        words = {
+            kernel.WHY_EMPTY: f"{square_name(sq)} is empty",
+            kernel.WHY_NOT_YOURS: f"{what} is {COLOURS[(c >> 2) & 1]}'s; {COLOURS[me]} is to move",
+            kernel.WHY_SPHINX_STEPS: f"{what} never moves; it only turns between its two directions: {turn} now",
+            kernel.WHY_SPHINX_TURN: f"{what} faces {FACINGS[c & 3]}; it only turns between its two directions: "
+            f"{turn} now",
+            kernel.WHY_NO_TURN: f"{what} does not turn (pharaoh_rotation is off: turning it would change nothing)",
+            kernel.WHY_SCARAB_TURN: f"{what} has one rotation, written {square_name(sq)}+",
+            kernel.WHY_OFF_BOARD: f"{what} is on the edge; that step leaves the board",
+            kernel.WHY_RESERVED: f"{square_name(to)} is reserved for {COLOURS[1 - me]}",
+            kernel.WHY_OCCUPIED: f"{square_name(to)} is occupied; only a Scarab swaps places",
+            kernel.WHY_SWAP_KIND: f"a Scarab swaps only with a Pyramid or an Anubis, not with a {KIND_NAMES[tk]}",
+            kernel.WHY_SWAP_RESERVED: f"the swap would put the {COLOURS[tcolour]} {KIND_NAMES[tk]} on "
+            f"{square_name(sq)}, reserved for {COLOURS[1 - tcolour]} (strict_swap_reserved)",
+        }
+        return words.get(why, "not a legal move here")
 
     def position(self) -> str:
         return notation.format_position(self._s)

@@ -31,7 +31,6 @@ from damier.games.khet.kernel import (
     MAX_PATH,
     NEIGHBOURS,
     PHARAOH,
-    QUIET,
     SPHINX_SQUARE,
     SQUARES,
     STATE_LENGTH,
@@ -41,10 +40,10 @@ from damier.games.khet.kernel import (
     _copy,
     apply,
     generate,
+    light,
     move_piece,
-    position_hash,
+    record_position,
     shot_target,
-    trace,
 )
 
 MAX_PLY = 96
@@ -78,19 +77,6 @@ def _terminal_score(child: np.ndarray, mover: int, ply: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _is_repetition(hashes: np.ndarray, index: int, quiet: int) -> bool:
-    """Whether the position at ``hashes[index]`` occurred before with no removal in between."""
-    h = hashes[index]
-    i = index - 2
-    oldest = index - quiet
-    while i >= oldest and i >= 0:
-        if hashes[i] == h:
-            return True
-        i -= 2
-    return False
-
-
-@njit(cache=True, inline="always")
 def _to_tt(score: int, ply: int) -> int:
     if score > DECIDED:
         return score + ply
@@ -109,15 +95,6 @@ def _from_tt(score: int, ply: int) -> int:
 
 
 @njit(cache=True)
-def _mark_beam(s: np.ndarray, colour: int, path: np.ndarray, mark: np.ndarray) -> None:
-    for i in range(SQUARES):
-        mark[i] = 0
-    n, _, _ = trace(s, colour, path)
-    for i in range(n):
-        mark[path[i] >> 2] = 1
-
-
-@njit(cache=True)
 def _order(s: np.ndarray, moves: np.ndarray, k: int, keys: np.ndarray, tt_move: int, killers: np.ndarray,
            history: np.ndarray, mine: np.ndarray, theirs: np.ndarray, path: np.ndarray,
            scratch: np.ndarray, mode: int) -> int:
@@ -125,9 +102,9 @@ def _order(s: np.ndarray, moves: np.ndarray, k: int, keys: np.ndarray, tt_move: 
     ``CAPTURES`` or ``EVASIONS``) at the front; returns how many are kept. A move that touches neither the
     mover's beam nor its Sphinx cannot change the mover's shot."""
     me = s[TO_MOVE]
-    _mark_beam(s, me, path, mine)
+    light(s, me, mine)
     if mode != CAPTURES:
-        _mark_beam(s, 1 - me, path, theirs)
+        light(s, 1 - me, theirs)
     captures_only = mode == CAPTURES
     sphinx = SPHINX_SQUARE[me]
     kept = 0
@@ -296,9 +273,8 @@ def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
         if child[TO_MOVE] == TERMINAL:
             score = _terminal_score(child, me, ply + 1)
         else:
-            hashes[ctl[ROOT_INDEX] + ply + 1] = position_hash(child)
-            if _is_repetition(hashes, ctl[ROOT_INDEX] + ply + 1, child[QUIET]):
-                score = 0
+            if record_position(child, hashes, ctl[ROOT_INDEX] + ply + 1, False) >= 2:
+                score = 0  # a position met again in the search, or from the game: a draw if it is repeated
             elif i == 0:
                 score = -_negamax(stack, moves, keys, hashes, mine, theirs, path, scratch, tt_keys, tt_data,
                                   killers, history, ctl, stop, pv, ply + 1, depth - 1, -beta, -alpha)
