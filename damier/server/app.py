@@ -1,6 +1,7 @@
 """The arcade's HTTP and WebSocket API (FastAPI) and the static web client.
 
-Errors are JSON ``{"error": message, "status": code}``; request bodies are limited in size and validated.
+Errors are JSON ``{"error": message, "status": code}``; request bodies are limited in size and validated. The
+rooms (``damier.server.rooms``) raise typed errors without statuses; ``STATUS`` gives each kind its status.
 """
 
 from __future__ import annotations
@@ -24,7 +25,22 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from damier import __version__
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import Arcade, ArcadeError, Room, Watcher, check_position
+from damier.server.rooms import (
+    Arcade,
+    Conflict,
+    GameRoom,
+    Invalid,
+    NotFound,
+    NotYourSeat,
+    RoomError,
+    Unavailable,
+    Watcher,
+    commands,
+    creation,
+    encode,
+    turns,
+    views,
+)
 from damier.server.storage import Storage
 
 log = logging.getLogger("damier.server")
@@ -39,11 +55,23 @@ OptionValue = int | bool | str
 SeatToken = Annotated[str | None, Header(max_length=4096)]
 
 
-def seat_view(arcade: Arcade, room: Room, token: str | None) -> dict[str, Any]:
+#: the HTTP status of each kind of room error (and of the WebSocket's error messages)
+STATUS: dict[type[RoomError], int] = {NotFound: 404, NotYourSeat: 403, Conflict: 409, Invalid: 422, Unavailable: 503}
+
+
+def status_of(error: RoomError) -> int:
+    """The status of a room error: that of its kind (or of the nearest kind it derives from)."""
+    for kind in type(error).__mro__:
+        if kind in STATUS:
+            return STATUS[kind]
+    return 500
+
+
+def seat_view(arcade: Arcade, room: GameRoom, token: str | None) -> dict[str, Any]:
     """The game's view, with ``you`` set to the seat of ``token`` (or None for a watcher, who gets no move
     previews)."""
     seat = arcade.seat_of(room, token)
-    return arcade.view(room, seat, spectator=seat is None)
+    return views.view(room, seat, spectator=seat is None)
 
 
 class SeatSpec(BaseModel):
@@ -129,7 +157,7 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         pool.warm_up()
         arcade = Arcade(storage, pool)
         app.state.arcade = arcade
-        resumed = await arcade.resume()
+        resumed = await turns.resume(arcade)
         if resumed:
             log.info("resumed %d computer turns", resumed)
         try:
@@ -147,9 +175,10 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         arcade: Arcade = request.app.state.arcade
         return arcade
 
-    @app.exception_handler(ArcadeError)
-    async def arcade_error(_request: Request, exc: ArcadeError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, "status": exc.status}, exc.status)
+    @app.exception_handler(RoomError)
+    async def room_error(_request: Request, exc: RoomError) -> JSONResponse:
+        status = status_of(exc)
+        return JSONResponse({"error": exc.message, "status": status}, status)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -182,15 +211,15 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
     @app.post("/api/games", status_code=201, summary="Create a game; returns one secret token per human seat")
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         arcade = arcade_of(request)
-        room, tokens = await arcade.create(body.game, dict(body.options),
-                                           [s.model_dump() for s in body.seats], body.seed, body.start)
+        room, tokens = await creation.create(arcade, body.game, dict(body.options),
+                                             [s.model_dump() for s in body.seats], body.seed, body.start)
         first_human = min(tokens) if tokens else None
         return {"id": room.id, "tokens": {str(k): v for k, v in tokens.items()},
-                "state": arcade.view(room, first_human)}
+                "state": views.view(room, first_human)}
 
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
     async def position(body: PositionBody) -> dict[str, Any]:
-        return await asyncio.to_thread(check_position, body.game, dict(body.options), body.position)
+        return await asyncio.to_thread(creation.check_position, body.game, dict(body.options), body.position)
 
     @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
     async def read_game(game_id: str, request: Request,
@@ -202,56 +231,58 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
     async def play_move(game_id: str, body: MoveBody, request: Request,
                         x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return seat_view(arcade, await arcade.move(game_id, x_seat_token, body.move, body.version), x_seat_token)
+        return seat_view(arcade, await commands.move(arcade, game_id, x_seat_token, body.move, body.version),
+                         x_seat_token)
 
     @app.post("/api/games/{game_id}/undo", summary="Take back your last move (or ask the other humans)")
     async def undo(game_id: str, request: Request,
                    x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return seat_view(arcade, await arcade.undo(game_id, x_seat_token), x_seat_token)
+        return seat_view(arcade, await commands.undo(arcade, game_id, x_seat_token), x_seat_token)
 
     @app.post("/api/games/{game_id}/resign", summary="Resign")
     async def resign(game_id: str, request: Request,
                      x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return seat_view(arcade, await arcade.resign(game_id, x_seat_token), x_seat_token)
+        return seat_view(arcade, await commands.resign(arcade, game_id, x_seat_token), x_seat_token)
 
     @app.post("/api/games/{game_id}/draw", summary="Offer, accept or decline a draw (games with draws)")
     async def draw(game_id: str, body: DrawBody, request: Request,
                    x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return seat_view(arcade, await arcade.draw(game_id, x_seat_token, body.action), x_seat_token)
+        return seat_view(arcade, await commands.draw(arcade, game_id, x_seat_token, body.action),
+                         x_seat_token)
 
-    @app.post("/api/games/{game_id}/hint", summary="The hard computer's suggestion for your move")
+    @app.post("/api/games/{game_id}/hint", summary="The suggestion of the game's hint agent for your move")
     async def hint(game_id: str, request: Request,
                    x_seat_token: SeatToken = None) -> dict[str, Any]:
-        return await arcade_of(request).hint(game_id, x_seat_token)
+        return await turns.hint(arcade_of(request), game_id, x_seat_token)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
     async def rematch(game_id: str, request: Request,
                       x_seat_token: SeatToken = None) -> dict[str, Any]:
-        room, token = await arcade_of(request).rematch(game_id, x_seat_token)
+        room, token = await commands.rematch(arcade_of(request), game_id, x_seat_token)
         return {"id": room.id, "token": token}
 
     @app.get("/api/games/{game_id}/record", summary="The game record (JSON)")
     async def record(game_id: str, request: Request) -> JSONResponse:
         arcade = arcade_of(request)
         room = await arcade.room(game_id)
-        return JSONResponse(arcade.record(room), headers={
+        return JSONResponse(views.record(room), headers={
             "Content-Disposition": f'attachment; filename="damier-{room.game.name}-{room.id}.json"'})
 
     @app.get("/api/games/{game_id}/replay", summary="Every position of the game, for the replay viewer")
     async def replay(game_id: str, request: Request) -> dict[str, Any]:
-        arcade = arcade_of(request)
-        return await arcade.replay(game_id)
+        room = await arcade_of(request).room(game_id)
+        return await asyncio.to_thread(views.replay_frames, room)  # long games take a while
 
     @app.post("/api/records", status_code=201, summary="Import a record for replay")
     async def import_record(request: Request) -> dict[str, Any]:
         try:
             obj = await request.json()
         except ValueError:
-            raise ArcadeError(422, "the body must be a JSON game record") from None
-        room = await arcade_of(request).import_record(obj)
+            raise Invalid("the body must be a JSON game record") from None
+        room = await creation.import_record(arcade_of(request), obj)
         return {"id": room.id}
 
     @app.get("/api/health", include_in_schema=False)
@@ -264,7 +295,7 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         arcade: Arcade = websocket.app.state.arcade
         try:
             room = await arcade.room(game_id)
-        except ArcadeError as exc:
+        except NotFound as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
         await websocket.accept()
@@ -273,9 +304,8 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
             with contextlib.suppress(Exception):
                 await websocket.close(code=1013, reason="too far behind; reconnect")
 
-        watcher = Watcher(websocket.send_json, close)
-        watcher.offer({"type": "state", "state": arcade.view(room)})
-        room.subscribers.add(watcher)
+        watcher = Watcher(websocket.send_text, close)
+        room.watch(watcher)
         try:
             while True:
                 message = await websocket.receive()
@@ -283,16 +313,15 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
                     break
                 text = message.get("text")
                 if text is None:
-                    watcher.offer({"type": "error", "status": 422, "error": "messages are JSON text"})
+                    watcher.offer(encode(_error(422, "messages are JSON text")))
                     continue
                 reply = await _socket_message(arcade, room.id, text)
                 if reply is not None:
-                    watcher.offer(reply)
+                    watcher.offer(encode(reply))
         except WebSocketDisconnect:
             pass
         finally:
-            room.subscribers.discard(watcher)
-            watcher.stop()
+            room.unwatch(watcher)
 
     # ----- the web client ---------------------------------------------------------------------------------
     if STATIC.is_dir():
@@ -327,9 +356,9 @@ async def _socket_message(arcade: Arcade, game_id: str, text: str) -> dict[str, 
     if not isinstance(move, str) or not (version is None or isinstance(version, int)) or not isinstance(token, str):
         return _error(422, "a move message has 'move' (notation), 'token' and 'version'")
     try:
-        await arcade.move(game_id, token, move[:64], version)
-    except ArcadeError as exc:
-        return _error(exc.status, exc.message)
+        await commands.move(arcade, game_id, token, move[:64], version)
+    except RoomError as exc:
+        return _error(status_of(exc), exc.message)
     except Exception:
         log.exception("move over the WebSocket failed in game %s", game_id)
         return _error(500, "internal error; the server logged it")

@@ -27,18 +27,19 @@ class Job:
     seed: int | None
     start: str | None
     moves: tuple[str, ...]
-    spec: str
+    spec: str  # the agent (for a hint, the game's hint spec: it sets the time budget)
     agent_seed: int
+    hint: bool = False  # the game's declared hint agent (``hint_agent``) rather than ``spec``
 
 
 def think(job: Job) -> dict[str, Any]:
     """Runs in a worker process: the agent's move in notation, and what it found."""
-    from damier.ai.spec import make_agent
+    from damier.ai.spec import hint_agent, make_agent
     from damier.core.registry import load
 
     game = load(job.game, **job.options)
     state = game.replay(list(job.moves), seed=job.seed, start=job.start)
-    agent = make_agent(job.spec, game, seed=job.agent_seed)
+    agent = hint_agent(game) if job.hint else make_agent(job.spec, game, seed=job.agent_seed)
     move = agent.choose(state)
     return {"move": state.move_to_str(move), "info": agent.info.to_json()}
 

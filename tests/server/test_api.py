@@ -280,7 +280,7 @@ def test_unknown_games_leave_nothing_behind(client: TestClient) -> None:
     for n in range(20):
         assert client.get(f"/api/games/nosuch{n}").status_code == 404
     arcade = client.app.state.arcade  # type: ignore[attr-defined]
-    assert arcade._loading == {}
+    assert arcade.rooms.loads_in_progress == 0
 
 
 def test_huge_record_seeds_are_refused_not_crashed_on(client: TestClient) -> None:

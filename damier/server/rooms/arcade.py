@@ -1,0 +1,62 @@
+"""The arcade: every live game room, the storage, the seat keys and the computer pool, which the other room
+modules work with; a room is looked up here, and loaded from the database when it is not in memory."""
+
+from __future__ import annotations
+
+import asyncio
+
+from damier.core import registry
+from damier.server.computer import ComputerPool
+from damier.server.rooms import turns
+from damier.server.rooms.cache import CAPACITY, RoomCache
+from damier.server.rooms.errors import NotFound
+from damier.server.rooms.game_room import GameRoom
+from damier.server.rooms.seats import SeatKeys
+from damier.server.storage import GameRow, Storage
+
+
+class Arcade:
+    """The server's rooms and what they need."""
+
+    def __init__(self, storage: Storage, pool: ComputerPool, capacity: int = CAPACITY) -> None:
+        self.storage = storage
+        self.pool = pool
+        self.keys = SeatKeys(storage.secret)
+        self.rooms: RoomCache[GameRoom] = RoomCache(capacity)
+
+    async def room(self, game_id: str) -> GameRoom:
+        """The room of game ``game_id`` (``NotFound`` if there is none); a computer whose turn it is in a room
+        loaded now starts thinking."""
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+            raise NotFound("no such game")
+        room, loaded = await self.rooms.load(game_id, self._load)
+        if room is None:
+            raise NotFound(f"no game {game_id!r}")
+        if loaded:
+            turns.schedule(self, room)
+        return room
+
+    async def _load(self, game_id: str) -> GameRoom | None:
+        row = await asyncio.to_thread(self.storage.load_game, game_id)
+        if row is None:
+            return None
+        return await asyncio.to_thread(_build, row)
+
+    def seat_of(self, room: GameRoom, token: str | None) -> int | None:
+        """The human seat of ``room`` whose token is ``token``, or None (a watcher)."""
+        return self.keys.seat_of(room.id, room.human_seats(), token)
+
+    def require_seat(self, room: GameRoom, token: str | None) -> int:
+        """Like ``seat_of``, but ``NotYourSeat`` for a token of no seat."""
+        return self.keys.require(room.id, room.human_seats(), token)
+
+    async def close(self) -> None:
+        for room in self.rooms:
+            room.close()
+
+
+def _build(row: GameRow) -> GameRoom:
+    """A stored game's room: its moves replayed from its start."""
+    game = registry.load(row.game, **row.options)
+    state = game.replay([m for m, _ in row.moves], seed=row.seed, start=row.start)
+    return GameRoom(row, game, state)

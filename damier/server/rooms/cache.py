@@ -1,0 +1,79 @@
+"""The rooms kept in memory: a bounded cache, most recently used last, from which idle rooms are evicted
+(a room is rebuilt from the database when it is asked for again); each room is loaded once however many ask."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Generic, TypeVar
+
+from damier.server.rooms.room import Room
+
+R = TypeVar("R", bound=Room)
+
+#: rooms kept in memory at most (idle ones beyond it leave first, the least recently used first)
+CAPACITY = 2000
+
+
+class RoomCache(Generic[R]):
+    """Rooms by id, at most ``capacity`` of them when enough are idle."""
+
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        self.capacity = capacity
+        self._rooms: OrderedDict[str, R] = OrderedDict()
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def __iter__(self) -> Iterator[R]:
+        return iter(list(self._rooms.values()))
+
+    @property
+    def loads_in_progress(self) -> int:
+        """Rooms being loaded now (none once every request has its answer)."""
+        return len(self._loading)
+
+    def get(self, room_id: str) -> R | None:
+        """The room if it is in memory (it becomes the most recently used)."""
+        room = self._rooms.get(room_id)
+        if room is not None:
+            self._rooms.move_to_end(room_id)
+        return room
+
+    async def load(self, room_id: str, loader: Callable[[str], Awaitable[R | None]]) -> tuple[R | None, bool]:
+        """The room, from memory or else from ``loader`` (called once at a time per id); whether it was loaded
+        now. ``(None, False)`` when the loader knows no such room."""
+        room = self.get(room_id)
+        if room is not None:
+            return room, False
+        lock = self._loading.setdefault(room_id, asyncio.Lock())
+        try:
+            async with lock:
+                room = self.get(room_id)
+                if room is not None:
+                    return room, False
+                room = await loader(room_id)
+                if room is None:
+                    return None, False
+                self.add(room)
+                return room, True
+        finally:
+            self._loading.pop(room_id, None)
+
+    def add(self, room: R) -> None:
+        self._rooms[room.id] = room
+        self._evict()
+
+    def forget(self, room: R) -> None:
+        """Drop ``room`` (the database knows better: the next request loads it again)."""
+        if self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
+
+    def _evict(self) -> None:
+        while len(self._rooms) > self.capacity:
+            victim = next((key for key, room in self._rooms.items() if room.idle), None)
+            if victim is None:
+                return
+            del self._rooms[victim]

@@ -1,0 +1,113 @@
+"""What a seat does in a game room: move, undo, resign, draw, rematch. Each goes through ``seated``, which finds
+the room, checks the token's seat, takes the room's lock and checks the game goes on, once for all of them."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+from damier.core.errors import IllegalMoveError, ParseError
+from damier.core.game import agreement, resignation
+from damier.server.rooms import creation, turns
+from damier.server.rooms.errors import Conflict, Invalid
+from damier.server.rooms.game_room import GameRoom
+from damier.server.rooms.moves import commit, finish, truncate, update
+
+if TYPE_CHECKING:
+    from damier.server.rooms.arcade import Arcade
+
+OVER = "the game is already over"
+
+
+@contextlib.asynccontextmanager
+async def seated(arcade: Arcade, game_id: str, token: str | None, over: str | None = OVER
+                 ) -> AsyncIterator[tuple[GameRoom, int]]:
+    """The room and the token's seat, under the room's lock; ``Conflict(over)`` if the game is over (``over``
+    None: a command for any game; ``{reason}`` in it is how the game ended). When the command succeeds, the
+    watchers are told and a computer whose turn it is starts thinking."""
+    room = await arcade.room(game_id)
+    seat = arcade.require_seat(room, token)
+    async with room.lock:
+        if over is not None and not room.active:
+            raise Conflict(over.format(reason=(room.row.result or {}).get("reason", room.row.status)))
+        yield room, seat
+    room.broadcast()
+    turns.schedule(arcade, room)
+
+
+async def move(arcade: Arcade, game_id: str, token: str | None, text: str, version: int | None) -> GameRoom:
+    """Play ``text`` (notation) for the token's seat; ``version`` (the moves the client saw) refuses stale clicks."""
+    async with seated(arcade, game_id, token, over="the game is over ({reason})") as (room, seat):
+        if version is not None and version != room.version:
+            raise Conflict(f"the game has moved on (version {room.version}, not {version}); reload it")
+        if room.state.player != seat:
+            raise Conflict(f"it is not your turn: {room.game.player_names[room.state.player]} is to move")
+        try:
+            played = room.state.parse_move(text)
+        except (ParseError, IllegalMoveError) as exc:
+            raise Invalid(str(exc)) from None
+        await commit(arcade, room, [(played, seat)])
+    return room
+
+
+async def undo(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
+    """Against the computer, take back the seat's last move and the replies; between people, ask: done once
+    every human seat asked."""
+    async with seated(arcade, game_id, token, over="the game is over; there is nothing to undo") as (room, seat):
+        keep = room.undo_target()
+        if keep is None:
+            raise Conflict("there is no move to undo")
+        humans = room.human_seats()
+        agreed = sorted(set(room.row.undo_request) | {seat})
+        if len(humans) > 1 and set(agreed) != set(humans):
+            await update(arcade, room, undo_request=agreed)
+        else:
+            await truncate(arcade, room, keep)
+    return room
+
+
+async def resign(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
+    """The token's seat resigns (``damier.core.game.resignation``: the one rule for every number of players)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        await finish(arcade, room, resignation(room.state, seat))
+    return room
+
+
+async def draw(arcade: Arcade, game_id: str, token: str | None, action: str) -> GameRoom:
+    """Offer, accept or decline a draw; an accepted offer ends the game (``damier.core.game.agreement``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        if not room.game.has_draws:
+            raise Conflict(f"{room.game.title} has no draws")
+        offer = room.row.draw_offer
+        if action == "offer":
+            await update(arcade, room, draw_offer=seat)
+        elif action == "accept":
+            if offer is None or offer == seat:
+                raise Conflict("there is no draw offer from another seat to accept")
+            await finish(arcade, room, agreement(room.state))
+        elif action == "decline":
+            await update(arcade, room, draw_offer=None)
+        else:
+            raise Invalid("action must be 'offer', 'accept' or 'decline'")
+    return room
+
+
+async def rematch(arcade: Arcade, game_id: str, token: str | None) -> tuple[GameRoom, str]:
+    """The same game again with the seats shifted by one (created once, by whichever seat asks first); the new
+    room and the token of the asker's new seat."""
+    shift = 1
+    async with seated(arcade, game_id, token, over=None) as (room, seat):
+        if room.active:
+            raise Conflict("a rematch can start once the game is over")
+        count = room.game.num_players
+        if room.row.rematch is None:
+            old = room.row.seats
+            seat_specs = [{"kind": old[(i - shift) % count].kind, "level": old[(i - shift) % count].level}
+                          for i in range(count)]
+            new_room, _ = await creation.create(arcade, room.game.name, dict(room.game.options), seat_specs, None,
+                                                room.row.start)
+            await update(arcade, room, rematch=new_room.id)
+        new_id = room.row.rematch
+    assert new_id is not None
+    return await arcade.room(new_id), arcade.keys.token(new_id, (seat + shift) % count)

@@ -1,0 +1,128 @@
+"""New game rooms: a game with its seats (people or computer levels) from the usual start or a position,
+a replay room from an imported record, and the position check a position editor asks for."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from damier.core import registry
+from damier.core.errors import DamierError, RecordError
+from damier.core.game import TERMINAL, Game, State
+from damier.core.record import Record, now_iso
+from damier.server.rooms import turns
+from damier.server.rooms.errors import Invalid
+from damier.server.rooms.game_room import GameRoom
+from damier.server.rooms.moves import chance_moves
+from damier.server.storage import GameRow, SeatRow
+
+if TYPE_CHECKING:
+    from damier.server.rooms.arcade import Arcade
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def load_game(name: str, options: dict[str, Any]) -> Game:
+    try:
+        return registry.load(name, **options)
+    except DamierError as exc:
+        raise Invalid(str(exc)) from None
+
+
+def first_state(game: Game, start: str | None, seed: int | None) -> State:
+    """The first state of a new game (``game.start_state``): ``Invalid`` when ``start`` is not a position of
+    this game one can play from."""
+    try:
+        state = game.start_state(start, seed)
+    except DamierError as exc:
+        raise Invalid(f"bad start position for {game.title}: {exc}") from None
+    if state.player == TERMINAL:
+        raise Invalid(f"bad start position for {game.title}: the game is already over there "
+                      f"({state.outcome_reason()})")
+    return state
+
+
+def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
+    """The seats of a new game from ``{"kind": "human"}`` / ``{"kind": "computer", "level": ...}``."""
+    if len(seat_specs) != game.num_players:
+        raise Invalid(f"{game.name} with these options has {game.num_players} seats, not {len(seat_specs)}")
+    info = game.info
+    allowed_levels = [*(info.levels or {"easy": "", "medium": "", "hard": ""}), *info.agents]
+    seats = []
+    for index, spec in enumerate(seat_specs):
+        kind = spec.get("kind")
+        if kind == "human":
+            seats.append(SeatRow(index, "human", None))
+        elif kind == "computer":
+            level = spec.get("level") or "hard"
+            if level not in allowed_levels:
+                raise Invalid(f"seat {index}: unknown computer level {level!r}; accepted: {', '.join(allowed_levels)}")
+            seats.append(SeatRow(index, "computer", level))
+        else:
+            raise Invalid(f"seat {index}: kind must be 'human' or 'computer', not {kind!r}")
+    return seats
+
+
+async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
+                 seed: int | None, start: str | None = None) -> tuple[GameRoom, dict[int, str]]:
+    """A new game and the token of each human seat; ``start`` is a position in the game's notation to begin
+    from (None: its usual start)."""
+    game = load_game(name, options)
+    state = first_state(game, start, seed)
+    seats = seat_rows(game, seat_specs)
+    now = now_iso()
+    row = GameRow(id=new_room_id(), game=game.name, options=dict(game.options), seed=seed, start=state.start,
+                  status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
+                  created_at=now, updated_at=now, seats=seats)
+    row.moves = chance_moves(arcade, row.id, state)
+    room = GameRoom(row, game, state)
+    await asyncio.wrap_future(arcade.storage.create_game(row))
+    arcade.rooms.add(room)
+    turns.schedule(arcade, room)
+    return room, {seat: arcade.keys.token(row.id, seat) for seat in room.human_seats()}
+
+
+async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
+    """A replay room for a record (``Invalid`` saying what is wrong with it)."""
+    try:
+        record = Record.from_json(obj)
+        if record.seed is not None and not 0 <= record.seed < 2**63:
+            raise RecordError(f"seed {record.seed} is out of range (0 to 2**63 - 1)")
+        state = await asyncio.to_thread(record.replay)
+    except RecordError as exc:
+        raise Invalid(str(exc)) from None
+    now = now_iso()
+    outcome = state.outcome() or record.result
+    players = await asyncio.to_thread(players_by_ply, state)
+    row = GameRow(id=new_room_id(), game=state.game.name, options=dict(state.game.options), seed=record.seed,
+                  start=record.start, status="replay", result=outcome.to_json() if outcome else None,
+                  draw_offer=None, undo_request=[], rematch=None, created_at=now, updated_at=now,
+                  seats=[SeatRow(i, "human", None) for i in range(state.game.num_players)],
+                  moves=list(zip(state.moves_in_notation(), players, strict=True)))
+    await asyncio.wrap_future(arcade.storage.create_game(row))
+    room = GameRoom(row, state.game, state)
+    arcade.rooms.add(room)
+    return room
+
+
+def check_position(name: str, options: dict[str, Any], position: str | None) -> dict[str, Any]:
+    """A position of game ``name`` (None: the usual start with these options) as the board view draws it, for
+    a position editor; ``Invalid`` with the reason when it is not one."""
+    game = load_game(name, options)
+    state = first_state(game, position, None)
+    return {"game": game.name, "options": dict(game.options), "position": state.position(),
+            "player": state.player, "legal_moves": len(state.legal_moves()),
+            "board": state.board_json(previews=False)}
+
+
+def players_by_ply(state: State) -> list[int]:
+    """The player who made each move of ``state``'s history (CHANCE for chance events)."""
+    replay = state.game.start_state(state.start, state.seed)
+    players = []
+    for move in state.history:
+        players.append(replay.player)
+        replay.play(move)
+    return players

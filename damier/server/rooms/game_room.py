@@ -1,0 +1,70 @@
+"""A game between seats: one live game of the arcade, its seats (people or computers), the authoritative
+``State`` rebuilt from the stored moves, and the computer turn or hint running for it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from damier.core.game import Game, State
+from damier.server.rooms import views
+from damier.server.rooms.room import Room
+from damier.server.storage import GameRow
+
+
+class GameRoom(Room):
+    """The room of one game: ``row`` is what the database holds, ``state`` the position it leads to."""
+
+    def __init__(self, row: GameRow, game: Game, state: State) -> None:
+        super().__init__(row.id)
+        self.row = row
+        self.game = game
+        self.state = state
+        self.thinking: int | None = None  # the computer seat thinking now
+        self.task: asyncio.Task[None] | None = None
+        self.hint_lock = asyncio.Lock()
+        self.hint_cache: tuple[int, dict[str, Any]] | None = None  # (version, answer)
+
+    @property
+    def active(self) -> bool:
+        return self.row.status == "active"
+
+    @property
+    def version(self) -> int:
+        """The number of moves played (chance events included): clients send it to refuse stale clicks."""
+        return len(self.state.history)
+
+    @property
+    def idle(self) -> bool:
+        return super().idle and self.thinking is None and not self.hint_lock.locked()
+
+    def human_seats(self) -> list[int]:
+        return [s.index for s in self.row.seats if s.kind == "human"]
+
+    def computer_level(self, seat: int) -> str | None:
+        s = self.row.seats[seat]
+        return s.level if s.kind == "computer" else None
+
+    def undo_target(self) -> int | None:
+        """How many plies to keep after an undo: back to before the last human move (and replies after it)."""
+        humans = set(self.human_seats())
+        players = [p for _, p in self.row.moves]
+        for ply in range(len(players) - 1, -1, -1):
+            if players[ply] in humans:
+                return ply
+        return None
+
+    def stop_thinking(self) -> None:
+        """Forget a computer move in progress (its answer would be for a position that is gone)."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.task = None
+        self.thinking = None
+
+    def snapshot(self) -> dict[str, Any]:
+        return views.view(self)
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        super().close()

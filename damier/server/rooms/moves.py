@@ -1,0 +1,79 @@
+"""Changing a game room: moves with the chance events after them, the end of a game, and the other stored
+fields. Every change is committed to the database first and only then made visible in the room."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from damier.core.game import CHANCE, Outcome, State
+from damier.core.record import now_iso
+from damier.server.rooms.errors import Conflict
+from damier.server.storage import ConflictError
+
+if TYPE_CHECKING:
+    from damier.server.rooms.arcade import Arcade
+    from damier.server.rooms.game_room import GameRoom
+
+
+def chance_moves(arcade: Arcade, room_id: str, state: State) -> list[tuple[str, int]]:
+    """Play the chance events due now on ``state``, each drawn from the server's secret, the room and the ply
+    (so they cannot be predicted from outside, and a restart draws the same)."""
+    out = []
+    while state.player == CHANCE:
+        move = state.sample_chance(arcade.keys.chance(room_id, len(state.history)))
+        out.append((state.move_to_str(move), CHANCE))
+        state.play(move)
+    return out
+
+
+async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) -> None:
+    """Play ``played`` (move, seat) pairs and the chance events after them on a copy, store them, and only then
+    make the copy the room's state: nobody sees a move that is not committed."""
+    state = room.state.copy()
+    first_ply = len(state.history) + 1
+    new_moves: list[tuple[str, int]] = []
+    for move, seat in played:
+        new_moves.append((state.move_to_str(move), seat))
+        state.play(move)
+    new_moves += chance_moves(arcade, room.id, state)
+    outcome = state.outcome()
+    status = "finished" if outcome else "active"
+    result = outcome.to_json() if outcome else None
+    now = now_iso()
+    try:
+        await asyncio.wrap_future(arcade.storage.append_moves(room.id, first_ply, new_moves, now, status, result))
+    except ConflictError:
+        arcade.rooms.forget(room)  # the database knows better: the next request loads the game from it
+        raise Conflict("another move was stored first; reload the game") from None
+    room.state = state
+    room.row.moves.extend(new_moves)
+    room.row.status, room.row.result = status, result
+    room.row.draw_offer, room.row.undo_request = None, []
+    room.row.updated_at = now
+
+
+async def update(arcade: Arcade, room: GameRoom, **values: Any) -> None:
+    """Store new values of the game's fields (``draw_offer``, ``undo_request``, ``rematch`` ...), then set them."""
+    now = now_iso()
+    await asyncio.wrap_future(arcade.storage.update_game(room.id, now, **values))
+    for key, value in values.items():
+        setattr(room.row, key, value)
+    room.row.updated_at = now
+
+
+async def finish(arcade: Arcade, room: GameRoom, outcome: Outcome) -> None:
+    """End the game with ``outcome`` (a resignation, an agreed draw: an end its moves did not reach)."""
+    await update(arcade, room, status="finished", result=outcome.to_json(), draw_offer=None, undo_request=[])
+    room.stop_thinking()
+
+
+async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
+    """Take back every move after the first ``keep`` (an undo)."""
+    now = now_iso()
+    await asyncio.wrap_future(arcade.storage.truncate_moves(room.id, keep, now))
+    while len(room.state.history) > keep:
+        room.state.undo()
+    del room.row.moves[keep:]
+    room.row.undo_request, room.row.draw_offer, room.row.updated_at = [], None, now
+    room.stop_thinking()

@@ -1,0 +1,99 @@
+"""What every kind of room shares: an id, a lock that orders its changes, and the people watching it, who all
+receive one serialisation of each change; a game between seats (``game_room``) is one kind of room."""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the text a WebSocket carries (compact JSON, as Starlette's ``send_json`` writes it)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Watcher:
+    """One WebSocket watching a room: messages wait in a small queue that its own task sends from, so a slow
+    or stalled client never holds up a move; a client that falls too far behind is disconnected."""
+
+    QUEUE_SIZE = 32
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        self.queue: asyncio.Queue[str] = asyncio.Queue(self.QUEUE_SIZE)
+        self._send = send
+        self._close = close
+        self.task = asyncio.create_task(self._pump())
+
+    def offer(self, text: str) -> bool:
+        """Queue a message (already serialised); False (and the watcher is dropped) when the client is too far
+        behind."""
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop()
+            return False
+        return True
+
+    def drop(self) -> None:
+        self.task.cancel()
+        asyncio.create_task(self._close())  # noqa: RUF006 (closing is best effort; nothing waits for it)
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+    async def _pump(self) -> None:
+        """Send the queued messages in order."""
+        with contextlib.suppress(Exception):
+            while True:
+                await self._send(await self.queue.get())
+
+
+class Room(abc.ABC):
+    """A room: changes happen under ``lock``, are stored before anyone hears of them, and then every watcher
+    is sent the same text (the room is serialised once per change, however many watch it)."""
+
+    def __init__(self, room_id: str) -> None:
+        self.id = room_id
+        self.lock = asyncio.Lock()
+        self.watchers: set[Watcher] = set()
+
+    @abc.abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The room as an anonymous watcher sees it (watchers share one message, so it names no one)."""
+
+    def message(self) -> str:
+        """The message a watcher receives: the room's snapshot, serialised."""
+        return encode({"type": "state", "state": self.snapshot()})
+
+    @property
+    def idle(self) -> bool:
+        """Whether nothing happens in the room now (nobody watches, nothing runs): it may leave memory."""
+        return not self.watchers and not self.lock.locked()
+
+    def watch(self, watcher: Watcher) -> None:
+        """Add a watcher; it is sent the room at once."""
+        watcher.offer(self.message())
+        self.watchers.add(watcher)
+
+    def unwatch(self, watcher: Watcher) -> None:
+        self.watchers.discard(watcher)
+        watcher.stop()
+
+    def broadcast(self) -> None:
+        """Tell every watcher about a change: one serialisation, shared; a watcher too far behind is dropped."""
+        if not self.watchers:
+            return
+        text = self.message()
+        for watcher in list(self.watchers):
+            if not watcher.offer(text):  # too far behind: dropped, its socket closed
+                self.watchers.discard(watcher)
+
+    def close(self) -> None:
+        """Stop whatever the room runs in the background (the server is stopping): subclasses stop their own
+        work, then call this, which stops sending to the watchers."""
+        for watcher in self.watchers:
+            watcher.stop()

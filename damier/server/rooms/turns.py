@@ -1,0 +1,106 @@
+"""Computer turns and hints: the game is sent to the worker pool (by names and notation), under the agent's
+time budget plus a grace period; a computer that does not answer in time plays a random legal move."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+from damier.ai.spec import resolve
+from damier.server.computer import Job, budget_seconds
+from damier.server.rooms.errors import Conflict, Unavailable
+from damier.server.rooms.moves import commit
+
+if TYPE_CHECKING:
+    from damier.server.rooms.arcade import Arcade
+    from damier.server.rooms.game_room import GameRoom
+
+log = logging.getLogger("damier.server")
+
+
+def job(room: GameRoom, spec: str, *, hint: bool = False) -> Job:
+    """What a worker needs to think about the room's position: names and notation only."""
+    return Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
+               tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint)
+
+
+def schedule(arcade: Arcade, room: GameRoom) -> None:
+    """Let the computer think if it is a computer seat's turn and it is not thinking already."""
+    if not room.active or room.state.player < 0 or room.thinking is not None:
+        return
+    level = room.computer_level(room.state.player)
+    if level is None:
+        return
+    room.thinking = room.state.player
+    room.task = asyncio.create_task(_computer_turn(arcade, room, room.state.player, level))
+
+
+async def _computer_turn(arcade: Arcade, room: GameRoom, seat: int, level: str) -> None:
+    version = room.version
+    spec = resolve(level, room.game.name)
+    try:
+        room.broadcast()  # the seat shows it is thinking
+        try:
+            answer = await arcade.pool.move(job(room, spec), budget_seconds(spec))
+            text = answer["move"]
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # out of time, or a worker that died: the game must not stall
+            log.warning("computer seat %s of %s failed (%r); playing a random move", seat, room.id, exc)
+            text = room.state.move_to_str(random.choice(room.state.legal_moves()))
+        async with room.lock:
+            if not room.active or room.version != version or room.state.player != seat:
+                return  # an undo or a resignation came first
+            await commit(arcade, room, [(room.state.parse_move(text), seat)])
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("computer move failed in game %s", room.id)
+        return
+    finally:
+        if room.task is asyncio.current_task():
+            room.thinking = None
+    room.broadcast()
+    schedule(arcade, room)
+
+
+async def resume(arcade: Arcade) -> int:
+    """After a start: load every active game whose turn is a computer's, and let it think again; how many."""
+    # games between people wait until someone opens them; only computer turns need to start now
+    ids = await asyncio.to_thread(arcade.storage.active_game_ids, True)
+    resumed = 0
+    for game_id in ids:
+        try:
+            room = await arcade.room(game_id)
+        except Exception:
+            log.exception("game %s cannot be resumed", game_id)
+            continue
+        if room.state.player >= 0 and room.computer_level(room.state.player):
+            schedule(arcade, room)
+            resumed += 1
+    return resumed
+
+
+async def hint(arcade: Arcade, game_id: str, token: str | None) -> dict[str, Any]:
+    """The suggestion of the game's hint agent (``GameInfo.hint``) for the seat of ``token``, to move now;
+    computed once per position, one at a time per game."""
+    room = await arcade.room(game_id)
+    seat = arcade.require_seat(room, token)
+    if not room.active or room.state.player != seat:
+        raise Conflict("a hint is for the player to move, in a game that goes on")
+    async with room.hint_lock:
+        version = room.version
+        if room.hint_cache is not None and room.hint_cache[0] == version:
+            return room.hint_cache[1]
+        spec = resolve(room.game.info.hint, room.game.name)
+        try:
+            answer = await arcade.pool.move(job(room, spec, hint=True), budget_seconds(spec))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("hint failed in game %s", room.id)
+            raise Unavailable("no hint could be computed right now; try again") from None
+        room.hint_cache = (version, answer)
+        return answer

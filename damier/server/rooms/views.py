@@ -1,0 +1,90 @@
+"""What a game room shows: the view a client draws, the replay frames of every position, and the record
+export (with the stored result, so a resigned or agreed game's record says how it ended)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from damier.core.game import TERMINAL, Outcome, Termination
+from damier.core.record import Record
+
+if TYPE_CHECKING:
+    from damier.server.rooms.game_room import GameRoom
+
+
+def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> dict[str, Any]:
+    """The game as a client draws it; ``you`` is the seat of the asker (None: unknown). The board carries what
+    only a player about to move needs (Khet's laser previews) only while a person is to move, and not for a
+    ``spectator`` (an asker known to hold no seat): the WebSocket's watchers are anonymous, so what they
+    receive has them whenever a person is to move."""
+    state = room.state
+    row = room.row
+    active = room.active
+    player = state.player if active else TERMINAL
+    previews = not spectator and player >= 0 and row.seats[player].kind == "human"
+    return {
+        "id": row.id,
+        "game": room.game.name,
+        "title": room.game.title,
+        "options": dict(room.game.options),
+        "status": row.status,
+        "seats": seats(room),
+        "start": row.start,
+        "you": you,
+        "player": player,
+        "version": room.version,
+        "legal_moves": [state.move_to_str(m) for m in state.legal_moves()] if active and player >= 0 else [],
+        "moves": [{"ply": i + 1, "move": m, "player": p} for i, (m, p) in enumerate(row.moves)],
+        "events": state.events(),
+        "board": state.board_json(previews=previews),
+        "position": state.position(),
+        "result": row.result,
+        "has_draws": room.game.has_draws,
+        "draw_offer": row.draw_offer,
+        "undo_request": list(row.undo_request),
+        "can_undo": active and bool(state.history) and room.undo_target() is not None,
+        "rematch": row.rematch,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    }
+
+
+def seats(room: GameRoom) -> list[dict[str, Any]]:
+    names = room.game.player_names
+    return [{"index": s.index, "name": names[s.index], "kind": s.kind, "level": s.level,
+             "thinking": room.thinking == s.index} for s in room.row.seats]
+
+
+def stored_outcome(room: GameRoom) -> Outcome | None:
+    """The stored result as an ``Outcome``. A result stored before results had a termination code, of a game
+    its moves did not end, was a resignation or an agreed draw: it gets that code, so its record replays."""
+    if room.row.result is None:
+        return None
+    outcome = Outcome.from_json(room.row.result)
+    if outcome.termination is Termination.UNKNOWN and not room.state.is_over():
+        agreed = outcome.winner is None and not any(outcome.returns)
+        code = Termination.AGREEMENT if agreed else Termination.RESIGNATION
+        outcome = Outcome(outcome.winner, outcome.returns, outcome.reason, code)
+    return outcome
+
+
+def record(room: GameRoom) -> dict[str, Any]:
+    """The game record (JSON), with the room's result when it ended outside the rules."""
+    players = [f"{room.game.player_names[s.index]} ({s.level or 'human'})" for s in room.row.seats]
+    return Record.from_state(room.state, players=players, started_at=room.row.created_at,
+                             result=stored_outcome(room)).to_json()
+
+
+def replay_frames(room: GameRoom) -> dict[str, Any]:
+    """Every position of the game (slow for long games: call it off the event loop). No laser previews (or
+    the like) in the frames: nobody moves in a replay, and they would be most of every frame."""
+    state = room.game.start_state(room.row.start, room.row.seed)
+    frames: list[dict[str, Any]] = [
+        {"ply": 0, "move": None, "player": None, "board": state.board_json(previews=False), "events": []}
+    ]
+    for ply, (text, player) in enumerate(list(room.row.moves), start=1):
+        state.play(state.parse_move(text))
+        frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(previews=False),
+                       "events": state.events()})
+    return {"id": room.id, "game": room.game.name, "title": room.game.title, "options": dict(room.game.options),
+            "start": room.row.start, "seats": seats(room), "frames": frames, "result": room.row.result}
