@@ -18,6 +18,7 @@ from damier.core import registry
 from damier.core.errors import (
     AgentSpecError,
     DamierError,
+    FeatureError,
     IllegalMoveError,
     OptionError,
     ParseError,
@@ -25,9 +26,22 @@ from damier.core.errors import (
     StateError,
     UnknownGameError,
 )
-from damier.core.game import CHANCE, TERMINAL, Game, Outcome, State
+from damier.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Iteration,
+    Outcome,
+    Solution,
+    State,
+    Termination,
+    agreement,
+    forfeit,
+    resignation,
+    solved,
+)
 from damier.core.record import Record
-from damier.core.registry import GameInfo
+from damier.core.registry import EngineInfo, GameInfo
 from damier.games import register_builtin_games
 
 __version__ = "0.1.0"
@@ -37,19 +51,28 @@ __all__ = [
     "TERMINAL",
     "AgentSpecError",
     "DamierError",
+    "EngineInfo",
+    "FeatureError",
     "Game",
     "GameInfo",
     "IllegalMoveError",
+    "Iteration",
     "OptionError",
     "Outcome",
     "ParseError",
     "Record",
     "RecordError",
+    "Solution",
     "State",
     "StateError",
+    "Termination",
     "UnknownGameError",
+    "agreement",
+    "forfeit",
     "games",
     "load",
+    "resignation",
+    "solved",
     "state_from_json",
 ]
 

@@ -194,6 +194,11 @@ class AlphaBetaAgent:
         self._driver: Deepening | None = None
         self._game: Any = None
 
+    @property
+    def searcher(self) -> FixedDepthSearch | None:
+        """The fixed-depth search in use (the game's kernel search or ``ContractSearch``), once it has chosen."""
+        return None if self._driver is None else self._driver.searcher
+
     def reset(self) -> None:
         if self._driver is not None:
             self._driver.new_game()

@@ -6,6 +6,7 @@ illegal move) loses the game by forfeit; the result says why.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from dataclasses import dataclass, field
@@ -92,10 +93,14 @@ def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, ope
 
 def forfeit_outcome(state: State, seats: list[int], lost: Forfeit) -> Outcome:
     """The result of a game that ``lost.agent`` forfeited: it loses in every seat it holds (the one rule of
-    ``damier.core.game.forfeit``)."""
+    ``damier.core.game.forfeit``); when every other seat is one agent's, that agent's first seat is the winner."""
     names = state.game.player_names
     held = [s for s in range(len(seats)) if seats[s] == lost.agent]
-    return forfeit(state, held, f"{names[lost.seat]}'s {lost.reason}")
+    outcome = forfeit(state, held, f"{names[lost.seat]}'s {lost.reason}")
+    others = [s for s in range(len(seats)) if seats[s] != lost.agent]
+    if outcome.winner is None and others and len({seats[s] for s in others}) == 1:
+        outcome = dataclasses.replace(outcome, winner=others[0])
+    return outcome
 
 
 def run_match_task(task: dict[str, Any]) -> MatchResult:

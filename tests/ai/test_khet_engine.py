@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 import damier
 from damier.ai import make_agent
+from damier.ai.deepening import Deepening
+from damier.core.game import Iteration, State
 from damier.games.khet import kernel
 from damier.games.khet.evaluation import EVALUATIONS, WIN, evaluate
 from damier.games.khet.search import DECIDED, Engine
@@ -38,9 +40,14 @@ def mirrored(s: np.ndarray) -> np.ndarray:
     return out
 
 
+def think(state: State, **limits: object) -> Iteration:
+    """The one deepening driver over a fresh Khet engine."""
+    return Deepening(Engine(tt_bits=12)).think(state, **limits)  # type: ignore[arg-type]
+
+
 def test_finds_the_win_in_one() -> None:
     state = GAME.state_from_position(WIN_IN_ONE)
-    result = Engine(tt_bits=12).think(state, max_depth=3)
+    result = think(state, max_depth=3)
     assert state.move_to_str(result.move) == "j5+"
     assert result.score == WIN - 1
     state.play(result.move)
@@ -56,7 +63,7 @@ def test_every_level_takes_the_win_in_one() -> None:
 
 def test_defends_its_pharaoh() -> None:
     state = GAME.state_from_position(PHARAOH_IN_DANGER)
-    result = Engine(tt_bits=12).think(state, max_depth=3)
+    result = think(state, max_depth=3)
     assert result.score > -DECIDED
     state.play(result.move)
     # no Red reply wins: Red's laser cannot reach the Pharaoh after any Red move
@@ -66,14 +73,16 @@ def test_defends_its_pharaoh() -> None:
         state.undo()
 
 
-def test_stop_flag_ends_an_infinite_search() -> None:
-    engine = Engine(tt_bits=16)
+def test_stop_ends_an_infinite_search() -> None:
+    driver = Deepening(Engine(tt_bits=16))
     state = GAME.new_state()
     results = []
-    thread = threading.Thread(target=lambda: results.append(engine.think(state)))
+    started = threading.Event()
+    thread = threading.Thread(target=lambda: results.append(driver.think(state, on_iteration=lambda _: started.set())))
     thread.start()
-    time.sleep(0.5)
-    engine.stop[0] = 1
+    assert started.wait(timeout=60)
+    time.sleep(0.2)
+    driver.stop()
     thread.join(timeout=30)
     assert not thread.is_alive()
     assert results[0].depth >= 1 and state.is_legal(results[0].move)
@@ -82,7 +91,7 @@ def test_stop_flag_ends_an_infinite_search() -> None:
 def test_iterations_are_reported_in_order_with_a_legal_pv() -> None:
     state = GAME.new_state()
     seen = []
-    Engine(tt_bits=16).think(state, max_depth=4, on_iteration=seen.append)
+    Deepening(Engine(tt_bits=16)).think(state, max_depth=4, on_iteration=seen.append)
     assert [it.depth for it in seen] == [1, 2, 3, 4]
     for it in seen:
         scratch = state.copy()
@@ -102,12 +111,13 @@ def test_evaluation_is_the_same_for_the_mirrored_position(setup: str, plies: int
         state.play(rng.choice(state.legal_moves()))
     if state.is_over():
         return
+    s = state.kernel_array()
     for index in range(len(EVALUATIONS)):
-        assert evaluate(state._s, index) == evaluate(mirrored(state._s), index)
+        assert evaluate(s, index) == evaluate(mirrored(s), index)
 
 
 def test_mirrored_start_has_mirrored_perft() -> None:
-    s = GAME.new_state()._s
+    s = GAME.new_state().kernel_array()
     divide = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
     assert kernel.perft(mirrored(s), 3, False, False, True, 100, divide) == 451_859
 
@@ -117,14 +127,14 @@ def test_levels_resolve_to_the_kernel_engine() -> None:
         agent = make_agent(level, GAME)
         state = GAME.new_state()
         assert state.is_legal(agent.choose(state))
-        assert isinstance(agent._context, Engine), level  # type: ignore[attr-defined]
+        assert isinstance(agent.searcher, Engine), level  # type: ignore[attr-defined]
         assert agent.info.nodes > 0 and agent.info.depth >= 1
 
 
 def test_quiescence_sees_a_sphinx_turn() -> None:
     # Red to move, its Pharaoh on e1 along Silver's rank 1: Silver's j1- would remove it, so Red must act
     state = GAME.state_from_position("xs9/10/10/10/10/10/7Pn2/4ps4Xn r 0")
-    result = Engine(tt_bits=12).think(state, max_depth=1)
+    result = think(state, max_depth=1)
     assert result.score > -DECIDED
     state.play(result.move)
     state.play(state.parse_move("j1-"))
@@ -138,16 +148,29 @@ def test_claims_a_repetition_when_behind() -> None:
     for move in ("c2c3", "f8g8", "c3c2", "g8f8") * 2:
         state.play(state.parse_move(move))
     assert state.can_claim_draw()
-    result = Engine(tt_bits=12).think(state, max_depth=2)
+    result = think(state, max_depth=2)
     assert state.move_to_str(result.move) == "claim"
     state.play(result.move)
     assert state.outcome() is not None and state.outcome().winner is None
 
 
-def test_a_node_limited_depth_with_an_aspiration_window_completes() -> None:
+def test_aspiration_windows_keep_the_full_window_score() -> None:
+    # deepening searches depth 5 in a window around depth 4's score; a fresh engine searches depth 5 with the
+    # full window: the scores agree, in quiet and in sharp positions
+    for position in ("classic", WIN_IN_ONE, PHARAOH_IN_DANGER):
+        state = GAME.state_from_position(position)
+        deepened = Deepening(Engine(tt_bits=16)).think(state, max_depth=5)
+        fresh = Engine(tt_bits=16)
+        fresh.new_search(state)
+        direct = fresh.search(state, 5, None, None)
+        assert deepened.depth in (5, 1) and direct.completed
+        if deepened.depth == 5:
+            assert deepened.score == direct.score, position
+
+
+def test_a_node_limit_ends_the_deepening_with_a_completed_depth() -> None:
     state = GAME.new_state()
-    engine = Engine(tt_bits=16)
-    full = engine.search_depth(state, 4, 2**62)
-    engine._last = (state._s.tobytes(), int(full.score) + 2000)  # a stale score: every window fails
-    again = engine.search_depth(state, 4, 4 * full.nodes)
-    assert again.completed and again.score == full.score
+    unbounded = Deepening(Engine(tt_bits=16)).think(state, max_depth=4)
+    bounded = Deepening(Engine(tt_bits=16)).think(state, max_depth=8, node_limit=unbounded.nodes)
+    assert 4 <= bounded.depth < 8 and state.is_legal(bounded.move)
+    assert bounded.nodes <= 2 * unbounded.nodes

@@ -7,7 +7,7 @@ from damier.ai import RandomAgent
 from damier.ai.base import AgentFailure
 from damier.arena import play_match
 from damier.arena.tournament import summarise
-from damier.core.game import State
+from damier.core.game import State, Termination
 
 SMALL = {"rows": 3, "cols": 3}
 
@@ -36,11 +36,13 @@ def test_an_agent_that_fails_loses_the_game() -> None:
     assert result.outcome.winner == 0 and result.winner_agent == 0
     assert result.outcome.returns == (1.0, -1.0)
     assert result.outcome.reason == ("Blue's engine timed out: no bestmove 2 s after go movetime 1000; "
-                                     "Red wins by forfeit")
+                                     "Blue loses by forfeit: Red wins")
+    assert result.outcome.termination == Termination.FORFEIT
     assert result.plies == 3  # Red, Blue, Red; then Blue could not move
     assert 1 in result.move_seconds  # the time spent failing is counted
     state = damier.Record.from_json(result.record).replay()  # the moves before the forfeit replay
-    assert not state.is_over() and result.record["result"] is None
+    assert not state.is_over()
+    assert damier.Outcome.from_json(result.record["result"]) == result.outcome  # the record says how it ended
 
 
 def test_the_forfeiting_agent_loses_in_every_seat_it_holds() -> None:
@@ -56,7 +58,8 @@ def test_a_forfeit_among_several_agents_names_no_winner_but_scores_a_loss() -> N
     agents = [RandomAgent(seed=1), RandomAgent(seed=2), FailingAgent(moves=0, reason="engine crashed (exit code 1)")]
     result = play_match(game, agents, [0, 1, 2], seed=0)
     assert result.outcome.winner is None
-    assert result.outcome.reason == "Green's engine crashed (exit code 1); the game is forfeited"
+    assert result.outcome.reason == "Green's engine crashed (exit code 1); Green loses by forfeit; the game ends"
+    assert result.outcome.returns == (0.5, 0.5, -1.0)  # the one rule: the others share the loser's point
     summary = summarise("atoms", dict(game.options), ["a", "b", "failing"], [result])
     assert {s.name: (s.wins, s.draws, s.losses) for s in summary.standings} == {
         "a": (0, 1, 0), "b": (0, 1, 0), "failing": (0, 0, 1)}

@@ -119,10 +119,10 @@ def test_play_a_human_session_from_stdin(tmp_path: Path) -> None:
     # undo took back A1 and the reply: the saved game starts with B2
     record = Record.load(saved)
     assert record.moves == ["B2", replies[1]]
-    assert record.result is None
+    assert record.result is None  # saved before the resignation
     final = record.replay()
     assert final.position() == listed_position_after(["B2", replies[1]])
-    assert contains(out, "resigns")
+    assert contains(out, "Game over: Red resigned: Blue wins.")
 
 
 def listed_position_after(moves: list[str]) -> str:
@@ -385,3 +385,41 @@ def test_an_error_is_one_line_even_when_long(args: list[str]) -> None:
     assert done.stdout == ""
     assert done.stderr.startswith("error: ")
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+# ----- every game's perft and engine (through its declaration) ---------------------------------------------
+def naive_perft(state: damier.State, depth: int) -> int:
+    """Leaves ``depth`` plies below ``state``, by the contract alone (an independent count)."""
+    if depth == 0:
+        return 1
+    if state.is_over():
+        return 0
+    total = 0
+    for move in state.legal_moves():
+        child = state.copy()
+        child.play(move)
+        total += naive_perft(child, depth - 1)
+    return total
+
+
+@pytest.mark.parametrize("name", [info.name for info in damier.games()])
+def test_perft_works_for_every_game(name: str) -> None:
+    game = damier.load(name)
+    result = invoke("perft", name, "--depth", "2", "--divide", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    state = game.new_state()
+    assert report["nodes"] == naive_perft(state, 2) == sum(report["divide"].values())
+    assert list(report["divide"]) == [state.move_to_str(m) for m in state.legal_moves()]
+
+
+def test_the_engine_of_a_game_without_setups_takes_startpos() -> None:
+    done = run_cli("engine", "atoms", "--opt", "rows=4", "--opt", "cols=4",
+               stdin="position startpos moves B2\ngo depth 2\nisready\n")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    bestmove = next(line for line in lines if line.startswith("bestmove "))
+    state = damier.load("atoms", rows=4, cols=4).new_state()
+    state.play(state.parse_move("B2"))
+    assert state.is_legal(state.parse_move(bestmove.split()[1]))
+    assert [line.split()[4] for line in lines if line.startswith("info time")] == ["1", "2"]

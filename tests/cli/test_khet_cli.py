@@ -68,14 +68,13 @@ def test_perft_from_another_setup_or_a_position() -> None:
 
 @pytest.mark.parametrize(("args", "words"), [
     (["perft", "chess", "-d", "2"], "unknown game 'chess'"),
-    (["perft", "atoms", "-d", "2"], "perft counts the moves of khet; atoms has no perft kernel"),
+    (["perft", "atoms", "-d", "2", "--setup", "classic"], "--setup: atoms has no setup option (its options: rows,"),
     (["perft", "khet", "-d", "2", "--setup", "pyramids"], "option 'setup': 'pyramids' is not accepted"),
     (["perft", "khet", "-d", "2", "--setup", "imhotep", "--position", "x"], "give --setup or --position, not both"),
     (["perft", "khet", "-d", "2", "--setup", "imhotep", "-o", "setup=dynasty"],
      "--setup imhotep and --opt setup=dynasty disagree; give the setup once"),
     (["perft", "khet", "-d", "2", "--position", "xs9 s 0"], "the board needs 8 ranks"),
     (["perft", "khet", "-d", "2", "-o", "laser=green"], "khet has no option 'laser'"),
-    (["engine", "atoms"], "atoms has no engine for the text protocol; games with one: khet"),
     (["engine", "chess"], "unknown game 'chess'"),
     (["engine", "khet", "-o", "setup=pyramids"], "option 'setup': 'pyramids' is not accepted"),
 ])
@@ -191,9 +190,11 @@ def test_play_against_an_engine_that_crashes(crashing_engine: str, tmp_path: Pat
     saved = tmp_path / "game.json"
     result = invoke("play", "khet", "--players", f"easy,{crashing_engine}", "--save", str(saved))
     assert result.exit_code == 0, result.output
-    assert contains(result.stdout, "Game over: Red's engine crashed (exit code 4); Red loses by forfeit.")
+    assert contains(result.stdout, "Game over: Red's engine crashed (exit code 4); Red loses by forfeit: Silver wins.")
     record = Record.load(saved)
-    assert len(record.moves) == 1 and record.result is None
+    assert len(record.moves) == 1 and record.result is not None
+    assert record.result.termination == damier.Termination.FORFEIT and record.result.winner == 0
+    assert not record.replay().is_over()  # the moves replay; the forfeit ended the game
 
 
 def test_arena_reports_forfeits(crashing_engine: str) -> None:
@@ -201,9 +202,23 @@ def test_arena_reports_forfeits(crashing_engine: str) -> None:
                     "--opening", "0", "--workers", "1")
     assert result.exit_code == 0, result.output
     assert contains(result.stdout, f"game 1 forfeited by {crashing_engine}: Red's engine crashed (exit code 4); "
-                                   f"Silver wins by forfeit")
+                                   f"Red loses by forfeit: Silver wins")
     assert contains(result.stdout, f"game 2 forfeited by {crashing_engine}: Silver's engine crashed")
     data = json.loads(invoke("arena", "khet", "--agents", "random", "--agents", crashing_engine, "--games", "2",
                              "--opening", "0", "--workers", "1", "--json").stdout)
     assert [game["forfeit"]["seat"] for game in data["games"]] == [1, 0]
     assert [s["losses"] for s in data["standings"]] == [0, 2]
+
+
+def test_a_feature_the_game_does_not_declare_names_the_games_that_have_it() -> None:
+    from damier.core import registry
+    from tests.conformance.dice_game import INFO
+
+    registry.register(INFO)
+    try:
+        result = invoke("engine", "test-dice")
+    finally:
+        registry.unregister(INFO.name)
+    engines = ", ".join(i.name for i in damier.games() if i.engine is not None)
+    assert engines and "test-dice" not in engines
+    assert_clean_error(result, f"test-dice has no engine; games with one: {engines}")

@@ -78,7 +78,7 @@ def test_ext_takes_the_rest_of_the_spec_as_a_command_line() -> None:
     ("ext(margin=soon):x", "margin='soon' is not a number"),
     ("ext:engine 'unclosed", "the command line does not split into words (No closing quotation)"),
     ("ext:/no/such/engine --fast", "cannot run '/no/such/engine' (no such program, or not executable)"),
-    ("exe:engine", "unknown agent 'exe:engine'; known agents: random, mcts, alphabeta, easy, medium, hard, ext:"),
+    ("exe:engine", "unknown agent 'exe:engine'; known agents: random, mcts, solver, alphabeta, easy, medium, hard, ext:"),
 ])
 def test_bad_ext_specs_say_what_is_wrong(spec: str, words: str) -> None:
     with pytest.raises(damier.AgentSpecError) as caught:
@@ -257,7 +257,9 @@ def forfeit_against_random(spec: str, seat: int = 1) -> tuple[damier.Outcome, st
     assert result.forfeit is not None and result.forfeit.agent == 1 and result.forfeit.seat == seat
     assert result.outcome.winner == 1 - seat
     assert result.outcome.returns == ((1.0, -1.0) if seat == 1 else (-1.0, 1.0))
-    assert result.record["result"] is None  # the moves themselves do not end the game
+    # the moves themselves do not end the game; the record's result is the forfeit
+    assert damier.Outcome.from_json(result.record["result"]) == result.outcome
+    assert result.outcome.termination == damier.Termination.FORFEIT
     return result.outcome, result.forfeit.reason
 
 
@@ -265,7 +267,7 @@ def test_an_engine_that_crashes_loses(fake_engine: FakeEngine) -> None:
     command, _ = fake_engine("crash")
     outcome, reason = forfeit_against_random(f"ext:{command}")
     assert reason == "engine crashed (exit code 3); its last error output: 'ZeroDivisionError: boom'"
-    assert outcome.reason == f"Red's {reason}; Silver wins by forfeit"
+    assert outcome.reason == f"Red's {reason}; Red loses by forfeit: Silver wins"
 
 
 def test_an_engine_that_exits_at_start_loses(fake_engine: FakeEngine) -> None:
@@ -273,7 +275,7 @@ def test_an_engine_that_exits_at_start_loses(fake_engine: FakeEngine) -> None:
     outcome, reason = forfeit_against_random(f"ext:{command}", seat=0)
     assert reason == "engine crashed (exit code 5); its last error output: 'cannot open my opening book'"
     assert outcome.reason.startswith("Silver's engine crashed (exit code 5)")
-    assert outcome.reason.endswith("; Red wins by forfeit")
+    assert outcome.reason.endswith("; Silver loses by forfeit: Red wins")
 
 
 def test_an_engine_that_cannot_be_started_loses(tmp_path: Path) -> None:
@@ -290,7 +292,7 @@ def test_an_engine_that_hangs_loses_on_time_and_is_killed(fake_engine: FakeEngin
     command, pid_file = fake_engine("hang")
     outcome, reason = forfeit_against_random(f"ext(time=0.1,margin=0.3):{command}")
     assert reason == "engine timed out: no bestmove 0.4 s after go movetime 100"
-    assert outcome.reason == "Red's engine timed out: no bestmove 0.4 s after go movetime 100; Silver wins by forfeit"
+    assert outcome.reason == "Red's engine timed out: no bestmove 0.4 s after go movetime 100; Red loses by forfeit: Silver wins"
     assert pid_gone(int(pid_file.read_text()))
 
 

@@ -90,9 +90,12 @@ def test_the_end_of_input_ends_the_engine_after_its_answer() -> None:
 
 
 def test_a_game_without_an_engine_is_refused_in_one_line() -> None:
-    """Through the ``damier`` entry point (``damier.cli:main``)."""
-    done = subprocess.run([sys.executable, "-c", "import sys; from damier.cli import main; sys.argv[0] = 'damier'; "
-                           "sys.argv[1:] = ['engine', 'atoms']; main()"], input="isready\n",
-                          capture_output=True, text=True, timeout=120, check=False)
+    """Through the ``damier`` entry point (``damier.cli:main``), with the test dice game (it has no engine)."""
+    program = ("import sys; from damier.core import registry; from tests.conformance.dice_game import INFO; "
+               "registry.register(INFO); from damier.cli import main; sys.argv[0] = 'damier'; "
+               "sys.argv[1:] = ['engine', 'test-dice']; main()")
+    done = subprocess.run([sys.executable, "-c", program], input="isready\n", capture_output=True, text=True,
+                          timeout=120, check=False)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.strip() == "error: atoms has no engine for the text protocol; games with one: khet"
+    engines = ", ".join(i.name for i in damier.games() if i.engine is not None)
+    assert done.stderr.strip() == f"error: test-dice has no engine; games with one: {engines}"

@@ -1,0 +1,61 @@
+"""The ``damier`` command: a thin layer over the API (games, play, arena, bench, engine, perft, serve, record).
+
+Human text by default, ``--json`` for machines. Bad input prints one line saying what is wrong and what
+is accepted, and exits with code 2; no traceback. The commands name no game: what a game offers comes from its
+declaration (``damier.core.registry.GameInfo``).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from damier.cli import compete, play, study
+from damier.cli.common import app, console, fail, print_error
+from damier.cli.play import describe_events, split_specs
+from damier.core.errors import DamierError
+
+__all__ = ["app", "compete", "console", "describe_events", "fail", "main", "play", "split_specs", "study"]
+
+
+@app.callback(invoke_without_command=True)
+def main_options(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    if version:
+        from damier import __version__
+
+        print(f"damier {__version__}")
+        raise typer.Exit()
+
+
+def expand_multi_value_options(argv: list[str], options: tuple[str, ...] = ("--agents", "-a")) -> list[str]:
+    """Let ``--agents a b c`` mean ``--agents a --agents b --agents c`` (click options take one value).
+
+    >>> expand_multi_value_options(["arena", "atoms", "--agents", "hard", "random", "--games", "4"])
+    ['arena', 'atoms', '--agents', 'hard', '--agents', 'random', '--games', '4']
+    """
+    out: list[str] = []
+    current: str | None = None
+    for arg in argv:
+        if arg in options:
+            current = arg
+            out.append(arg)
+            continue
+        if current is not None and not arg.startswith("-") and out[-1] != current:
+            out += [current, arg]
+            continue
+        if arg.startswith("-"):
+            current = None
+        out.append(arg)
+    return out
+
+
+def main() -> None:
+    try:
+        app(args=expand_multi_value_options(sys.argv[1:]), prog_name="damier")
+    except DamierError as exc:
+        print_error(str(exc))
+        sys.exit(2)
