@@ -12,7 +12,6 @@ import threading
 import time
 from typing import Any
 
-import numpy as np
 import pytest
 
 import damier

@@ -78,7 +78,8 @@ def test_ext_takes_the_rest_of_the_spec_as_a_command_line() -> None:
     ("ext(margin=soon):x", "margin='soon' is not a number"),
     ("ext:engine 'unclosed", "the command line does not split into words (No closing quotation)"),
     ("ext:/no/such/engine --fast", "cannot run '/no/such/engine' (no such program, or not executable)"),
-    ("exe:engine", "unknown agent 'exe:engine'; known agents: random, mcts, solver, alphabeta, easy, medium, hard, ext:"),
+    ("exe:engine", "unknown agent 'exe:engine'; known agents: random, mcts, solver, alphabeta, easy, medium, hard, "
+                   "ext:"),
 ])
 def test_bad_ext_specs_say_what_is_wrong(spec: str, words: str) -> None:
     with pytest.raises(damier.AgentSpecError) as caught:
@@ -292,7 +293,8 @@ def test_an_engine_that_hangs_loses_on_time_and_is_killed(fake_engine: FakeEngin
     command, pid_file = fake_engine("hang")
     outcome, reason = forfeit_against_random(f"ext(time=0.1,margin=0.3):{command}")
     assert reason == "engine timed out: no bestmove 0.4 s after go movetime 100"
-    assert outcome.reason == "Red's engine timed out: no bestmove 0.4 s after go movetime 100; Red loses by forfeit: Silver wins"
+    assert outcome.reason == ("Red's engine timed out: no bestmove 0.4 s after go movetime 100; "
+                              "Red loses by forfeit: Silver wins")
     assert pid_gone(int(pid_file.read_text()))
 
 
