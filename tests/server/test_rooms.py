@@ -1,0 +1,183 @@
+"""The room layer: its typed errors get their statuses in one place, early endings follow the core's one rule
+(and records of them replay), the room base sends one serialisation per change, the cache stays bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import damier
+from damier.core.game import resignation
+from damier.core.record import now_iso
+from damier.server.app import STATUS, status_of
+from damier.server.rooms import GameRoom, Room, Watcher, errors, views
+from damier.server.rooms.cache import RoomCache
+from damier.server.storage import GameRow, SeatRow
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def create(client: TestClient, game: str, seats: list[dict[str, Any]], options: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/games", json={"game": game, "options": options, "seats": seats})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def post(client: TestClient, path: str, token: str | None = None, body: Any = None) -> Any:
+    return client.post(path, json=body, headers={"X-Seat-Token": token} if token else {})
+
+
+def test_every_kind_of_room_error_has_its_status() -> None:
+    kinds = [k for k in vars(errors).values()
+             if isinstance(k, type) and issubclass(k, errors.RoomError) and k is not errors.RoomError]
+    assert set(kinds) == set(STATUS)
+    expected = {errors.NotFound: 404, errors.NotYourSeat: 403, errors.Conflict: 409, errors.Invalid: 422,
+                errors.Unavailable: 503}
+    assert {kind: status_of(kind("why")) for kind in kinds} == expected
+
+
+def test_room_errors_reach_clients_as_the_same_json_with_their_status(client: TestClient) -> None:
+    created = create(client, "atoms", HUMANS, {"rows": 3, "cols": 3})
+    game_id, red, blue = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    answers = {
+        404: client.get("/api/games/nosuchgame"),
+        403: post(client, f"/api/games/{game_id}/moves", None, {"move": "A1"}),
+        409: post(client, f"/api/games/{game_id}/moves", blue, {"move": "A1"}),
+        422: post(client, f"/api/games/{game_id}/moves", red, {"move": "Z9"}),
+    }
+    for status, response in answers.items():
+        assert response.status_code == status
+        payload = response.json()
+        assert set(payload) == {"error", "status"} and payload["status"] == status and payload["error"]
+
+
+def test_a_hint_that_cannot_be_computed_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    created = create(client, "atoms", HUMANS, {"rows": 3, "cols": 3})
+
+    async def broken(*_args: Any) -> dict[str, Any]:
+        raise RuntimeError("no worker")
+
+    monkeypatch.setattr(client.app.state.arcade.pool, "move", broken)  # type: ignore[attr-defined]
+    response = post(client, f"/api/games/{created['id']}/hint", created["tokens"]["0"])
+    assert response.status_code == 503
+    assert response.json() == {"error": "no hint could be computed right now; try again", "status": 503}
+
+
+def test_a_resigned_games_record_says_resignation_and_replays(client: TestClient) -> None:
+    created = create(client, "atoms", HUMANS, {"rows": 3, "cols": 3})
+    game_id, red, blue = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    assert post(client, f"/api/games/{game_id}/moves", red, {"move": "A1"}).status_code == 200
+    view = post(client, f"/api/games/{game_id}/resign", blue).json()
+    assert view["result"] == {"winner": 0, "returns": [1.0, -1.0], "reason": "Blue resigned: Red wins",
+                              "termination": "resignation"}
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["result"]["termination"] == "resignation" and record["moves"] == ["A1"]
+    state = damier.Record.from_json(record).replay()
+    assert state.position() == view["position"] and not state.is_over()
+    imported = client.post("/api/records", json=record)
+    assert imported.status_code == 201
+    assert client.get(f"/api/games/{imported.json()['id']}").json()["result"] == view["result"]
+
+
+def test_a_three_player_resignation_follows_the_core_rule(client: TestClient) -> None:
+    options = {"rows": 4, "cols": 4, "players": 3}
+    created = create(client, "atoms", [{"kind": "human"}] * 3, options)
+    view = post(client, f"/api/games/{created['id']}/resign", created["tokens"]["1"]).json()
+    expected = resignation(damier.load("atoms", **options).new_state(), 1)
+    assert view["status"] == "finished" and view["result"] == expected.to_json()
+    assert view["result"]["returns"] == [0.5, -1.0, 0.5] and view["result"]["winner"] is None
+
+
+def test_an_agreed_draw_is_an_agreement_and_its_record_replays(client: TestClient) -> None:
+    created = create(client, "khet", HUMANS, {})
+    game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    assert post(client, f"/api/games/{game_id}/draw", silver, {"action": "offer"}).json()["draw_offer"] == 0
+    view = post(client, f"/api/games/{game_id}/draw", red, {"action": "accept"}).json()
+    assert view["result"] == {"winner": None, "returns": [0.0, 0.0], "reason": "draw agreed",
+                              "termination": "agreement"}
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert damier.Record.from_json(record).replay().position() == view["position"]
+
+
+def test_a_result_stored_before_termination_codes_still_gives_a_record_that_replays() -> None:
+    game = damier.load("atoms", rows=3, cols=3)
+    state = game.replay(["A1"])
+    now = now_iso()
+    row = GameRow(id="old", game="atoms", options=dict(game.options), seed=None, start=None, status="finished",
+                  result={"winner": 0, "returns": [1.0, -1.0], "reason": "Blue resigned: Red wins"},
+                  draw_offer=None, undo_request=[], rematch=None, created_at=now, updated_at=now,
+                  seats=[SeatRow(0, "human", None), SeatRow(1, "human", None)], moves=[("A1", 0)])
+    record = views.record(GameRoom(row, game, state))
+    assert record["result"]["termination"] == "resignation"
+    assert damier.Record.from_json(record).replay().position() == state.position()
+
+
+class Counter(Room):
+    """A room that counts how often it is serialised."""
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__(room_id)
+        self.snapshots = 0
+
+    def snapshot(self) -> dict[str, Any]:
+        self.snapshots += 1
+        return {"id": self.id, "change": self.snapshots}
+
+
+def test_a_room_is_serialised_once_per_change_for_every_watcher() -> None:
+    async def scenario() -> tuple[int, list[list[str]]]:
+        room = Counter("r")
+        received: list[list[str]] = [[], [], []]
+
+        async def closed() -> None:
+            pass
+
+        def sender(inbox: list[str]) -> Callable[[str], Awaitable[None]]:
+            async def send(text: str) -> None:
+                inbox.append(text)
+
+            return send
+
+        for inbox in received:
+            room.watch(Watcher(sender(inbox), closed))  # each newcomer is sent the room as it is
+        before = room.snapshots
+        room.broadcast()
+        room.broadcast()
+        await asyncio.sleep(0.05)
+        room.close()
+        return room.snapshots - before, received
+
+    changes, received = asyncio.run(scenario())
+    assert changes == 2
+    assert [len(inbox) for inbox in received] == [3, 3, 3]  # the room on arrival, then each change
+    for ply in (-2, -1):
+        assert received[0][ply] is received[1][ply] is received[2][ply]  # one text, shared
+    assert json.loads(received[0][-1]) == {"type": "state", "state": {"id": "r", "change": 5}}
+
+
+def test_the_cache_evicts_idle_rooms_first_and_keeps_busy_ones() -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        cache: RoomCache[Counter] = RoomCache(capacity=2)
+        busy = Counter("busy")
+
+        async def nothing() -> None:
+            pass
+
+        async def swallow(_text: str) -> None:
+            pass
+
+        busy.watch(Watcher(swallow, nothing))
+        for room in (busy, Counter("a"), Counter("b"), Counter("c")):
+            cache.add(room)
+        kept = [room.id for room in cache]
+        busy.close()
+        return kept, [key for key in ("busy", "a", "b", "c") if cache.get(key) is None]
+
+    kept, gone = asyncio.run(scenario())
+    assert kept == ["busy", "c"] and gone == ["a", "b"]
