@@ -118,7 +118,7 @@ class Record:
             final = state.outcome()
             if final is None and self.result.is_early:
                 return state  # resigned, agreed or forfeited before the moves ended the game
-            if final is None or final.winner != self.result.winner:
+            if final is None or final.winner != self.result.winner or final.cost != self.result.cost:
                 raise RecordError(
                     f"the record says {self.result.reason!r} but its moves lead to: {state.outcome_reason()}"
                 )

@@ -1,7 +1,8 @@
 """Parametrizes the conformance suite over every registered game, plus the extra configurations below.
 
 A new game is covered as soon as it is registered; add its interesting option sets to ``EXTRA_CONFIGS``.
-The test-only dice game (``dice_game.py``) is registered for the duration of this package's tests.
+The test-only games (``dice_game.py``: chance nodes; ``slide_game.py``: a one-player puzzle with a solver) are
+registered for the duration of this package's tests.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ import pytest
 import damier
 from damier.core import registry
 from tests.conformance.dice_game import INFO as DICE_INFO
+from tests.conformance.slide_game import INFO as SLIDE_INFO
+
+#: the test-only games: a dice race (chance nodes) and a sliding puzzle (one player, a solver)
+TEST_GAMES = (DICE_INFO, SLIDE_INFO)
 
 #: Option sets tested besides each game's defaults, by game name.
 EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
@@ -30,13 +35,13 @@ EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"strict_swap_reserved": False, "quiet_ply_limit": 0},
     ],
     "test-dice": [{"target": 30}],
+    "test-slide": [{"size": 7, "layout": 3}],
 }
 
 
 def game_configs() -> list[tuple[str, dict[str, Any]]]:
     names = [info.name for info in damier.games()]
-    if DICE_INFO.name not in names:
-        names.append(DICE_INFO.name)
+    names += [info.name for info in TEST_GAMES if info.name not in names]
     return [(name, options) for name in names for options in [{}, *EXTRA_CONFIGS.get(name, [])]]
 
 
@@ -53,12 +58,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="package", autouse=True)
 def registered_test_games() -> Iterator[None]:
-    """Register the dice fixture game while this package runs, and leave the registry as it was."""
-    already = DICE_INFO.name in [info.name for info in damier.games()]
-    registry.register(DICE_INFO)
+    """Register the test-only games while this package runs, and leave the registry as it was."""
+    already = {info.name for info in damier.games()}
+    for info in TEST_GAMES:
+        registry.register(info)
     yield
-    if not already:
-        registry.unregister(DICE_INFO.name)
+    for info in TEST_GAMES:
+        if info.name not in already:
+            registry.unregister(info.name)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from damier.core.errors import IllegalMoveError, ParseError, StateError
-from damier.core.game import CHANCE, TERMINAL, Game, Outcome, State
+from damier.core.game import CHANCE, TERMINAL, Game, Outcome, State, Termination
 from damier.core.options import Option, OptionSet
 from damier.core.registry import GameInfo
 
@@ -150,7 +150,8 @@ class DiceState(State):
         if winner is None:
             return None
         returns = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
-        return Outcome(winner, returns, f"{self.game.player_names[winner]} reached {self.game.options['target']}")
+        return Outcome(winner, returns, f"{self.game.player_names[winner]} reached {self.game.options['target']}",
+                       Termination.GOAL)
 
     def move_to_str(self, move: int) -> str:
         if not isinstance(move, int | np.integer) or not 0 <= move < len(NAMES):

@@ -196,11 +196,14 @@ def test_record_that_does_not_replay_raises_record_error(game: damier.Game, tmp_
     state = random_state(game, 0)
     good = damier.Record.from_state(state).to_json()
     assert state.outcome() is not None
-    loser = next(q for q in range(game.num_players) if q != state.outcome().winner)
+    final = state.outcome()
+    loser = next((q for q in range(game.num_players) if q != final.winner), None)
+    wrong = ({"winner": loser, "returns": [0.0], "reason": "made up"} if loser is not None else  # a puzzle:
+             {**final.to_json(), "cost": (final.cost or 0) + 1})  # the wrong number of moves
     records = {
         "an extra move after the end": {**good, "moves": [*good["moves"], good["moves"][0]]},
         "a garbage move": {**good, "moves": ["#?!", *good["moves"][1:]]},
-        "the wrong winner": {**good, "result": {"winner": loser, "returns": [0.0], "reason": "made up"}},
+        "the wrong result": {**good, "result": wrong},
         "an unknown game": {**good, "game": "nope"},
         "an unknown option": {**good, "options": {**good["options"], "no_such_option": 1}},
     }
