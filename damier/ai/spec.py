@@ -154,7 +154,7 @@ def _parse_external(plain: str, spec: str) -> dict[str, Any]:
         raise AgentSpecError(f"agent {spec!r}: the command line does not split into words ({exc})") from None
     if not command:
         raise AgentSpecError(f"agent {spec!r}: give the engine's command line after the colon, "
-                             f"e.g. ext:damier engine khet")
+                             "e.g. ext:./my-engine --fast")
     values["command"] = command
     return values
 

@@ -68,7 +68,7 @@ def test_ext_takes_the_rest_of_the_spec_as_a_command_line() -> None:
 
 
 @pytest.mark.parametrize(("spec", "words"), [
-    ("ext:", "give the engine's command line after the colon, e.g. ext:damier engine khet"),
+    ("ext:", "give the engine's command line after the colon, e.g. ext:./my-engine --fast"),
     ("ext:   ", "give the engine's command line after the colon"),
     ("ext(time=0.5)", "write an external engine as ext:COMMAND or ext(time=1.0):COMMAND"),
     ("ext(speed=2):x", "'speed=2' is not a parameter of ext (accepted: time, margin, startup)"),

@@ -1,0 +1,100 @@
+"""The layers: outer layers name no game, and imports only point down.
+
+A game is one folder and one declaration: ``core``, ``ai``, ``arena``, ``protocol``, ``server``, ``cli`` and the
+page scripts outside ``static/js/games/<game>/`` must not name a registered game. Python is checked as code
+(identifiers and string literals; docstrings, whose doctest examples may load a game, and comments are not code);
+JavaScript and HTML are checked as text with their comments removed.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import damier
+
+PACKAGE = Path(damier.__file__).parent
+OUTER = ("core", "ai", "arena", "protocol", "rl", "server", "cli")
+GAMES = [info.name for info in damier.games()]
+#: a game's own folders: its package and its board module in the web client
+OWN = ("games/{name}/", "server/static/js/games/{name}/")
+
+
+def outer_files(suffixes: tuple[str, ...]) -> list[Path]:
+    files = []
+    for layer in OUTER:
+        root = PACKAGE / layer
+        if root.is_dir():
+            files += [p for p in root.rglob("*") if p.suffix in suffixes and "__pycache__" not in p.parts]
+        elif (PACKAGE / f"{layer}.py").exists() and ".py" in suffixes:
+            files.append(PACKAGE / f"{layer}.py")
+    return sorted(files)
+
+
+def code_of(path: Path) -> str:
+    """The Python of ``path`` without docstrings and comments."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(
+                body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            body[0] = ast.Pass()
+    return ast.unparse(tree)
+
+
+def text_of(path: Path) -> str:
+    """A script or page without its comments."""
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
+    return re.sub(r"(?<![:\"'])//.*", "", text)
+
+
+def named(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, flags=re.IGNORECASE) is not None
+
+
+def is_own(path: Path, name: str) -> bool:
+    relative = path.relative_to(PACKAGE).as_posix()
+    return any(relative.startswith(own.format(name=name)) for own in OWN)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_outer_python_names_no_game(name: str) -> None:
+    offenders = [p.relative_to(PACKAGE).as_posix() for p in outer_files((".py",)) if named(code_of(p), name)]
+    assert offenders == [], f"{name} is named outside its folder in: {offenders}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_page_scripts_name_no_game_outside_its_folder(name: str) -> None:
+    files = [p for p in outer_files((".js", ".html")) if not is_own(p, name)]
+    assert files, "no page scripts found"
+    offenders = [p.relative_to(PACKAGE).as_posix() for p in files if named(text_of(p), name)]
+    assert offenders == [], f"{name} is named outside its folder in: {offenders}"
+
+
+def test_the_check_sees_a_name_in_code_and_not_in_docs(tmp_path: Path) -> None:
+    source = tmp_path / "sample.py"
+    source.write_text('"""Loads khet in an example."""\n# khet in a comment\nx = 1\n', encoding="utf-8")
+    assert not named(code_of(source), "khet")
+    source.write_text('"""Docs."""\nif game.name == "khet":\n    pass\n', encoding="utf-8")
+    assert named(code_of(source), "khet")
+    script = tmp_path / "page.js"
+    script.write_text("// khet\nconst a = 1; /* atoms */\n", encoding="utf-8")
+    assert not named(text_of(script), "khet") and not named(text_of(script), "atoms")
+    script.write_text('import * as x from "./games/khet/index.js";\n', encoding="utf-8")
+    assert named(text_of(script), "khet")
+
+
+def test_games_import_nothing_above_core() -> None:
+    above = ("damier.ai", "damier.arena", "damier.protocol", "damier.rl", "damier.server", "damier.cli")
+    offenders = []
+    for path in sorted((PACKAGE / "games").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(PACKAGE)}: {m}" for m in modules if m.startswith(above)]
+    assert offenders == []
