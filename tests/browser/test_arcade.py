@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.conftest import ServerProcess
+
+pytestmark = pytest.mark.slow
 
 LEGAL = "[data-testid^='square-'][data-legal='true']"
 

@@ -16,6 +16,8 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
+pytestmark = pytest.mark.slow
+
 #: Silver's first shot removes the Red Pyramid on e6 (j1 up to j6, then west); Red's Pharaoh waits on b6
 DUEL = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"
 SHUFFLE = "xs4pn4/10/10/10/10/10/10/4Pn4Xn s 0"
