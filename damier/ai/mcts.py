@@ -66,6 +66,12 @@ class MCTSAgent:
         self._root_history: list[int] = []
         self._root_key: tuple[object, ...] = ()
 
+    @property
+    def root_visits(self) -> int:
+        """The visits of the tree's root after the last ``choose``: this search's playouts plus those of the
+        subtree it reused from earlier searches (0 before the first move)."""
+        return 0 if self._root is None else self._root.visits
+
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
         self._root = None

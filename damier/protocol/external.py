@@ -233,6 +233,16 @@ class ExternalAgent:
         self._options_game: str | None = None
 
     # ----- the Agent protocol ---------------------------------------------------------------------------
+    @property
+    def engine(self) -> EngineProcess | None:
+        """The engine's running process (``None`` before the first move and after ``close``)."""
+        return self._engine
+
+    @property
+    def engine_options(self) -> dict[str, Any]:
+        """The game options the running engine was told with ``setoption`` (those that differ from its defaults)."""
+        return dict(self._options)
+
     def reset(self) -> None:
         """A new game starts: the engine hears ``newgame`` before the next move (a dead engine is restarted)."""
         self._new_game = True

@@ -161,11 +161,11 @@ def test_mcts_reuses_its_tree_across_moves() -> None:
     assert move in state.legal_moves()
     assert agent.info.nodes == 200
     # the root is the reused subtree: it had visits before this search added its 200
-    assert agent._root is not None and agent._root.visits > 200
+    assert agent.root_visits > 200
 
     fresh = MCTSAgent(playouts=200, seed=1, reuse=False)
     fresh.choose(state)
-    assert fresh._root is not None and fresh._root.visits == 200
+    assert fresh.root_visits == 200
 
 
 def test_mcts_tree_reuse_survives_undo_and_a_different_line() -> None:

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 import damier
-from damier.core.game import Iteration
 from damier.protocol.engine import EngineSession, serve
 
 #: Silver to move; i5j5 hits the Red Pharaoh (found by random play, checked by the test that uses it)
@@ -293,31 +292,21 @@ def test_the_engine_claims_a_draw_it_cannot_better() -> None:
     assert Session().search(f"position standard {THIRD_TIME}", "go depth 2")[-1] != "bestmove claim"  # automatic
 
 
-class ClaimingSearcher:
-    """A search that claims the draw (as the Khet engine does when it can and the position is worse for it)."""
-
-    def new_game(self) -> None:
-        pass
-
-    def think(self, state: Any, max_depth: int | None, seconds: float | None, on_iteration: Any) -> Iteration:
-        found = Iteration(depth=1, score=-500, move=800, pv=[800], nodes=1, seconds=0.001)
-        on_iteration(found)
-        return found
-
-    def stop(self) -> None:
-        pass
+#: Silver is two Pyramids down and shuffles its Pyramid while Red does the same: the third occurrence comes
+BEHIND = "xs4ps4/2ysysys5/10/10/10/10/2Yn7/4Pn4Xn s 0"
+SHUFFLE = "c2c3 f8g8 c3c2 g8f8 c2c3 f8g8 c3c2 g8f8"
 
 
 def test_a_claim_is_answered_as_bestmove_claim() -> None:
+    # the engine claims the draw when it can and its search finds the position worse for it
     session = Session(repetition="claim")
-    session.engine._searcher = ClaimingSearcher()
-    lines = session.search(f"position standard {THIRD_TIME}", "go depth 1")
+    lines = session.search(f"position {BEHIND} {SHUFFLE}", "go depth 2")
     assert lines[-1] == "bestmove claim"
     assert info_fields(lines[-2])["pv"] == ["claim"]
-    state = damier.load("khet", repetition="claim").new_state()
-    for text in THIRD_TIME.split():
+    state = damier.load("khet", repetition="claim").state_from_position(BEHIND)
+    for text in SHUFFLE.split():
         state.play(state.parse_move(text))
-    assert state.parse_move("claim") == 800
+    assert state.can_claim_draw() and state.parse_move("claim") == 800
 
 
 # ----- isready ----------------------------------------------------------------------------------------------

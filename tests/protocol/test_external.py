@@ -137,11 +137,11 @@ def test_a_match_against_damiers_engine_plays_to_the_end(own_engine: ExternalAge
 
 def test_the_engine_serves_game_after_game(own_engine: ExternalAgent) -> None:
     game = khet(**QUICK)
-    engine = own_engine._engine
+    engine = own_engine.engine
     for seed in (4, 5):
         result = play_match(game, [own_engine, RandomAgent(seed=seed)], [0, 1], seed=seed, opening_plies=1)
         assert result.forfeit is None and result.plies > 1
-    assert own_engine._engine is engine and engine is not None and engine.alive()
+    assert own_engine.engine is engine and engine is not None and engine.alive()
 
 
 def test_an_arena_in_worker_processes_against_damiers_engine() -> None:
@@ -182,7 +182,7 @@ def test_the_engine_plays_by_the_games_rules(own_engine: ExternalAgent) -> None:
     default = khet(**QUICK)
     result = play_match(default, [make_agent("easy", default), own_engine], [1, 0], seed=7)
     assert result.forfeit is None, result.forfeit
-    assert own_engine._options == {"pharaoh_rotation": False, "quiet_ply_limit": 12}
+    assert own_engine.engine_options == {"pharaoh_rotation": False, "quiet_ply_limit": 12}
 
 
 def told(pid_file: Path) -> list[str]:
