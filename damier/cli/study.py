@@ -78,7 +78,7 @@ def perft(
                 raise fail(f"--setup {setup} and --opt setup={options['setup']} disagree; give the setup once")
             options["setup"] = setup
         game = registry.load(info.name, **options)
-        state = game.new_state() if position is None else game.state_from_position(position)
+        state = game.start_state(position)
         counting.count(state, 1, bulk)  # compile (or load the cache) before timing
         with errors.status(f"perft {depth}...") if not as_json and errors.is_terminal else contextlib.nullcontext():
             started = time.perf_counter()
