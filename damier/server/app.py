@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -24,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from damier import __version__
 from damier.core import registry
+from damier.core.errors import DamierError
 from damier.server.computer import ComputerPool
 from damier.server.rooms import (
     Arcade,
@@ -93,6 +95,13 @@ class PositionBody(BaseModel):
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     #: the position to check; None: the usual start of the game with these options
     position: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
+
+
+class EditedBoard(BaseModel):
+    game: str = Field(max_length=40)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    #: the board a position editor set up, as the game's board view draws it (the pieces, the side to move...)
+    board: dict[str, Any]
 
 
 class MoveBody(BaseModel):
@@ -198,13 +207,26 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         return JSONResponse({"error": "internal error; the server logged it", "status": 500}, 500)
 
     # ----- catalogue and games ------------------------------------------------------------------------
-    @app.get("/api/catalog", summary="The games with their options and computer levels")
-    async def catalog() -> list[dict[str, Any]]:
+    @app.get("/api/catalog", summary="The games: options, computer levels, and what the web client draws them with")
+    async def catalog(request: Request) -> list[dict[str, Any]]:
+        # a game's client description (setups, palette, sample boards) is the same for every request: made once,
+        # off the event loop (it plays the game's kernels), and kept by game name
+        described: dict[str, dict[str, Any] | None] | None = getattr(request.app.state, "client_described", None)
+        if described is None:
+            described = request.app.state.client_described = {}
+
+        def describe(info: registry.GameInfo) -> dict[str, Any] | None:
+            return info.hook("client")(registry.load(info.name)) if info.has("client") else None
+
         out = []
         for info in registry.all_infos():
+            if info.name not in described:
+                described[info.name] = await asyncio.to_thread(describe, info)
             entry = info.to_json()
             entry["levels"] = list(info.levels or ["easy", "medium", "hard"]) + list(info.agents)
             entry["has_draws"] = info.has_draws
+            # the board module, setups, presets, palette...; None: the client draws a plain grid
+            entry["client"] = described[info.name]
             out.append(entry)
         return out
 
@@ -220,6 +242,27 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
     async def position(body: PositionBody) -> dict[str, Any]:
         return await asyncio.to_thread(creation.check_position, body.game, dict(body.options), body.position)
+
+    @app.post("/api/positions/board", summary="The position of a board set up in a position editor, checked")
+    async def position_of_board(body: EditedBoard) -> dict[str, Any]:
+        def convert() -> dict[str, Any]:
+            # the game's client module writes the position (position_from_board); the position check judges it
+            try:
+                game = registry.load(body.game, **body.options)
+                module = sys.modules[registry.info(game.name).hook("client").__module__]
+                write = getattr(module, "position_from_board", None)
+                if write is None:
+                    raise Invalid(f"{game.title} has no position editor")
+                text = write(game, body.board)
+            except DamierError as exc:
+                raise Invalid(str(exc)) from None
+            try:
+                return {**creation.check_position(game.name, dict(game.options), text), "valid": True}
+            except Invalid as exc:
+                return {"game": game.name, "options": dict(game.options), "position": text, "valid": False,
+                        "error": exc.message}
+
+        return await asyncio.to_thread(convert)
 
     @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
     async def read_game(game_id: str, request: Request,

@@ -88,7 +88,8 @@ def test_moves_over_http_carry_the_laser_and_the_removed_piece(client: TestClien
     view = move(client, game_id, silver, "e1e2").json()
     laser = next(e for e in view["events"] if e["type"] == "laser")
     assert laser["squares"] == preview["squares"] and laser["at"] == "e6"  # the preview was the shot
-    assert {"type": "remove", "square": "e6", "kind": "pyramid", "colour": 1, "facing": "W"} in view["events"]
+    assert {"type": "remove", "square": "e6", "kind": "pyramid", "colour": 1, "facing": "W",
+            "changes": {"e6": None}} in view["events"]
     assert "e6" not in {p["square"] for p in view["board"]["pieces"]}
     assert view["player"] == 1 and view["board"]["quiet"] == 0
     # Red does not get out of the way: Silver's next shot goes along rank 6 to the Red Pharaoh

@@ -52,6 +52,7 @@ INFO = GameInfo(
         "playout": "damier.games.atoms.rules:random_playout",
         "playouts": "damier.games.atoms.rules:random_playouts",
         "describe_events": "damier.games.atoms.view:describe_events",
+        "client": "damier.games.atoms.client:describe",
         "svg": "damier.games.atoms.svg:svg",
     },
     engine=EngineInfo(position_fields=4, max_depth=64),

@@ -228,39 +228,59 @@ class AtomsState(State):
         return planes
 
     def events(self) -> list[dict[str, Any]]:
-        """The last move as events: ``place``, one ``wave`` per explosion layer, ``eliminate``, ``win``."""
+        """The last move as events: ``place``, one ``wave`` per explosion layer, ``eliminate``, ``win``.
+
+        ``place`` and each ``wave`` carry ``changes``: the squares whose atoms changed in that step, each with its
+        count and owner after it, so a client draws the board after every wave without computing an explosion.
+        A wave also lists, for each exploding square (``squares``), the squares it sends an atom to (``targets``).
+        """
         if not self._snapshots:
             return []
         g = self.game
         move = self.history[-1]
-        mover = int(self._snapshots[-1][2 * g.n + kernel.TO_MOVE])
+        before = self._snapshots[-1]
+        mover = int(before[2 * g.n + kernel.TO_MOVE])
+        counts = before[: g.n].copy()
+        owners = before[g.n : 2 * g.n].copy()
+        counts[move] += 1
+        owners[move] = mover
+        events: list[dict[str, Any]] = [{"type": "place", "player": mover, "square": self.move_to_str(move),
+                                         "changes": _changes([move], counts, owners, g.cols)}]
+        for index, wave in enumerate(self._waves()):
+            targets = [[int(t) for t in g.neighbours[sq] if t >= 0] for sq in wave]
+            _explode(wave, targets, counts, owners, g.capacity, mover)
+            touched = sorted(set(wave).union(*targets))
+            events.append({"type": "wave", "index": index, "squares": [square_name(sq, g.cols) for sq in wave],
+                           "targets": [[square_name(t, g.cols) for t in ts] for ts in targets],
+                           "changes": _changes(touched, counts, owners, g.cols)})
+        elim = kernel.elim_at(g.n, g.players)
+        for q in range(g.players):
+            if self._s[elim + q] and not before[elim + q]:
+                events.append({"type": "eliminate", "player": q})
+        if self.player == kernel.TERMINAL:
+            events.append({"type": "win", "player": int(self._s[2 * g.n + kernel.WINNER])})
+        return events
+
+    def _waves(self) -> list[list[int]]:
+        """The exploding squares of each wave of the last move, as the kernel logs them when it replays the move
+        from its snapshot."""
+        g = self.game
         log = np.empty(4 * g.n, dtype=np.int32)
-        while True:  # replay the move from its snapshot, recording; grow the log if it was too short
+        while True:  # grow the log if it was too short
             nlog = kernel.apply(
-                self._snapshots[-1].copy(), move, g.neighbours, g.capacity, g.n, g.players,
+                self._snapshots[-1].copy(), self.history[-1], g.neighbours, g.capacity, g.n, g.players,
                 np.zeros(3 * g.n, dtype=np.int32), log, True,
             )
             if nlog <= log.shape[0]:
                 break
             log = np.empty(nlog, dtype=np.int32)
-        events: list[dict[str, Any]] = [{"type": "place", "player": mover, "square": self.move_to_str(move)}]
-        wave: list[str] = []
-        waves = 0
+        waves: list[list[int]] = [[]]
         for entry in log[:nlog]:
             if entry < 0:
-                events.append({"type": "wave", "index": waves, "squares": wave})
-                waves += 1
-                wave = []
+                waves.append([])
             else:
-                wave.append(square_name(int(entry), g.cols))
-        elim = kernel.elim_at(g.n, g.players)
-        prior = self._snapshots[-1]
-        for q in range(g.players):
-            if self._s[elim + q] and not prior[elim + q]:
-                events.append({"type": "eliminate", "player": q})
-        if self.player == kernel.TERMINAL:
-            events.append({"type": "win", "player": int(self._s[2 * g.n + kernel.WINNER])})
-        return events
+                waves[-1].append(int(entry))
+        return waves[:-1]
 
     def key(self) -> bytes:
         """Counts, owners, the player to move and who has moved (not the ply count)."""
@@ -291,6 +311,26 @@ class AtomsState(State):
     @property
     def ply(self) -> int:
         return int(self._s[2 * self.game.n + kernel.PLY])
+
+
+def _explode(wave: list[int], targets: list[list[int]], counts: np.ndarray, owners: np.ndarray,
+             capacity: np.ndarray, mover: int) -> None:
+    """One logged wave on ``counts`` and ``owners``: each square of ``wave`` gives one atom to each of its
+    ``targets``, which become the mover's; a square left with none is empty. The kernel decided which squares
+    explode; the tests check that the boards reach the kernel's position."""
+    for sq in wave:
+        counts[sq] -= capacity[sq]
+    for ts in targets:
+        for t in ts:
+            counts[t] += 1
+            owners[t] = mover
+    for sq in wave:
+        if counts[sq] == 0:
+            owners[sq] = -1
+
+
+def _changes(squares: list[int], counts: np.ndarray, owners: np.ndarray, cols: int) -> dict[str, dict[str, int]]:
+    return {square_name(sq, cols): {"count": int(counts[sq]), "owner": int(owners[sq])} for sq in squares}
 
 
 # ----- the features declared in ``damier.games.atoms.INFO`` -----------------------------------------------------

@@ -51,6 +51,7 @@ INFO = GameInfo(
         "playouts": "damier.games.khet.rules:random_playouts",
         "perft": "damier.games.khet.rules:perft",
         "describe_events": "damier.games.khet.view:describe_events",
+        "client": "damier.games.khet.client:describe",
         "svg": "damier.games.khet.svg:svg",
     },
     engine=EngineInfo(

@@ -340,8 +340,9 @@ class KhetState(State):
         return {notation.parse_square(sq) for sq in laser["squares"]} if laser else set()
 
     def board_json(self, previews: bool = True) -> dict[str, Any]:
-        """What the browser view draws: pieces, reserved squares, and (``previews``) the shot after each legal
-        move, keyed by its notation (empty when ``previews`` is False)."""
+        """What the browser view draws: pieces, reserved squares, and (``previews``) every legal move by its
+        notation: what it does (``moves``: ``from`` and ``to``, or the turned piece's ``square``, ``turn`` and the
+        ``facing`` it ends with) and the shot after it (``previews``); both are empty when ``previews`` is False."""
         reserved = {square_name(sq): int(RESERVED[sq]) for sq in range(SQUARES) if RESERVED[sq] >= 0}
         return {
             "kind": "khet",
@@ -352,12 +353,34 @@ class KhetState(State):
             "pieces": self.pieces(),
             "reserved": reserved,
             "sphinx": {"0": square_name(int(SPHINX_SQUARE[0])), "1": square_name(int(SPHINX_SQUARE[1]))},
+            "moves": self._moves_json() if previews else {},
             "previews": self.previews() if previews else {},
             "repetitions": self.repetitions(),
             "can_claim": self.can_claim_draw(),
             "quiet": int(self._s[QUIET]),
             "quiet_limit": self.game.quiet_limit,
         }
+
+    def _moves_json(self) -> dict[str, dict[str, Any]]:
+        """Every legal move by its notation, as the board view offers it: a ``step`` or a ``swap`` (``from``,
+        ``to``), a ``rotate`` (``square``, ``turn`` ``cw`` or ``ccw``, the ``facing`` after it), or ``claim``."""
+        out: dict[str, dict[str, Any]] = {}
+        for move in self.legal_moves():
+            text = notation.move_to_str(move)
+            if move == CLAIM:
+                out[text] = {"type": "claim"}
+                continue
+            sq, action = divmod(move, ACTIONS)
+            if action < 8:
+                to = int(NEIGHBOURS[sq, action])
+                out[text] = {"type": "swap" if self._s[to] else "step", "from": square_name(sq), "to": square_name(to)}
+            else:
+                turned = self._s.copy()
+                kernel.move_piece(turned, move)
+                out[text] = {"type": "rotate", "square": square_name(sq),
+                             "turn": "cw" if action == kernel.ROTATE_CW else "ccw",
+                             "facing": FACINGS[int(turned[sq]) & 3]}
+        return out
 
     def observation(self) -> np.ndarray:
         """float32 (17, 8, 10), row 0 = rank 1: planes 0-4 the mover's Sphinx, Pharaoh, Anubis, Pyramid,
@@ -380,7 +403,12 @@ class KhetState(State):
 
     def events(self) -> list[dict[str, Any]]:
         """The last move as events: the piece action (``step``, ``swap``, ``rotate``, or ``claim``), the
-        ``laser`` (every square of the beam, where it turned, how it stopped), ``remove``, and ``win``/``draw``."""
+        ``laser`` (every square of the beam, where it turned, how it stopped), ``remove``, and ``win``/``draw``.
+
+        The piece action and ``remove`` carry ``changes``: each square whose piece changed in that step, with the
+        piece on it after the step (``null`` when it is empty), so a client draws the board after the move before
+        the shot, and after the removal, without applying a move itself.
+        """
         if not self._snapshots:
             return []
         before = self._snapshots[-1]
@@ -389,26 +417,25 @@ class KhetState(State):
         events: list[dict[str, Any]] = []
         if move == CLAIM:
             return [{"type": "claim", "player": mover}, {"type": "draw", "reason": self.outcome_reason()}]
+        moved = before.copy()
+        kernel.move_piece(moved, move)
         sq, action = divmod(move, ACTIONS)
         if action < 8:
             to = int(NEIGHBOURS[sq, action])
             kind = "swap" if before[to] else "step"
             events.append({"type": kind, "player": mover, "from": square_name(sq), "to": square_name(to),
-                           "move": notation.move_to_str(move)})
+                           "move": notation.move_to_str(move), "changes": _changes(before, moved)})
         else:
-            after_turn = before.copy()
-            kernel.move_piece(after_turn, move)
             events.append({"type": "rotate", "player": mover, "square": square_name(sq),
-                           "clockwise": action == kernel.ROTATE_CW,
-                           "facing": FACINGS[int(after_turn[sq]) & 3], "move": notation.move_to_str(move)})
-        moved = before.copy()
-        kernel.move_piece(moved, move)
+                           "clockwise": action == kernel.ROTATE_CW, "facing": FACINGS[int(moved[sq]) & 3],
+                           "move": notation.move_to_str(move), "changes": _changes(before, moved)})
         path = np.zeros(MAX_PATH, dtype=np.int32)
         n, how, at = kernel.trace(moved, mover, path)
         victim = int(moved[at]) if at >= 0 else 0
         events.append({"type": "laser", **_beam_json(mover, path[:n], how, at, _sphinx_facing(moved, mover), victim)})
         if self._s[REMOVED_SQ] >= 0:
-            events.append({"type": "remove", **_piece_json(int(self._s[REMOVED_SQ]), int(self._s[REMOVED_CODE]))})
+            events.append({"type": "remove", **_piece_json(int(self._s[REMOVED_SQ]), int(self._s[REMOVED_CODE])),
+                           "changes": _changes(moved, self._s)})
         if self.player == TERMINAL:
             winner = int(self._s[WINNER])
             if winner >= 0:
@@ -441,6 +468,12 @@ class KhetState(State):
 def _piece_json(sq: int, c: int) -> dict[str, Any]:
     return {"square": square_name(sq), "kind": KIND_NAMES[c >> 3].lower(), "colour": (c >> 2) & 1,
             "facing": FACINGS[c & 3]}
+
+
+def _changes(before: np.ndarray, after: np.ndarray) -> dict[str, dict[str, Any] | None]:
+    """The squares whose piece differs between two position arrays, each with its piece in ``after`` (or None)."""
+    return {square_name(sq): _piece_json(sq, int(after[sq])) if after[sq] else None
+            for sq in range(SQUARES) if before[sq] != after[sq]}
 
 
 def _sphinx_facing(board: np.ndarray, colour: int) -> int:

@@ -570,10 +570,11 @@ def test_events_of_a_move() -> None:
     state = load().new_state()
     assert state.events() == []
     play(state, "B2")
-    assert state.events() == [{"type": "place", "player": 0, "square": "B2"}]
+    assert state.events() == [{"type": "place", "player": 0, "square": "B2",
+                               "changes": {"B2": {"count": 1, "owner": 0}}}]
     state = play(at("1r,2r,./2r,3r,./.,.,1b r rb 9"), "B2")
     events = state.events()
-    assert events[0] == {"type": "place", "player": 0, "square": "B2"}
+    assert events[0] == {"type": "place", "player": 0, "square": "B2", "changes": {"B2": {"count": 4, "owner": 0}}}
     assert [e["index"] for e in events[1:]] == [0, 1, 2]
     state.undo()
     assert state.events() == []
@@ -696,7 +697,8 @@ def test_events_list_the_explosion_waves(case: tuple[damier.State, int]) -> None
     expected, waves, _ = resolve_in_waves(before, move, players, stop_on_win=True)
     state.play(move)
     events = state.events()
-    assert events[0] == {"type": "place", "player": before.to_move, "square": name(before, move)}
+    place = {key: value for key, value in events[0].items() if key != "changes"}  # the boards: test_client_catalog
+    assert place == {"type": "place", "player": before.to_move, "square": name(before, move)}
     wave_events = [e for e in events if e["type"] == "wave"]
     assert [e["index"] for e in wave_events] == list(range(len(wave_events)))
     assert [set(e["squares"]) for e in wave_events] == [{name(before, sq) for sq in w} for w in waves]

@@ -108,10 +108,18 @@ def board_after_the_piece_moved(state: KhetState, move: str) -> KhetState:
 def check_events(state: KhetState, move: str) -> None:
     mover = state.player
     previews = state.previews()
-    expected = board_after_the_piece_moved(state, move).laser(mover)
+    moved = board_after_the_piece_moved(state, move)
+    expected = moved.laser(mover)
     before = reference.parse(state.position())
+    pieces = {p["square"]: p for p in state.pieces()}
     play(state, move)
-    events = state.events()
+    # each board-changing step says what it changed: the board before the shot, then after the removal
+    for e in state.events():
+        pieces.update(e.get("changes", {}))
+        if e["type"] in ("step", "swap", "rotate"):
+            assert {sq: p for sq, p in pieces.items() if p} == {p["square"]: p for p in moved.pieces()}
+    assert {sq: p for sq, p in pieces.items() if p} == {p["square"]: p for p in state.pieces()}
+    events = [{key: value for key, value in e.items() if key != "changes"} for e in state.events()]
     laser = next(e for e in events if e["type"] == "laser")
     assert laser == {"type": "laser", **expected}
     assert laser == {"type": "laser", **previews[move]}  # the preview is exactly the shot
