@@ -303,6 +303,12 @@ def apply(s: np.ndarray, move: int, quiet_limit: int) -> int:
 
     Returns the square of the removed piece, or -1. Repetition is decided by the caller (it needs the history).
     """
+    return _apply(s, move, quiet_limit)
+
+
+@njit(cache=True, inline="always")
+def _apply(s: np.ndarray, move: int, quiet_limit: int) -> int:
+    """``apply``, compiled into the loops that play most moves (perft)."""
     me = s[TO_MOVE]
     move_piece(s, move)
     hit = shot_target(s, me)
@@ -339,6 +345,11 @@ TAIL = STATE_LENGTH - SQUARES
 def undo(s: np.ndarray, move: int, tail: np.ndarray) -> None:
     """Take back the legal ``move`` that ``apply`` just played in ``s``, given ``tail``, a copy of
     ``s[SQUARES:]`` from before it: the removed piece comes back, then the piece moves or turns back."""
+    _undo(s, move, tail)
+
+
+@njit(cache=True, inline="always")
+def _undo(s: np.ndarray, move: int, tail: np.ndarray) -> None:
     hit = s[REMOVED_SQ]
     if hit >= 0:
         s[hit] = s[REMOVED_CODE]
@@ -415,12 +426,12 @@ def _perft(s: np.ndarray, tails: np.ndarray, moves: np.ndarray, ply: int, depth:
     total = 0
     for i in range(k):
         m = out[i]
-        apply(s, m, quiet_limit)
+        _apply(s, m, quiet_limit)
         if depth == 1:
             total += 1
         elif s[TO_MOVE] >= 0:
             total += _perft(s, tails, moves, ply + 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
-        undo(s, m, tail)
+        _undo(s, m, tail)
     return total
 
 
