@@ -15,6 +15,7 @@ import typer
 from damier.cli import compete, play, study
 from damier.cli.common import app, console, fail, print_error
 from damier.cli.play import describe_events, split_specs
+from damier.core import registry
 from damier.core.errors import DamierError
 
 __all__ = ["app", "compete", "console", "describe_events", "fail", "main", "play", "split_specs", "study"]
@@ -51,6 +52,15 @@ def expand_multi_value_options(argv: list[str], options: tuple[str, ...] = ("--a
             current = None
         out.append(arg)
     return out
+
+
+def mount_game_commands() -> None:
+    """Each game's own commands (its ``commands`` feature) as ``damier GAME ...``."""
+    for info in registry.with_feature("commands"):
+        app.add_typer(info.hook("commands"), name=info.name)
+
+
+mount_game_commands()
 
 
 def main() -> None:

@@ -124,3 +124,54 @@ def serve(
         raise fail(str(exc)) from None
     console.print(Text(f"damier arcade on http://{host}:{port}/  (database: {safe_url(url)})"))
     uvicorn.run(create_app(url, workers), host=host, port=port, log_level="warning", ws_max_size=MAX_WS_MESSAGE)
+
+
+@app.command()
+def solve(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="A puzzle game with a solver (see `damier games`).")],
+    puzzle: Annotated[str, typer.Option("--puzzle", "-p", help="The puzzle: its id, a position, or its JSON form.")],
+    exact: Annotated[int | None, typer.Option("--exact", min=0, max=64,
+                                              help="Also find a line of exactly K moves.")] = None,
+    all_paths: Annotated[bool, typer.Option("--all", help="Also list every optimal line.")] = False,
+    opt: OptArg = None,
+    as_json: JsonArg = False,
+) -> None:
+    """Solve a puzzle optimally: the fewest moves and one optimal line (with the game's analysis: how many optimal
+    lines, a line of exactly K moves, all of them)."""
+    try:
+        info = registry.require(game_name, "solver")
+        options = parse_option_pairs(opt or [])
+        if info.has("puzzle"):
+            state = info.hook("puzzle")(puzzle, options)
+        else:
+            state = registry.load(info.name, **options).state_from_position(puzzle)
+        if (exact is not None or all_paths) and not info.has("analyse"):
+            raise fail(registry.missing_message(info.name, "analyse") + " (--exact and --all need one)")
+        started = time.perf_counter()
+        if info.has("analyse"):
+            report = info.hook("analyse")(state, exact=exact, all_paths=all_paths)
+        else:
+            solution = info.hook("solver")(state, None, None)
+            report = {"length": solution.cost if solution.found else None,
+                      "moves": [state.move_to_str(m) for m in solution.moves] if solution.found else None,
+                      "nodes": solution.nodes}
+        report.setdefault("seconds", round(time.perf_counter() - started, 6))
+    except DamierError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        print(json.dumps(report))
+        return
+    if report["length"] is None:
+        console.print("No solution: the target cannot be reached.")
+    else:
+        count = ""
+        if "count" in report:
+            count = f" ({report['count']:,} optimal line{'s' if report['count'] != 1 else ''})"
+        console.print(Text(f"{report['length']} moves{count}: {' '.join(report['moves'])}"), soft_wrap=True)
+    if "exact" in report:
+        line = report["exact"]["moves"]
+        k = report["exact"]["k"]
+        console.print(Text(f"exactly {k} moves: {' '.join(line)}" if line is not None else
+                           f"no line of exactly {k} moves"), soft_wrap=True)
+    for number, line in enumerate(report.get("all", []), start=1):
+        console.print(Text(f"  {number}. {' '.join(line)}"), soft_wrap=True)

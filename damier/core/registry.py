@@ -13,7 +13,7 @@ is actually created, so ``damier games`` starts fast and compiles nothing.
 >>> require("atoms", "solver")
 Traceback (most recent call last):
 ...
-damier.core.errors.FeatureError: atoms has no solver; no game has one yet
+damier.core.errors.FeatureError: atoms has no solver; games with one: micro
 """
 
 from __future__ import annotations
@@ -37,6 +37,10 @@ FEATURES: dict[str, str] = {
     "playouts": "a function (state, count, seed) -> wins per player of count random games in the kernel",
     "perft": "a function (state, depth, bulk) -> {move in notation: leaves}: the kernel's perft",
     "solver": "a function (state, max_cost, node_limit) -> Solution: an exact puzzle solver",
+    "puzzle": "a function (text, options) -> State: a puzzle from its id or JSON form (which may set options)",
+    "analyse": "a function (state, exact=None, all_paths=False) -> dict: what `damier solve` prints of a puzzle",
+    "hints": "a function (state, level) -> dict: a graded hint, level 1 (vaguest) to 4 (the whole line)",
+    "commands": "a Typer app: the game's own commands, run as `damier GAME ...`",
     "describe_events": "a function (state) -> list of lines: what the last move did, for the terminal",
     "client": "a function (game) -> dict: what the web client draws with (setups, palette, squares)",
     "svg": "a function (state) -> str: an SVG picture of the position (notebooks)",
@@ -169,6 +173,7 @@ def with_feature(feature: str) -> list[GameInfo]:
 
 
 _FEATURE_WORDS = {"search": "kernel search", "perft": "perft", "solver": "solver", "engine": "engine",
+                  "analyse": "puzzle analysis", "puzzle": "puzzle reader", "hints": "graded hints", "commands": "commands of its own",
                   "evaluate": "evaluation function", "describe_events": "event descriptions",
                   "client": "client description", "svg": "SVG view", "playout": "kernel playout",
                   "playouts": "kernel playouts"}

@@ -69,10 +69,11 @@ def describe_events(state: Any) -> list[str]:
     """What the last move did, for the terminal: its explosions and eliminations (``describe_events``).
 
     >>> import damier
-    >>> state = damier.load("atoms", rows=2, cols=2).state_from_position("1r,.,./.,.,. b rb 2".replace(",.,./", ",./"))
-    >>> state.play(state.parse_move("B2"))
+    >>> state = damier.load("atoms", rows=2, cols=2).new_state()
+    >>> for square in ("A1", "B2", "A1"):  # the corner A1 holds one atom: the second explodes
+    ...     state.play(state.parse_move(square))
     >>> describe_events(state)
-    []
+    ['1 explosion(s) in 1 wave(s)']
     """
     lines = []
     waves = [e for e in state.events() if e["type"] == "wave"]

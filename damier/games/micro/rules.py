@@ -1,0 +1,308 @@
+"""Micro Robots: the ``Game`` and ``State`` facade of the one-player puzzle over the kernel's jumps.
+
+>>> import damier
+>>> game = damier.load("micro")
+>>> state = game.state_from_position("A-1234-0000_R5_B1")
+>>> [state.move_to_str(m) for m in state.legal_moves()]  # R1 shares the colour, B5 the number
+['R1', 'B5']
+>>> for square in ("B5", "B1"):
+...     state.play(state.parse_move(square))
+>>> state.outcome().reason
+'solved in 2 moves (optimal)'
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
+from damier.core.game import TERMINAL, Game, Outcome, State, solved
+from damier.games.micro import INFO, boards, kernel, notation
+from damier.games.micro.notation import Puzzle, square_name
+
+#: how many draws of a start and target (or a board) before a difficulty is declared impossible on a board
+_TRIES = 400
+
+
+class MicroGame(Game):
+    """Micro Robots puzzles on the boards the ``board`` option names, with the options of the race game."""
+
+    info = INFO
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.board_option: str = self.options["board"]
+        self.expert: bool = self.options["expert"]
+        self.waypoint_pass: bool = self.options["waypoint_pass"]
+        self.difficulty: int = self.options["difficulty"]
+        self.reroll_short: bool = self.options["reroll_short"]
+        if self.board_option not in ("A", "B", "random"):
+            try:
+                self.board_option = boards.board_id_of(self.board_option)
+            except ParseError as exc:
+                raise OptionError(f"option 'board': {exc}; or A, B (an arrangement of that side drawn by the seed), "
+                                  f"random (a random connected board)") from None
+
+    @property
+    def num_players(self) -> int:
+        return 1
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        return (boards.SIZE, boards.SIZE)
+
+    @property
+    def num_moves(self) -> int:
+        return boards.SQUARES
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return ("Solver",)
+
+    # ----- puzzles --------------------------------------------------------------------------------------
+    def _draw_board(self, rng: random.Random) -> str:
+        if self.board_option in boards.SIDES:
+            return boards.random_arrangement_id(self.board_option, rng)
+        if self.board_option == "random":
+            return f"random:{rng.randrange(10**9)}"
+        return self.board_option
+
+    def draw_puzzle(self, rng: random.Random, start: int | None = None, board_id: str | None = None) -> Puzzle:
+        """A puzzle by the options (difficulty, expert waypoint, re-rolled short targets), drawn with ``rng``; from
+        ``start`` on ``board_id`` when given (the race game's next round starts on the old target)."""
+        redraw = board_id is None and self.board_option in ("A", "B", "random")
+        board_id = board_id or self._draw_board(rng)
+        board = boards.parse_board_id(board_id)
+        for attempt in range(1, _TRIES + 1):
+            if redraw and attempt % 40 == 0:  # this board may have no puzzle of the difficulty: take another
+                board_id = self._draw_board(rng)
+                board = boards.parse_board_id(board_id)
+            first = rng.randrange(boards.SQUARES) if start is None else start
+            target = rng.choice([s for s in range(boards.SQUARES) if s != first])
+            waypoint = -1
+            if self.expert:
+                waypoint = rng.choice([s for s in range(boards.SQUARES) if s not in (first, target)])
+            puzzle = Puzzle(board_id, board, first, target, waypoint)
+            length = optimum(puzzle, self.waypoint_pass)
+            if length is None or (self.reroll_short and length <= 2):
+                continue
+            if self.difficulty and length != self.difficulty:
+                continue
+            return puzzle
+        raise StateError(f"no puzzle of {self.difficulty} moves was found on {board_id}"
+                         + (" from its start" if start is not None else "") + " (try another difficulty or board)")
+
+    def new_state(self, seed: int | None = None) -> MicroState:
+        """The puzzle that ``seed`` draws (seed None is seed 0: a puzzle is always reproducible)."""
+        return MicroState(self, self.draw_puzzle(random.Random(0 if seed is None else seed)), seed=seed, start=None)
+
+    def state_from_position(self, position: str, seed: int | None = None) -> MicroState:
+        """A state from a position, a puzzle id or the JSON puzzle form (its ``waypoint_pass`` must agree with the
+        game's option)."""
+        text = position.strip() if isinstance(position, str) else position
+        if isinstance(text, str) and text.startswith("{"):
+            puzzle, passing = notation.parse_puzzle_json(text)
+            if passing != self.waypoint_pass:
+                raise ParseError(f"the puzzle says waypoint_pass={str(passing).lower()}, the game has "
+                                 f"waypoint_pass={str(self.waypoint_pass).lower()}")
+            state = MicroState(self, puzzle, seed=seed, start=notation.puzzle_id(puzzle))
+            return state
+        puzzle, robot, used, visited = notation.parse_position(text)
+        state = MicroState(self, puzzle, seed=seed, start=text)
+        state.set_progress(robot, used, visited)
+        return state
+
+
+def optimum(puzzle: Puzzle, passing: bool, robot: int | None = None, visited: bool = False) -> int | None:
+    """The fewest moves from the start (or from ``robot``) to the target, None if it cannot be reached."""
+    out = np.zeros((kernel.NODES, kernel.MAX_JUMPS), dtype=np.int64)
+    count = np.zeros(kernel.NODES, dtype=np.int64)
+    kernel.puzzle_graph(puzzle.board, puzzle.waypoint, passing, out, count)
+    dist = np.empty(kernel.NODES, dtype=np.int64)
+    ways = np.empty(kernel.NODES, dtype=np.int64)
+    here = puzzle.start if robot is None else robot
+    kernel.distances(out, count, here * 2 + int(visited or puzzle.waypoint < 0), dist, ways)
+    length = int(dist[puzzle.target * 2 + 1])
+    return None if length >= kernel.UNREACHABLE else length
+
+
+class MicroState(State):
+    """A Micro Robots puzzle in play: the robot's square, the moves used, whether the waypoint was visited."""
+
+    game: MicroGame
+
+    def __init__(self, game: MicroGame, puzzle: Puzzle, seed: int | None, start: str | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.start = start
+        self.history = []
+        self.puzzle = puzzle
+        self._robot = puzzle.start
+        self._visited = puzzle.waypoint < 0
+        self._used_before = 0
+        self._trail: list[tuple[int, bool]] = []
+        self._jumps = np.zeros((boards.SQUARES, kernel.MAX_JUMPS), dtype=np.int64)
+        self._degree = np.zeros(boards.SQUARES, dtype=np.int64)
+        kernel.jumps(puzzle.board, self._jumps, self._degree)
+
+    def set_progress(self, robot: int, used: int, visited: bool) -> None:
+        """Put the robot on ``robot`` with ``used`` moves spent (a position read from notation)."""
+        if self.history:
+            raise StateError("progress can be set only before any move")
+        self._robot, self._used_before = robot, used
+        self._visited = visited or self.puzzle.waypoint < 0
+
+    # ----- contract -------------------------------------------------------------------------------------
+    @property
+    def robot(self) -> int:
+        return self._robot
+
+    @property
+    def visited(self) -> bool:
+        """Whether the waypoint was visited (always True in a puzzle without one)."""
+        return self._visited
+
+    @property
+    def node(self) -> int:
+        """The node of the puzzle graph (``kernel``) the robot stands on."""
+        return self._robot * 2 + int(self._visited)
+
+    @property
+    def moves_used(self) -> int:
+        return self._used_before + len(self.history)
+
+    @property
+    def player(self) -> int:
+        return TERMINAL if self._robot == self.puzzle.target and self._visited else 0
+
+    def legal_moves(self) -> list[int]:
+        if self.player == TERMINAL:
+            return []
+        return sorted(int(t) for t in self._jumps[self._robot, : self._degree[self._robot]])
+
+    def is_legal(self, move: int) -> bool:
+        return self.player != TERMINAL and move in self._jumps[self._robot, : self._degree[self._robot]]
+
+    def _apply(self, move: int) -> None:
+        self._trail.append((self._robot, self._visited))
+        w = self.puzzle.waypoint
+        if not self._visited and (move == w or (self.game.waypoint_pass and kernel.on_line(self._robot, move, w))):
+            self._visited = True
+        self._robot = move
+        self.history.append(move)
+
+    def undo(self) -> None:
+        if not self._trail:
+            raise StateError("there is no move to undo")
+        self._robot, self._visited = self._trail.pop()
+        self.history.pop()
+
+    def copy(self) -> MicroState:
+        other = MicroState.__new__(MicroState)
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other._trail = list(self._trail)
+        return other
+
+    @cached_property
+    def _optimum(self) -> int | None:
+        return optimum(self.puzzle, self.game.waypoint_pass)
+
+    def outcome(self) -> Outcome | None:
+        if self.player != TERMINAL:
+            return None
+        return solved(self.moves_used, self._optimum)
+
+    # ----- notation -------------------------------------------------------------------------------------
+    def move_to_str(self, move: int) -> str:
+        if not isinstance(move, int | np.integer) or isinstance(move, bool) or not 0 <= move < boards.SQUARES:
+            raise IllegalMoveError(f"{move!r} is not a square of the board (0 to 35)")
+        return square_name(self.puzzle.board, int(move))
+
+    def parse_move(self, text: str) -> int:
+        square = notation.square_index(self.puzzle.board, text)
+        if self.player == TERMINAL:
+            raise IllegalMoveError(f"the puzzle is solved ({self.outcome_reason()}); no jump can be played")
+        if not self.is_legal(square):
+            here = square_name(self.puzzle.board, self._robot)
+            raise IllegalMoveError(
+                f"{square_name(self.puzzle.board, square)} is not a jump from {here}: the robot jumps along its row "
+                f"or column to a square of the same colour or number; jumps from here: {self._legal_summary()}")
+        return square
+
+    def position(self) -> str:
+        return notation.position_text(self.puzzle, self._robot, self.moves_used,
+                                      self._visited and self.puzzle.waypoint >= 0)
+
+    # ----- views ----------------------------------------------------------------------------------------
+    def render_text(self) -> str:
+        from damier.games.micro import view
+
+        return view.render(self)
+
+    def observation(self) -> np.ndarray:
+        """float32 (16, 6, 6): the six colours, the six numbers, the robot, the target, the waypoint, and a plane
+        of ones once the waypoint is visited (or when there is none)."""
+        board = self.puzzle.board.astype(np.int64)
+        planes = np.zeros((16, boards.SIZE, boards.SIZE), dtype=np.float32)
+        flat = planes.reshape(16, boards.SQUARES)
+        squares = np.arange(boards.SQUARES)
+        flat[board // boards.SIZE, squares] = 1
+        flat[6 + board % boards.SIZE, squares] = 1
+        flat[12, self._robot] = 1
+        flat[13, self.puzzle.target] = 1
+        if self.puzzle.waypoint >= 0:
+            flat[14, self.puzzle.waypoint] = 1
+        flat[15, :] = float(self._visited)
+        return planes
+
+    def events(self) -> list[dict[str, Any]]:
+        """The last jump: ``jump`` (from, to, the squares passed over), ``waypoint`` when it was visited, then
+        ``solved`` at the end."""
+        if not self._trail:
+            return []
+        before, seen = self._trail[-1]
+        board = self.puzzle.board
+        step = np.sign(self._robot - before) * (1 if before // boards.SIZE == self._robot // boards.SIZE
+                                                 else boards.SIZE)
+        passed = [square_name(board, s) for s in range(before + step, self._robot, step)]
+        out: list[dict[str, Any]] = [{"type": "jump", "from": square_name(board, before),
+                                      "to": square_name(board, self._robot), "passed": passed}]
+        if self._visited and not seen:
+            out.append({"type": "waypoint", "square": square_name(board, self.puzzle.waypoint)})
+        if self.player == TERMINAL:
+            outcome = self.outcome()
+            assert outcome is not None
+            out.append({"type": "solved", "moves": outcome.cost, "optimum": outcome.optimum})
+        return out
+
+    def key(self) -> bytes:
+        return bytes((self._robot, int(self._visited)))
+
+    def board_json(self, previews: bool = True) -> dict[str, Any]:
+        from damier.games.micro import view
+
+        return view.board_json(self)
+
+
+def puzzle_state(text: str, options: dict[str, Any]) -> MicroState:
+    """The ``puzzle`` feature: a state from a puzzle id, a position or the JSON form, on a game made with
+    ``options`` (the JSON form's ``waypoint_pass`` sets that option).
+
+    >>> puzzle_state('{"board": "A-1234-0000", "start": "R5", "target": "B1", "waypoint": "B3", '
+    ...              '"waypoint_pass": true}', {}).game.waypoint_pass
+    True
+    """
+    from damier.core import registry
+
+    chosen = dict(options)
+    if isinstance(text, str) and text.strip().startswith("{"):
+        _, passing = notation.parse_puzzle_json(text)
+        chosen["waypoint_pass"] = passing
+    game = registry.load(INFO.name, **chosen)
+    assert isinstance(game, MicroGame)
+    return game.state_from_position(text)
