@@ -41,6 +41,7 @@ FEATURES: dict[str, str] = {
     "analyse": "a function (state, exact=None, all_paths=False) -> dict: what `damier solve` prints of a puzzle",
     "hints": "a function (state, level) -> dict: a graded hint, level 1 (vaguest) to 4 (the whole line)",
     "commands": "a Typer app: the game's own commands, run as `damier GAME ...`",
+    "race": "a Race (damier.core.race): the rules and rounds of the game's race rooms (puzzles)",
     "describe_events": "a function (state) -> list of lines: what the last move did, for the terminal",
     "client": "a function (game) -> dict: what the web client draws with (setups, palette, squares)",
     "svg": "a function (state) -> str: an SVG picture of the position (notebooks)",
@@ -172,11 +173,12 @@ def with_feature(feature: str) -> list[GameInfo]:
     return [i for i in all_infos() if i.has(feature)]
 
 
-_FEATURE_WORDS = {"search": "kernel search", "perft": "perft", "solver": "solver", "engine": "engine",
-                  "analyse": "puzzle analysis", "puzzle": "puzzle reader", "hints": "graded hints", "commands": "commands of its own",
-                  "evaluate": "evaluation function", "describe_events": "event descriptions",
-                  "client": "client description", "svg": "SVG view", "playout": "kernel playout",
-                  "playouts": "kernel playouts"}
+_FEATURE_WORDS = {
+    "search": "kernel search", "perft": "perft", "solver": "solver", "engine": "engine", "puzzle": "puzzle reader",
+    "analyse": "puzzle analysis", "hints": "graded hints", "commands": "commands of its own", "race": "race rooms",
+    "evaluate": "evaluation function", "describe_events": "event descriptions", "client": "client description",
+    "svg": "SVG view", "playout": "kernel playout", "playouts": "kernel playouts",
+}
 
 
 def missing_message(name: str, feature: str) -> str:

@@ -41,5 +41,6 @@ INFO = GameInfo(
         "hints": "damier.games.micro.solver:hint",
         "describe_events": "damier.games.micro.view:describe_events",
         "commands": "damier.games.micro.commands:app",
+        "race": "damier.games.micro.race:RACE",
     },
 )
