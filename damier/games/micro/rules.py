@@ -61,7 +61,7 @@ class MicroGame(Game):
 
     @property
     def player_names(self) -> tuple[str, ...]:
-        return ("Solver",)
+        return ("Player",)
 
     # ----- puzzles --------------------------------------------------------------------------------------
     def _draw_board(self, rng: random.Random) -> str:
