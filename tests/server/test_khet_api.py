@@ -1,18 +1,16 @@
 """Khet over the arcade API: games from a start position (good and bad), the position check of the editor,
-moves with their laser events and previews, repetition draws claimed over HTTP, and the web client's setups."""
+moves with their laser events and previews, and repetition draws claimed over HTTP (what the web client draws with:
+test_client_catalog)."""
 
 from __future__ import annotations
 
 import json
-import re
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-import damier
 from damier.games.khet.notation import setup_position
 
 #: Silver's first shot removes the Red Pyramid on e6 (j1 up to j6, then west); Red's Pharaoh waits on b6
@@ -20,7 +18,6 @@ DUEL = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"
 #: two Pharaohs and two Sphinxes, nothing in the way of either laser: moves can repeat
 SHUFFLE = "xs4pn4/10/10/10/10/10/10/4Pn4Xn s 0"
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
-STATIC = Path(damier.__file__).parent / "server" / "static"
 
 
 def create(client: TestClient, start: str | None = None, seats: list[dict[str, Any]] | None = None,
@@ -190,14 +187,3 @@ def test_the_position_check_answers_the_board_or_the_reason(client: TestClient) 
     atoms = client.post("/api/positions", json={"game": "atoms", "options": {"rows": 2, "cols": 2},
                                                 "position": "1r,./.,1b r rb 2"})
     assert atoms.status_code == 200 and atoms.json()["board"]["kind"] == "atoms"
-
-
-def test_the_web_client_draws_the_setups_of_the_game() -> None:
-    """khet.js keeps the three setups and the reserved squares for pictures; they must be the game's."""
-    source = (STATIC / "js" / "games" / "khet.js").read_text()
-    for name in ("classic", "imhotep", "dynasty"):
-        found = re.search(rf'^\s*{name}: "([^"]+)",$', source, re.MULTILINE)
-        assert found is not None and found.group(1) == setup_position(name), name
-    reserved = damier.load("khet").new_state().board_json()["reserved"]
-    assert {sq for sq, colour in reserved.items() if colour == 1} == {f"a{r}" for r in range(1, 9)} | {"i1", "i8"}
-    assert {sq for sq, colour in reserved.items() if colour == 0} == {f"j{r}" for r in range(1, 9)} | {"b1", "b8"}

@@ -43,7 +43,7 @@ function errorText(data, response) {
 let catalogPromise = null;
 
 export const api = {
-  /** The games: [{name, title, description, players, options, levels, has_draws, ...}] */
+  /** The games: [{name, title, description, players, options, levels, has_draws, client, ...}] */
   catalog() {
     if (!catalogPromise) {
       catalogPromise = request("GET", "/api/catalog").then((data) => (Array.isArray(data) ? data : data.games || []));
@@ -57,6 +57,8 @@ export const api = {
   createGame(body) { return request("POST", "/api/games", { body }); },
   /** Check a position of `game` (null: the usual start): {position, player, legal_moves, board}, or an error. */
   position(game, options, position) { return request("POST", "/api/positions", { body: { game, options, position } }); },
+  /** The position of a board set up in the editor, checked: {position, valid, error?, player?, legal_moves?}. */
+  positionOfBoard(game, options, board) { return request("POST", "/api/positions/board", { body: { game, options, board } }); },
   game(id, token) { return request("GET", `/api/games/${enc(id)}`, { token }); },
   move(id, move, version, token) {
     const body = { move };

@@ -1,27 +1,14 @@
-// A plain grid for games without a board module yet: squares named A1.., legal squares clickable.
+// A plain grid for games without a board module yet: squares named A1.. (or as the game's description says), the
+// legal moves that are square names clickable.
 import { svg } from "../dom.js";
-import { SEAT_NAMES } from "../players.js";
-import { squareName, LETTERS } from "./grid.js";
-
-export const name = "fallback";
-export const presets = [];
-
-export function seatNames(options = {}) {
-  return SEAT_NAMES.slice(0, Number(options.players) || 2);
-}
+import { squareNames } from "./grid.js";
 
 export function describeOptions(options = {}) {
   return Object.entries(options).map(([k, v]) => `${k} ${v}`).join(" · ");
 }
 
-export function emptyBoard(options = {}) {
-  const rows = Number(options.rows) || 8;
-  const cols = Number(options.cols) || 8;
-  return { kind: "grid", rows, cols };
-}
-
 export function sampleBoard() {
-  return emptyBoard({ rows: 8, cols: 8 });
+  return { kind: "grid", rows: 8, cols: 8 };
 }
 
 export function score(board, players) {
@@ -31,6 +18,7 @@ export function score(board, players) {
 export function render(container, board, opts = {}) {
   const rows = board?.rows || 8;
   const cols = board?.cols || 8;
+  const names = squareNames(opts.client?.squares, rows, cols);
   const cell = 60;
   const m = opts.compact ? 8 : 26;
   const legal = new Set(opts.legal || []);
@@ -42,8 +30,7 @@ export function render(container, board, opts = {}) {
   root.append(svg("rect", { class: "board-frame", x: m - 5, y: m - 5, width: cols * cell + 10, height: rows * cell + 10, rx: 14 }));
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
-      const i = r * cols + c;
-      const sq = squareName(i, cols);
+      const sq = names.name(r * cols + c);
       const g = svg("g", {
         class: `sq${legal.has(sq) ? " legal" : ""}`, transform: `translate(${m + c * cell + 2} ${m + r * cell + 2})`,
         "data-testid": opts.compact ? null : `square-${sq}`, "data-legal": String(legal.has(sq)), "data-square": sq,
@@ -53,7 +40,7 @@ export function render(container, board, opts = {}) {
     }
   }
   if (!opts.compact) {
-    for (let c = 0; c < cols; c++) root.append(svg("text", { class: "coords", x: m + c * cell + 30, y: m - 11, "text-anchor": "middle" }, LETTERS[c]));
+    names.files.forEach((file, c) => root.append(svg("text", { class: "coords", x: m + c * cell + 30, y: m - 11, "text-anchor": "middle" }, file)));
   }
   container.replaceChildren(root);
   return root;

@@ -1,33 +1,32 @@
-// Rectangular grid geometry shared by board modules: square names (A1 top-left, columns A.. left to right, rows
-// 1.. top to bottom, index = row * cols + col) and keyboard navigation with a roving focus.
+// Rectangular grid geometry shared by board modules: square names from the game's description of its squares,
+// and keyboard navigation with a roving focus. Squares are indexed row-major from the top-left corner of the
+// drawing (index = row * cols + col).
 
 export const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-export function squareName(index, cols) {
-  const row = Math.floor(index / cols);
-  return `${LETTERS[index % cols]}${row + 1}`;
-}
-
-/** Index of square `name` ("C4", case-insensitive), or -1 when it is not on a rows x cols board. */
-export function squareIndex(name, cols, rows = Infinity) {
-  const m = /^\s*([A-Za-z])\s*(\d{1,2})\s*$/.exec(String(name));
-  if (!m) return -1;
-  const col = LETTERS.indexOf(m[1].toUpperCase());
-  const row = Number(m[2]) - 1;
-  if (col < 0 || col >= cols || row < 0 || row >= rows) return -1;
-  return row * cols + col;
-}
-
-/** Orthogonal neighbours of square `index`: north, east, south, west (those on the board). */
-export function neighbours(index, rows, cols) {
-  const row = Math.floor(index / cols);
-  const col = index % cols;
-  const out = [];
-  if (row > 0) out.push(index - cols);
-  if (col < cols - 1) out.push(index + 1);
-  if (row < rows - 1) out.push(index + cols);
-  if (col > 0) out.push(index - 1);
-  return out;
+/**
+ * The names of a rows x cols board's squares, index -> name and name -> index. `scheme` is the `squares` of a
+ * client description: `files` (the column letters, left to right) and `first_rank` ("top": rank 1 is the top
+ * row; "bottom": rank 1 is the bottom row). Without one, columns A.. and rows 1.. from the top.
+ */
+export function squareNames(scheme, rows, cols) {
+  const files = scheme?.files || LETTERS;
+  const fromTop = (scheme?.first_rank || "top") === "top";
+  const names = [];
+  for (let i = 0; i < rows * cols; i++) {
+    const row = Math.floor(i / cols);
+    names.push(`${files[i % cols]}${fromTop ? row + 1 : rows - row}`);
+  }
+  const index = new Map(names.map((name, i) => [name, i]));
+  return {
+    names,
+    name: (i) => names[i],
+    /** The index of square `name`, or -1. */
+    index: (name) => index.get(String(name ?? "").trim()) ?? index.get(String(name ?? "").trim().toUpperCase()) ?? -1,
+    /** The column letters and the row labels, as drawn along the edges. */
+    files: [...files].slice(0, cols),
+    ranks: Array.from({ length: rows }, (_, r) => String(fromTop ? r + 1 : rows - r)),
+  };
 }
 
 const STEPS = {

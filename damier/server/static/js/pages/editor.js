@@ -1,25 +1,26 @@
-// #/editor/<game>[?options=JSON] : a position editor for games whose board module has one (Khet): start from a
-// setup, move pieces (click a piece then a square, or drag it), turn them, remove them or add them from a palette
-// within the counts a side has, choose the side to move, see the position string, and start a game from it.
-// The server checks every position (POST /api/positions): the rules are not written again here.
+// #/editor/<game>[?options=JSON] : the position editor, for games whose client description has a palette. Start
+// from a setup (or the start the options give), move pieces (click a piece then a square, or drag it), turn them
+// through the facings the palette gives, remove them, add them from the palette within each side's limits, set the
+// position's other fields (the side to move...), read or paste the position string, and start a game from it.
+// The board is drawn by the game's board module; the server writes the position of the board and checks it
+// (POST /api/positions/board), and reads a pasted string (POST /api/positions): no rule is written here.
 import { h, icon, replace } from "../dom.js";
 import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { seatColour } from "../players.js";
-import { startGame, defaultLevel, optionDefaults, levelsOf } from "../session.js";
-import { optionField, seatRow, labelOf, loadEntry } from "./newgame.js";
+import { startGame, defaultLevel, optionDefaults, levelsOf, seatCount } from "../session.js";
+import { optionField, seatRow, loadEntry } from "./newgame.js";
 
 const CHECK_DELAY_MS = 150;
-const FACINGS = "NESW";
 
 export async function mount(root, { params, query }) {
   const page = h("div", { class: `page editor-page game-${params.game}` });
   root.append(page);
   const entry = await loadEntry(page, params.game);
   if (!entry) return undefined;
-  const mod = boardModule(entry.name);
-  if (!mod.hasEditor) {
+  const mod = await boardModule(entry);
+  if (!mod.palette) {
     page.append(h("div", { class: "panel empty-state" },
       h("h1", {}, `${entry.title} has no position editor`),
       h("p", {}, "Start a game from its usual setups instead."),
@@ -46,18 +47,17 @@ class Editor {
     this.page = page;
     this.entry = entry;
     this.mod = mod;
+    this.palette = mod.palette;
     this.options = options;
-    this.names = mod.seatNames(options);
-    this.pieces = [];
-    this.toMove = 0;
-    this.quiet = 0; // the quiet plies of the position (a pasted position keeps its count)
+    this.names = mod.seatNames(seatCount(entry, options));
+    this.board = null; // the board being set up: the server's board object, its pieces and fields edited here
     this.selected = null; // square of the piece picked up
     this.armed = null; // {kind, colour} from the palette, placed by the next click on an empty square
-    this.checked = null; // the server's answer for the position shown: {position, ok, text}
+    this.checked = null; // the server's answer for the board shown: {position, valid}
     this.checkTimer = null;
     this.checkSeq = 0;
     this.drag = null;
-    this.seatChoices = [{ kind: "human", level: defaultLevel(entry) }, { kind: "computer", level: defaultLevel(entry) }];
+    this.seatChoices = this.names.map((_, i) => ({ kind: i === 0 ? "human" : "computer", level: defaultLevel(entry) }));
     this.onKey = (e) => this.keydown(e);
     this.onPointerMove = (e) => this.pointerMove(e);
     this.onPointerUp = (e) => this.pointerUp(e);
@@ -75,46 +75,33 @@ class Editor {
 
   build() {
     const el = {};
-    const mod = this.mod;
     el.status = h("div", { class: "status editor-status", "data-testid": "editor-status", "aria-live": "polite" });
     el.board = h("div", { class: "board-wrap", "data-testid": "board" });
     el.board.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    el.selection = h("span", { class: "khet-info", "data-testid": "editor-selection" });
+    el.selection = h("span", { class: "board-info", "data-testid": "editor-selection" });
     el.ccw = h("button", { type: "button", class: "btn small", "data-testid": "editor-rotate-ccw", title: "Turn anticlockwise ([)", onclick: () => this.turn(-1) },
-      turnIcon(-1), "Turn anticlockwise");
+      icon("turn-ccw"), "Turn anticlockwise");
     el.cw = h("button", { type: "button", class: "btn small", "data-testid": "editor-rotate-cw", title: "Turn clockwise (])", onclick: () => this.turn(1) },
-      turnIcon(1), "Turn clockwise");
+      icon("turn-cw"), "Turn clockwise");
     el.remove = h("button", { type: "button", class: "btn small", "data-testid": "editor-remove", title: "Take the piece off the board (Delete)", onclick: () => this.removeSelected() },
       icon("x"), "Remove");
-    el.selectionBar = h("div", { class: "khet-bar" }, h("div", { class: "khet-bar-row" }, el.selection, h("span", { class: "khet-turns" }, el.ccw, el.cw, el.remove)));
+    el.selectionBar = h("div", { class: "board-bar" }, h("div", { class: "board-bar-row" }, el.selection, h("span", { class: "board-turns" }, el.ccw, el.cw, el.remove)));
+    const kept = [...new Set(this.palette.pieces.filter((p) => p.required).map((p) => p.label))];
     el.starts = h("div", { class: "presets", role: "group", "aria-label": "Start from" },
-      Object.keys(mod.SETUPS).map((id) => h("button", {
-        type: "button", class: "chip", "data-testid": `editor-start-${id}`, onclick: () => this.load(mod.SETUPS[id]),
-      }, labelOf(id))),
-      h("button", { type: "button", class: "chip", "data-testid": "editor-clear", title: "Keep only the Sphinxes and the Pharaohs", onclick: () => this.clear() }, "Clear"));
+      this.mod.setups.map((setup) => h("button", {
+        type: "button", class: "chip", "data-testid": `editor-start-${setup.id}`, onclick: () => this.setBoard(setup.board),
+      }, setup.label)),
+      h("button", { type: "button", class: "chip", "data-testid": "editor-clear", title: `Keep only: ${kept.join(", ")}`, onclick: () => this.clear() }, "Clear"));
     el.palette = h("div", { class: "palette", role: "group", "aria-label": "Add a piece" });
-    el.side = h("select", { id: "editor-side", "data-testid": "editor-side", "aria-label": "Side to move" },
-      this.names.map((n, i) => h("option", { value: String(i) }, `${n} to move`)));
-    el.side.addEventListener("change", () => { this.toMove = Number(el.side.value); this.changed(); });
-    el.quiet = h("input", {
-      id: "editor-quiet", type: "number", min: 0, step: 1, inputmode: "numeric", "data-testid": "editor-quiet",
-      title: "Plies played since a piece was last removed (the quiet-ply limit counts on from here)",
-    });
-    el.quiet.addEventListener("input", () => {
-      const n = Number(el.quiet.value);
-      if (el.quiet.value === "" || !Number.isInteger(n) || n < 0) return; // half typed: wait
-      this.quiet = n;
-      this.changed();
-    });
-    el.quiet.addEventListener("change", () => { el.quiet.value = String(this.quiet); });
+    el.fields = this.palette.fields.map((field) => this.fieldInput(field));
     el.position = h("textarea", { id: "editor-position", rows: 3, spellcheck: "false", "data-testid": "editor-position", "aria-label": "Position string" });
     el.load = h("button", { type: "button", class: "btn small", "data-testid": "editor-load", onclick: () => this.loadText() }, "Load this position");
     el.copy = h("button", { type: "button", class: "btn small ghost", "data-testid": "editor-copy", onclick: () => this.copyPosition() }, icon("copy"), "Copy");
     el.optionInputs = {};
-    el.options = (this.entry.options || []).filter((o) => o.name !== "setup")
+    const replaced = new Set(this.palette.position_options || []);
+    el.options = (this.entry.options || []).filter((o) => !replaced.has(o.name))
       .map((opt) => optionField(opt, this.options, el.optionInputs, () => this.changed()));
-    el.seats = h("div", { class: "seat-rows" },
-      this.names.map((n, i) => seatRow(i, n, this.seatChoices[i], levelsOf(this.entry))));
+    el.seats = h("div", { class: "seat-rows" }, this.names.map((n, i) => seatRow(i, n, this.seatChoices[i], levelsOf(this.entry))));
     el.start = h("button", { type: "button", class: "btn primary big", "data-testid": "editor-start", onclick: () => this.startGame() }, "Start game");
     el.startError = h("p", { class: "form-error", role: "alert", hidden: true });
     this.el = el;
@@ -136,55 +123,96 @@ class Editor {
           h("section", { class: "panel", "aria-labelledby": "ed-start" }, h("h2", { id: "ed-start" }, "Start from"), el.starts),
           h("section", { class: "panel", "aria-labelledby": "ed-palette" }, h("h2", { id: "ed-palette" }, "Add a piece"), el.palette),
           h("section", { class: "panel", "aria-labelledby": "ed-position" }, h("h2", { id: "ed-position" }, "Position"),
-            h("div", { class: "field" }, el.side),
-            h("div", { class: "field" }, h("label", { for: "editor-quiet" }, "Quiet plies so far"), el.quiet),
+            el.fields.map((f) => f.field),
             h("div", { class: "field" }, el.position),
             h("div", { class: "more-actions" }, el.load, el.copy)))));
     document.addEventListener("keydown", this.onKey);
-    this.load(this.mod.SETUPS[this.options.setup] || Object.values(this.mod.SETUPS)[0]);
+    this.setStatus("checking", "Loading the start position…");
+    this.loadStart();
   }
 
-  // ---- editing -----------------------------------------------------------------------------------------------------
+  /** An input for one of the position's fields besides the pieces (`seat`: a select of the seats; `int`). */
+  fieldInput(field) {
+    const id = `editor-${field.id}`;
+    let input;
+    if (field.type === "seat") {
+      input = h("select", { id, "data-testid": id, "aria-label": field.label },
+        this.names.map((n, i) => h("option", { value: String(i) }, `${n} to move`)));
+      input.addEventListener("change", () => { this.board[field.key] = Number(input.value); this.changed(); });
+      return { field: h("div", { class: "field" }, input), input, spec: field };
+    }
+    input = h("input", { id, type: "number", min: field.min ?? null, max: field.max ?? null, step: 1, inputmode: "numeric", "data-testid": id, title: field.help || null });
+    input.addEventListener("input", () => {
+      const n = Number(input.value);
+      if (input.value === "" || !Number.isInteger(n) || (field.min !== undefined && n < field.min)) return; // half typed: wait
+      this.board[field.key] = n;
+      this.changed();
+    });
+    input.addEventListener("change", () => { input.value = String(this.board[field.key]); });
+    return { field: h("div", { class: "field" }, h("label", { for: id }, field.label), input), input, spec: field };
+  }
 
-  load(position) {
-    const board = this.mod.boardFromPosition(position);
-    if (!board) return false;
-    this.pieces = board.pieces.map((p) => ({ ...p }));
-    this.toMove = board.to_move === 1 ? 1 : 0;
-    this.quiet = board.quiet;
+  // ---- the board -------------------------------------------------------------------------------------------------
+
+  async loadStart() {
+    try {
+      const answer = await api.position(this.entry.name, { ...this.options });
+      this.setBoard(answer.board);
+    } catch (err) {
+      this.setStatus("invalid", err.message);
+    }
+  }
+
+  /** Edit a copy of `board` (a setup's, or the server's reading of a position). */
+  setBoard(board) {
+    this.board = { ...board, pieces: (board.pieces || []).map((p) => ({ ...p })), previews: {}, moves: {} };
     this.selected = null;
     this.armed = null;
     this.changed();
-    return true;
   }
 
   loadText() {
     const text = this.el.position.value.trim();
-    if (!this.load(text)) {
-      // not even the shape of a position: the server says what is wrong with it
-      this.check(text, true);
-    }
+    clearTimeout(this.checkTimer);
+    const seq = ++this.checkSeq;
+    this.setStatus("checking", "Reading the position…");
+    api.position(this.entry.name, { ...this.options }, text).then((answer) => {
+      if (seq === this.checkSeq) this.setBoard(answer.board);
+    }, (err) => {
+      if (seq !== this.checkSeq) return;
+      this.checked = { position: text, valid: false };
+      this.setStatus("invalid", reason(err));
+    });
   }
 
   clear() {
-    this.pieces = this.pieces.filter((p) => p.kind === "sphinx" || p.kind === "pharaoh");
+    this.board.pieces = this.board.pieces.filter((p) => this.entryOf(p)?.required);
     this.selected = null;
     this.changed();
   }
 
+  entryOf(piece) {
+    return this.palette.pieces.find((p) => p.kind === piece.kind && p.colour === piece.colour) || null;
+  }
+
   pieceAt(square) {
-    return this.pieces.find((p) => p.square === square) || null;
+    return this.board.pieces.find((p) => p.square === square) || null;
+  }
+
+  words(piece) {
+    return `${this.names[piece.colour]} ${this.entryOf(piece)?.label || piece.kind}`;
   }
 
   onSquare(square) {
     const piece = this.pieceAt(square);
     if (this.armed) {
       if (piece) {
-        this.say(`${square} is taken: choose an empty square for the ${this.mod.KIND_LABELS[this.armed.kind]}.`);
+        this.say(`${square} is taken: choose an empty square for the ${this.entryOf(this.armed).label}.`);
         return;
       }
-      this.pieces.push({ square, kind: this.armed.kind, colour: this.armed.colour, facing: this.armed.colour === 0 ? "N" : (this.armed.kind === "scarab" ? "N" : "S") });
-      if (this.left(this.armed.kind, this.armed.colour) <= 0) this.armed = null;
+      const entry = this.entryOf(this.armed);
+      this.board.pieces.push({ square, kind: entry.kind, colour: entry.colour, facing: entry.facing });
+      if (this.left(entry) <= 0) this.armed = null;
       this.selected = square;
       this.changed();
       return;
@@ -205,63 +233,63 @@ class Editor {
     this.changed();
   }
 
+  /** Turn the selected piece to the next facing the palette gives it (clockwise order), or the previous one. */
   turn(step) {
     const piece = this.selected && this.pieceAt(this.selected);
-    if (!piece) return;
-    if (piece.kind === "scarab") {
-      piece.facing = piece.facing === "N" ? "E" : "N"; // a Scarab is only its mirror: \ or /
-    } else {
-      piece.facing = FACINGS[(FACINGS.indexOf(piece.facing) + (step > 0 ? 1 : 3)) % 4];
-    }
+    const facings = piece && this.entryOf(piece)?.facings;
+    if (!facings?.length) return;
+    const at = facings.indexOf(piece.facing);
+    piece.facing = at < 0 ? facings[0] : facings[(at + (step > 0 ? 1 : facings.length - 1)) % facings.length];
     this.changed();
   }
 
   removeSelected() {
     if (!this.selected) return;
-    this.pieces = this.pieces.filter((p) => p.square !== this.selected);
+    this.board.pieces = this.board.pieces.filter((p) => p.square !== this.selected);
     this.selected = null;
     this.changed();
   }
 
-  left(kind, colour) {
-    return this.mod.PIECE_LIMITS[kind] - this.pieces.filter((p) => p.kind === kind && p.colour === colour).length;
+  /** How many more of a palette entry's piece may be placed. */
+  left(entry) {
+    return entry.limit - this.board.pieces.filter((p) => p.kind === entry.kind && p.colour === entry.colour).length;
   }
 
-  position() {
-    return this.mod.formatPosition(this.pieces, this.toMove, this.quiet);
+  /** The board as the server takes it: the pieces and the fields. */
+  edited() {
+    const out = { pieces: this.board.pieces.map(({ square, kind, colour, facing }) => ({ square, kind, colour, facing })) };
+    for (const field of this.palette.fields) out[field.key] = this.board[field.key];
+    return out;
   }
 
   changed() {
-    this.el.position.value = this.position();
-    this.el.side.value = String(this.toMove);
-    if (document.activeElement !== this.el.quiet) this.el.quiet.value = String(this.quiet);
+    if (!this.board) return;
+    for (const { input, spec } of this.el.fields) {
+      if (document.activeElement !== input) input.value = String(this.board[spec.key] ?? "");
+    }
     this.draw();
     this.renderPalette();
     clearTimeout(this.checkTimer);
-    const position = this.position();
     this.setStatus("checking", "Checking the position…");
-    this.checkTimer = setTimeout(() => this.check(position), CHECK_DELAY_MS);
+    const seq = ++this.checkSeq;
+    this.checkTimer = setTimeout(() => this.check(seq), CHECK_DELAY_MS);
   }
 
-  async check(position, fromText = false) {
-    const seq = ++this.checkSeq;
-    const options = { ...this.options };
+  async check(seq) {
     let answer = null;
     let error = null;
     try {
-      answer = await api.position(this.entry.name, options, position);
+      answer = await api.positionOfBoard(this.entry.name, { ...this.options }, this.edited());
     } catch (err) {
       error = err;
     }
     if (seq !== this.checkSeq) return; // a newer position is being checked
-    if (answer) {
-      this.checked = { position, ok: true };
-      const mover = this.names[answer.player] || "";
-      this.setStatus("valid", `A legal position: ${mover} to move, ${answer.legal_moves} legal moves.`);
-      if (fromText) this.load(answer.position);
+    if (answer) this.el.position.value = answer.position;
+    this.checked = { position: answer?.position ?? null, valid: !!answer?.valid };
+    if (answer?.valid) {
+      this.setStatus("valid", `A legal position: ${this.names[answer.player] || ""} to move, ${answer.legal_moves} legal moves.`);
     } else {
-      this.checked = { position, ok: false };
-      this.setStatus("invalid", error.status === 422 ? error.message.replace(/^bad start position for [^:]+: /, "Not a position to play from: ") : error.message);
+      this.setStatus("invalid", answer ? reason({ message: answer.error, status: 422 }) : reason(error));
     }
   }
 
@@ -277,48 +305,46 @@ class Editor {
   }
 
   draw() {
-    const board = this.mod.boardFromPosition(this.position());
-    this.mod.render(this.el.board, board, {
-      legal: [], turn: this.toMove, seatNames: this.names, label: `${this.entry.title} position being set up`,
+    this.mod.render(this.el.board, this.board, {
+      legal: [], turn: this.board.to_move, seatNames: this.names, label: `${this.entry.title} position being set up`,
       edit: { onSquare: (sq) => this.onSquare(sq), selected: this.selected },
     });
     const piece = this.selected && this.pieceAt(this.selected);
     for (const b of [this.el.ccw, this.el.cw, this.el.remove]) b.disabled = !piece;
-    this.el.ccw.hidden = !!piece && piece.kind === "scarab";
+    this.el.ccw.hidden = !!piece && (this.entryOf(piece)?.facings.length || 0) <= 2; // both ways give the same
     if (this.armed) {
-      this.say(`Click an empty square for the ${this.names[this.armed.colour]} ${this.mod.KIND_LABELS[this.armed.kind]} (Esc to stop).`);
+      this.say(`Click an empty square for the ${this.words(this.armed)} (Esc to stop).`);
     } else if (piece) {
-      this.say(`${this.names[piece.colour]} ${this.mod.KIND_LABELS[piece.kind]} on ${piece.square}: click a square to move it, or turn it.`);
+      this.say(`${this.words(piece)} on ${piece.square}: click a square to move it, or turn it.`);
     } else {
       this.say("Click or drag a piece to move it.");
     }
   }
 
   renderPalette() {
-    const mod = this.mod;
     replace(this.el.palette, this.names.map((n, colour) => h("div", { class: "palette-row" },
       h("span", { class: "palette-side" }, h("span", { class: "swatch", style: { "--c": seatColour(colour) } }), n),
-      mod.KINDS.map((kind) => {
-        const left = this.left(kind, colour);
-        const armed = this.armed && this.armed.kind === kind && this.armed.colour === colour;
+      this.palette.pieces.filter((p) => p.colour === colour).map((entry) => {
+        const left = this.left(entry);
+        const armed = this.armed && this.armed.kind === entry.kind && this.armed.colour === colour;
         return h("button", {
-          type: "button", class: "palette-piece", "data-testid": `palette-${colour}-${kind}`, "data-left": left,
+          type: "button", class: "palette-piece", "data-testid": `palette-${colour}-${entry.kind}`, "data-left": left,
           "aria-pressed": String(!!armed), disabled: left <= 0,
-          "aria-label": `Add a ${n} ${mod.KIND_LABELS[kind]} (${left} left)`, title: `${n} ${mod.KIND_LABELS[kind]}: ${left} left`,
+          "aria-label": `Add a ${n} ${entry.label} (${left} left)`, title: `${n} ${entry.label}: ${left} left`,
           onclick: () => {
-            this.armed = armed ? null : { kind, colour };
+            this.armed = armed ? null : { kind: entry.kind, colour };
             this.selected = null;
             this.renderPalette();
             this.draw();
           },
-        }, mod.pieceIcon(kind, colour, colour === 0 ? "N" : "S"), h("small", {}, `×${left}`));
+        }, this.mod.pieceIcon?.(entry.kind, colour, entry.facing), h("small", {}, `×${left}`));
       }))));
   }
 
   // ---- dragging ------------------------------------------------------------------------------------------------
 
   pointerDown(event) {
-    if (event.button !== 0) return;
+    if (event.button !== 0 || !this.board) return;
     const square = event.target.closest?.(".sq")?.dataset.square;
     const piece = square && this.pieceAt(square);
     if (!piece || this.armed) return;
@@ -333,7 +359,7 @@ class Editor {
     if (!drag.moving && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
     if (!drag.moving) {
       drag.moving = true;
-      drag.ghost = h("div", { class: "drag-ghost", "aria-hidden": "true" }, this.mod.pieceIcon(drag.piece.kind, drag.piece.colour, drag.piece.facing));
+      drag.ghost = h("div", { class: "drag-ghost", "aria-hidden": "true" }, this.mod.pieceIcon?.(drag.piece.kind, drag.piece.colour, drag.piece.facing));
       document.body.append(drag.ghost);
       this.selected = drag.from;
       this.draw();
@@ -353,7 +379,7 @@ class Editor {
     const swallow = (e) => { e.stopPropagation(); e.preventDefault(); };
     this.el.board.addEventListener("click", swallow, { capture: true, once: true });
     setTimeout(() => this.el.board.removeEventListener("click", swallow, { capture: true }), 0);
-    const to = this.mod.squareAtPoint(this.el.board, event.clientX, event.clientY);
+    const to = this.mod.squareAtPoint?.(this.el.board, event.clientX, event.clientY);
     if (to && to !== drag.from && !this.pieceAt(to)) this.moveTo(drag.from, to);
     else this.draw();
   }
@@ -368,10 +394,8 @@ class Editor {
       this.renderPalette();
       this.draw();
     } else if ((event.key === "Delete" || event.key === "Backspace") && this.selected) {
-      event.preventDefault();
       this.removeSelected();
     } else if ((event.key === "[" || event.key === "]") && this.selected) {
-      event.preventDefault();
       this.turn(event.key === "]" ? 1 : -1);
     } else {
       return;
@@ -381,7 +405,7 @@ class Editor {
 
   async copyPosition() {
     try {
-      await navigator.clipboard.writeText(this.position());
+      await navigator.clipboard.writeText(this.el.position.value);
     } catch {
       this.el.position.focus();
       this.el.position.select();
@@ -389,12 +413,12 @@ class Editor {
   }
 
   async startGame() {
-    const position = this.position();
+    if (!this.checked?.valid) return;
     this.el.start.disabled = true;
     this.el.startError.hidden = true;
     try {
       const seats = this.seatChoices.map((s) => (s.kind === "computer" ? { kind: "computer", level: s.level } : { kind: "human" }));
-      await startGame(this.entry, { ...this.options }, seats, position);
+      await startGame(this.entry, { ...this.options }, seats, this.checked.position);
     } catch (err) {
       showError(err);
       this.el.startError.hidden = false;
@@ -404,6 +428,8 @@ class Editor {
   }
 }
 
-function turnIcon(step) {
-  return icon(step > 0 ? "turn-cw" : "turn-ccw");
+/** The server's reason a position is refused, as the editor says it. */
+function reason(err) {
+  const message = String(err?.message || "");
+  return err?.status === 422 ? message.replace(/^bad start position for [^:]+: /, "Not a position to play from: ") : message;
 }

@@ -35,19 +35,19 @@ export async function mount(root) {
     cards.removeAttribute("aria-busy");
     return;
   }
-  replace(cards, catalog.map(gameCard));
+  const modules = await Promise.all(catalog.map((entry) => boardModule(entry)));
+  replace(cards, catalog.map((entry, i) => gameCard(entry, modules[i])));
   cards.removeAttribute("aria-busy");
-  showRecent(recentBox, catalog);
+  showRecent(recentBox, catalog, modules);
 }
 
 function feature(name, title, text) {
   return h("div", { class: "feature" }, icon(name), h("div", {}, h("strong", {}, title), h("p", {}, text)));
 }
 
-function gameCard(entry) {
-  const mod = boardModule(entry.name);
+function gameCard(entry, mod) {
   const picture = h("a", { class: "card-picture", href: `#/new/${entry.name}`, tabindex: "-1", "aria-hidden": "true" });
-  mod.render(picture, mod.sampleBoard(), { compact: true, label: `${entry.title} board` });
+  mod.render(picture, mod.sample, { compact: true, label: `${entry.title} board` });
   const levels = levelsOf(entry);
   const quick = h("button", {
     type: "button", class: "btn primary", "data-testid": `quick-play-${entry.name}`,
@@ -78,22 +78,23 @@ function gameCard(entry) {
         h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"), "New game…"))));
 }
 
-async function showRecent(box, catalog) {
+async function showRecent(box, catalog, modules) {
   const list = recent.list().slice(0, 6);
   if (!list.length) return;
   const items = h("ul", { class: "recent-list" });
   box.append(h("h2", { id: "recent-title" }, "Your recent games"), items);
   box.hidden = false;
   for (const g of list) {
-    const entry = catalog.find((c) => c.name === g.game);
-    const mod = boardModule(g.game);
+    const index = catalog.findIndex((c) => c.name === g.game);
+    const entry = catalog[index];
+    const mod = modules[index];
     const status = h("span", { class: "recent-status" }, "…");
     const swatch = Number.isInteger(g.seat) ? h("span", { class: "swatch", style: { "--c": seatColour(g.seat) } }) : null;
     const item = h("li", { class: `game-${g.game}` },
       h("a", { href: `#/game/${encodeURIComponent(g.id)}` },
         swatch,
         h("span", { class: "recent-title" }, g.title || entry?.title || g.game),
-        h("span", { class: "recent-options" }, mod.describeOptions(g.options || {}, { start: g.start })),
+        h("span", { class: "recent-options" }, mod ? mod.describeOptions(g.options || {}, { start: g.start }) : ""),
         status));
     items.append(item);
     api.game(g.id, seats.primaryToken(g.id)).then((view) => {

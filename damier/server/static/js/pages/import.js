@@ -9,7 +9,7 @@ const MAX_BYTES = 64 * 1024; // the server's body limit
 export function mount(root) {
   const text = h("textarea", {
     id: "record-text", class: "record-text", rows: 12, spellcheck: "false", "data-testid": "import-text",
-    placeholder: '{"format": "damier.record", "game": "atoms", "moves": ["D4", "E5", ...], ...}',
+    placeholder: '{"format": "damier.record", "game": "…", "options": {…}, "moves": ["…", …], …}',
   });
   const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json", "data-testid": "import-file", class: "visually-hidden" });
   const fileName = h("span", { class: "muted small" }, "no file chosen");

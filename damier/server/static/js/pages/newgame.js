@@ -13,7 +13,7 @@ export async function mount(root, { params }) {
   const entry = await loadEntry(page, params.game);
   if (!entry) return;
   document.title = `New game: ${entry.title} · damier`;
-  buildForm(page, entry);
+  buildForm(page, entry, await boardModule(entry));
 }
 
 /** The catalog entry of game ``name``; when it cannot be loaded or there is no such game, ``page`` shows why
@@ -35,8 +35,7 @@ export async function loadEntry(page, name) {
   return entry;
 }
 
-function buildForm(page, entry) {
-  const mod = boardModule(entry.name);
+function buildForm(page, entry, mod) {
   const values = optionDefaults(entry);
   const levels = levelsOf(entry);
   const seatChoices = []; // [{kind, level}] kept across seat-count changes
@@ -49,7 +48,7 @@ function buildForm(page, entry) {
   const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, "Start game");
   const formError = h("p", { class: "form-error", role: "alert", hidden: true });
 
-  const editorLink = mod.hasEditor ? h("a", { class: "btn", "data-testid": "setup-editor-link" }, icon("plus"), "Set up a position…") : null;
+  const editorLink = mod.palette ? h("a", { class: "btn", "data-testid": "setup-editor-link" }, icon("plus"), "Set up a position…") : null;
   const optionFields = (entry.options || []).map((opt) => optionField(opt, values, inputs, () => refresh()));
 
   if (presetBox) {
@@ -126,19 +125,35 @@ function buildForm(page, entry) {
     });
     // seats
     const n = Math.max(1, Math.min(16, seatCount(entry, values)));
-    const names = mod.seatNames(values);
+    const names = mod.seatNames(n);
     while (seatChoices.length < n) {
       seatChoices.push(seatChoices.length === 0 ? { kind: "human", level: defaultLevel(entry) } : { kind: "computer", level: defaultLevel(entry) });
     }
     replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(i, names[i] || `Player ${i + 1}`, seatChoices[i], levels)));
-    // preview
-    if (validate(entry, values) === null) {
-      mod.render(preview, mod.emptyBoard(values), { compact: true, label: `Empty ${mod.describeOptions(values)} board` });
-      previewText.textContent = mod.describeOptions(values);
-    }
+    // preview: the start the server makes of these options
+    if (validate(entry, values) === null) showPreview({ ...values });
+  }
+
+  let previewSeq = 0;
+  let previewTimer = null;
+  function showPreview(options) {
+    clearTimeout(previewTimer);
+    const seq = ++previewSeq;
+    previewTimer = setTimeout(async () => {
+      try {
+        const start = await api.position(entry.name, options);
+        if (seq !== previewSeq) return;
+        mod.render(preview, start.board, { compact: true, label: `The start of a ${mod.describeOptions(options)} game` });
+        previewText.textContent = mod.describeOptions(options);
+      } catch (err) {
+        if (seq === previewSeq) previewText.textContent = err.message;
+      }
+    }, PREVIEW_DELAY_MS);
   }
   refresh();
 }
+
+const PREVIEW_DELAY_MS = 120;
 
 /** The input for option `opt` of the catalog (its value kept in `values[opt.name]`). */
 export function optionField(opt, values, inputs, changed) {

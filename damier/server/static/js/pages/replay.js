@@ -2,7 +2,7 @@
 import { h, icon, replace, wait } from "../dom.js";
 import { api, recordUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
-import { seatColour, SEAT_NAMES } from "../players.js";
+import { seatColour } from "../players.js";
 
 const PAUSE_MS = 650; // between two moves when playing
 
@@ -46,11 +46,12 @@ class ReplayPage {
     this.seats = data.seats || view?.seats || null;
     this.options = data.options || view?.options || {};
     this.start = data.start ?? view?.start ?? null;
-    const game = data.game || view?.game || this.frames[0]?.board?.kind || "atoms";
-    this.mod = boardModule(game);
+    const game = data.game || view?.game;
+    this.mod = await boardModule(await api.catalogEntry(game).catch(() => null));
+    if (this.destroyed) return;
     this.game = game;
     const players = this.seats?.length || Number(this.options.players) || maxPlayer(this.frames) + 1;
-    this.names = this.seats?.map((s) => s.name) || SEAT_NAMES.slice(0, players);
+    this.names = this.seats?.map((s) => s.name) || this.mod.seatNames(players);
     this.title = data.title || view?.title || "Replay";
     document.title = `Replay · ${this.title} · damier`;
     if (!this.frames.length) {

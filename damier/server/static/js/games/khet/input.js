@@ -1,0 +1,371 @@
+// Playing on the Khet board: click (or Enter on) one of your pieces to select it; its step and swap targets are
+// marked and its turn buttons appear in the bar under the board; pointing at a target or a turn button shows the
+// laser preview; a click plays it. A touch screen cannot point: there the first tap on a target or a turn button
+// pins its preview (the bar says what the shot does and offers "Play <move>"), and a second tap on it, or Play,
+// makes the move. Esc drops the selection, [ and ] bring the focus to the turn buttons.
+//
+// What each legal move does comes from the server (board.moves: {from, to} or {square, turn, facing}), and its
+// shot too (board.previews): this module reads no move notation.
+
+import { h, icon } from "../../dom.js";
+import { attachGridKeyboard } from "../grid.js";
+import { beamElement, beamVerdict, facingWords, kindLabel, pieceAt, pieceWords, views } from "./draw.js";
+
+const NO_MOVES = { steps: new Map(), turns: [] };
+
+export function attachInput(view, container) {
+  const { root } = view;
+  view.bar = {
+    info: h("span", { class: "board-info", "data-testid": "khet-info" }),
+    buttons: h("span", { class: "board-turns", role: "group", "aria-label": "Turn the selected piece" }),
+    extra: h("span", { class: "board-extra" }),
+    preview: h("p", { class: "khet-preview-text", "data-testid": "laser-preview-text", "aria-live": "polite" }),
+    counters: h("p", { class: "khet-counters muted small", "data-testid": "khet-counters" }),
+  };
+  const bar = view.bar;
+  bar.row = h("div", { class: "board-bar-row" }, bar.info, bar.buttons, bar.extra);
+  bar.root = h("div", { class: "board-bar", "data-testid": "khet-bar" }, bar.row, bar.preview, bar.counters);
+  view.host = h("div", { class: "khet-view" }, root, bar.root);
+  container.replaceChildren(view.host);
+  Object.assign(view, { selected: null, pointed: null, pinned: null, lastPointer: "mouse", legal: new Set(), bySquare: new Map() });
+  // which kind of pointer pressed last (board and bar), for clicks that do not say it themselves (Safari's)
+  view.host.addEventListener("pointerdown", (event) => { view.lastPointer = event.pointerType || "mouse"; }, true);
+  root.addEventListener("click", (event) => {
+    const sq = event.target.closest?.(".sq");
+    if (!sq) return;
+    setRoving(view, Number(sq.dataset.index));
+    activate(view, sq.dataset.square, { touch: isTouch(view, event) });
+  });
+  // a finger "hovers" only while it presses: on touch screens the preview is pinned by a tap instead
+  root.addEventListener("pointerover", (event) => {
+    if (event.pointerType === "touch") return;
+    const sq = event.target.closest?.(".sq");
+    point(view, sq ? targetMove(view, sq.dataset.square) : null);
+  });
+  root.addEventListener("pointerleave", (event) => { if (event.pointerType !== "touch") point(view, null); });
+  root.addEventListener("focusin", (event) => {
+    const sq = event.target.closest?.(".sq");
+    if (sq) point(view, targetMove(view, sq.dataset.square));
+  });
+  root.addEventListener("focusout", () => point(view, null));
+  root.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && view.selected) {
+      event.preventDefault();
+      select(view, null);
+    } else if ((event.key === "[" || event.key === "]") && view.selected) {
+      const button = bar.buttons.querySelector(`[data-testid='rotate-${event.key === "[" ? "ccw" : "cw"}']`);
+      if (button) { event.preventDefault(); button.focus(); }
+    }
+  });
+  attachGridKeyboard(root, {
+    rows: view.geo.rows, cols: view.geo.cols,
+    element: (i) => view.squares.get(view.order[i])?.g,
+    activate: (i) => activate(view, view.order[i]),
+    moved: (i) => { view.focus = i; },
+  });
+  view.afterDraw = refresh;
+}
+
+/** After every drawing: the legal moves by square, the selection (dropped when the position changed), targets,
+ * labels, the keyboard cursor, the bar and the preview. */
+function refresh(view, previous) {
+  const { board, opts } = view;
+  view.legal = new Set(opts.legal || []);
+  view.bySquare = movesBySquare(board.moves || {}, view.legal);
+  if (previous && previous.position !== board.position) {
+    view.selected = null;
+    view.pointed = null;
+    view.pinned = null;
+  }
+  if (view.selected && !view.bySquare.has(view.selected)) view.selected = null;
+  if (view.pinned && (!view.selected || !view.legal.has(view.pinned))) view.pinned = null;
+  view.root.classList.toggle("interactive", view.legal.size > 0 || !!opts.edit);
+  paintTargets(view);
+  for (const [name, s] of view.squares) s.g.setAttribute("aria-label", squareLabel(view, name));
+  if (view.focus < 0) {
+    const first = [...view.squares.values()].find((s) => s.g.dataset.legal === "true");
+    const sphinx = view.squares.get(board.sphinx?.[String(board.to_move)]);
+    setRoving(view, first ? first.index : sphinx ? sphinx.index : 0);
+  }
+  if (view.pointed && !board.previews?.[view.pointed]) view.pointed = null;
+  renderBar(view);
+  renderPreview(view);
+}
+
+function setRoving(view, index) {
+  view.focus = index;
+  for (const { g, index: i } of view.squares.values()) g.setAttribute("tabindex", i === index ? "0" : "-1");
+}
+
+// ---- selection, targets and previews ---------------------------------------------------------------------------
+
+/** The legal moves by square: Map(square -> {steps: Map(to -> move), turns: [{move, turn, facing}]}). */
+function movesBySquare(moves, legal) {
+  const out = new Map();
+  const entry = (square) => {
+    if (!out.has(square)) out.set(square, { steps: new Map(), turns: [] });
+    return out.get(square);
+  };
+  for (const move of legal) {
+    const m = moves[move];
+    if (m?.type === "rotate") entry(m.square).turns.push({ move, turn: m.turn, facing: m.facing });
+    else if (m?.from && m?.to) entry(m.from).steps.set(m.to, move);
+  }
+  return out;
+}
+
+/** The legal moves of the piece on `square`: {steps: Map(to -> move), turns: [{move, turn, facing}]}. */
+function movesOf(view, square) {
+  return view.bySquare.get(square) || NO_MOVES;
+}
+
+function targetMove(view, square) {
+  if (!view.selected || !square) return null;
+  return movesOf(view, view.selected).steps.get(square) || null;
+}
+
+/** Was `event` (a click) made by a finger? Not when it came from the keyboard (detail 0). */
+function isTouch(view, event) {
+  if (!event || event.detail === 0) return false;
+  return (event.pointerType || view.lastPointer) === "touch";
+}
+
+/**
+ * A square clicked, tapped or Entered. A target plays its move, except for a first tap (`touch`): that pins the
+ * move's preview, and only a second tap on the same target (or the bar's Play button) plays it.
+ */
+function activate(view, square, { touch = false } = {}) {
+  if (!square) return;
+  if (view.opts.edit) {
+    view.opts.edit.onSquare?.(square);
+    return;
+  }
+  const move = targetMove(view, square);
+  if (move) {
+    if (touch && view.pinned !== move) pin(view, move);
+    else commit(view, move);
+    return;
+  }
+  if (square === view.selected) {
+    select(view, null);
+    return;
+  }
+  const { steps, turns } = movesOf(view, square);
+  if (steps.size || turns.length) {
+    select(view, square);
+  } else if (view.selected) {
+    select(view, null);
+  } else if (view.legal.size) {
+    const piece = pieceAt(view.board, square);
+    const mover = view.board.to_move;
+    say(view, piece && piece.colour === mover
+      ? `The ${kindLabel(view.opts.client, piece.kind)} on ${square} has no move.`
+      : `Choose one of your own pieces (${view.opts.seatNames?.[mover] || ""}).`);
+  }
+}
+
+/** A turn button pressed: a click plays its move, a first tap pins its preview. */
+function turnPressed(view, move, event) {
+  if (isTouch(view, event) && view.pinned !== move) pin(view, move);
+  else commit(view, move);
+}
+
+/** Show `move`'s shot until the move is played or another is chosen (touch screens: the first tap). */
+function pin(view, move) {
+  view.pinned = move;
+  paintTargets(view);
+  renderBar(view);
+  renderPreview(view);
+}
+
+function commit(view, move) {
+  const opts = view.opts;
+  view.selected = null;
+  view.pinned = null;
+  point(view, null);
+  if (opts.onMove) opts.onMove(move);
+  else opts.onSquare?.(move, { legal: true });
+}
+
+function select(view, square) {
+  view.selected = square;
+  view.pointed = null;
+  view.pinned = null;
+  paintTargets(view);
+  renderBar(view);
+  renderPreview(view);
+}
+
+function point(view, move) {
+  if (view.pointed === move) return;
+  view.pointed = move;
+  renderPreview(view);
+}
+
+function say(view, text) {
+  view.bar.info.textContent = text;
+}
+
+/** The move whose preview is drawn: the one pointed at, else the one pinned (a first tap), else the hint. */
+function previewMove(view) {
+  if (view.pointed) return view.pointed;
+  if (view.pinned && view.board?.previews?.[view.pinned]) return view.pinned;
+  const hint = view.opts.hint;
+  return hint && view.board?.previews?.[hint] && !view.selected ? hint : null;
+}
+
+function renderPreview(view) {
+  view.previewLayer.replaceChildren();
+  const move = previewMove(view);
+  const beam = move ? view.board?.previews?.[move] : null;
+  view.root.classList.toggle("previewing", !!beam);
+  if (beam) {
+    const g = beamElement(view, beam, "preview", "laser-preview");
+    g.dataset.move = move;
+    view.previewLayer.append(g);
+  }
+  const verdict = beamVerdict(beam, view.opts.seatNames, view.opts.client);
+  view.bar.preview.textContent = beam ? `${move}: ${verdict.text}` : "";
+  view.bar.preview.dataset.level = beam ? verdict.level : "";
+  view.bar.preview.hidden = !beam;
+  syncBarFrame(view);
+}
+
+function paintTargets(view) {
+  const { steps } = view.selected ? movesOf(view, view.selected) : NO_MOVES;
+  const pinned = view.board?.moves?.[view.pinned];
+  for (const [name, s] of view.squares) {
+    const g = s.g;
+    const target = steps.has(name);
+    const movable = !view.opts.edit && view.bySquare.has(name);
+    const selected = name === (view.opts.edit ? view.opts.edit.selected : view.selected);
+    g.classList.toggle("target", target);
+    g.classList.toggle("swap", target && !!pieceAt(view.board, name));
+    g.classList.toggle("movable", movable);
+    g.classList.toggle("selected", selected);
+    g.classList.toggle("pinned", target && pinned?.to === name);
+    g.dataset.target = String(target);
+    g.dataset.selected = String(selected);
+    g.dataset.legal = String(target || movable);
+  }
+  view.root.classList.toggle("has-selection", !!view.selected);
+}
+
+function renderBar(view) {
+  const { bar, board, opts } = view;
+  const client = opts.client;
+  bar.buttons.replaceChildren();
+  bar.extra.replaceChildren();
+  bar.root.hidden = !!opts.edit; // the editor has its own bar
+  if (opts.edit) return;
+  if (view.selected) {
+    const piece = pieceAt(board, view.selected);
+    const { steps, turns } = movesOf(view, view.selected);
+    const pinned = view.pinned ? board.moves?.[view.pinned] : null;
+    bar.info.textContent = pinned
+      ? `${view.pinned}: tap ${pinned.to || "the button"} again, or Play, to make the move.`
+      : `${kindLabel(client, piece?.kind)} on ${view.selected}: `
+        + (steps.size && turns.length ? "move to a marked square or turn it" : steps.size ? "move to a marked square" : "turn it");
+    for (const turn of [...turns].sort((a, b) => (a.turn === "ccw" ? -1 : 1) - (b.turn === "ccw" ? -1 : 1))) {
+      bar.buttons.append(turnButton(view, piece, turn));
+    }
+    if (pinned) {
+      bar.extra.append(h("button", {
+        type: "button", class: "btn small primary", "data-testid": "preview-play", "data-move": view.pinned,
+        title: `Make the move ${view.pinned}`, onclick: () => commit(view, view.pinned),
+      }, icon("play"), `Play ${view.pinned}`));
+      // a swap target that is one of the mover's own pieces: it may be that piece one meant to pick
+      const other = pinned.to && pieceAt(board, pinned.to);
+      if (other && movesOf(view, pinned.to) !== NO_MOVES) {
+        bar.extra.append(h("button", {
+          type: "button", class: "btn small ghost", "data-testid": "select-instead",
+          onclick: () => select(view, pinned.to),
+        }, `Pick the ${kindLabel(client, other.kind)} on ${pinned.to} instead`));
+      }
+    }
+    bar.buttons.append(h("button", {
+      type: "button", class: "btn small ghost", "data-testid": "select-cancel", title: "Drop the selection (Esc)",
+      onclick: () => select(view, null),
+    }, "Cancel"));
+  } else if (view.legal.size) {
+    bar.info.textContent = `Choose one of your pieces (${opts.seatNames?.[board.to_move] || ""}), then where it goes.`;
+  } else {
+    bar.info.textContent = "";
+  }
+  const claim = [...view.legal].find((move) => board.moves?.[move]?.type === "claim");
+  if (claim) {
+    bar.extra.append(h("button", {
+      type: "button", class: "btn small attention", "data-testid": "btn-claim",
+      title: "The position occurred for the third time: you may claim a draw",
+      onclick: () => commit(view, claim),
+    }, "Claim draw"));
+  }
+  const counters = [];
+  if (board.repetitions > 1) counters.push(`this position occurred ${board.repetitions} times (a third is a draw)`);
+  if (board.quiet_limit > 0 && board.quiet > 0) counters.push(`${board.quiet} of ${board.quiet_limit} plies without a piece removed`);
+  bar.counters.textContent = counters.length ? `${counters.join(" · ").replace(/^./, (c) => c.toUpperCase())}.` : "";
+  bar.counters.hidden = counters.length === 0;
+  bar.row.hidden = !bar.info.textContent && !bar.buttons.childElementCount && !bar.extra.childElementCount;
+  syncBarFrame(view);
+}
+
+/** An empty bar keeps its place (the page does not jump) but shows no box. */
+function syncBarFrame(view) {
+  const { bar } = view;
+  bar.root.classList.toggle("empty", bar.row.hidden && bar.preview.hidden && bar.counters.hidden);
+}
+
+function turnButton(view, piece, { move, turn, facing }) {
+  const clockwise = turn === "cw";
+  const label = piece?.kind === "sphinx" ? `Aim the laser ${facingWords(facing)}`
+    : piece?.kind === "scarab" ? "Turn (flip the mirror)"
+      : clockwise ? "Turn clockwise" : "Turn anticlockwise";
+  const button = h("button", {
+    type: "button", class: "btn small turn-btn", "data-testid": `rotate-${clockwise ? "cw" : "ccw"}`,
+    "data-move": move, title: `${label} (${move}; key ${clockwise ? "]" : "["})`,
+    "aria-label": `${label}, ${move}`, "aria-pressed": view.pinned === move ? "true" : null,
+    onclick: (event) => turnPressed(view, move, event),
+  }, icon(clockwise ? "turn-cw" : "turn-ccw"), label);
+  button.classList.toggle("pinned", view.pinned === move);
+  for (const type of ["pointerenter", "focus"]) {
+    button.addEventListener(type, (event) => { if (event.pointerType !== "touch") point(view, move); });
+  }
+  for (const type of ["pointerleave", "blur"]) {
+    button.addEventListener(type, (event) => { if (event.pointerType !== "touch") point(view, null); });
+  }
+  return button;
+}
+
+function squareLabel(view, name) {
+  const { board, opts } = view;
+  const piece = pieceAt(board, name);
+  const parts = [name, piece ? pieceWords(piece, opts.seatNames, opts.client) : "empty"];
+  const res = board.reserved?.[name];
+  if (res === 0 || res === 1) parts.push(`reserved for ${opts.seatNames?.[res] || opts.client?.seats?.[res] || ""}`);
+  const s = view.squares.get(name);
+  if (s.g.classList.contains("target")) {
+    const move = targetMove(view, name);
+    const verdict = beamVerdict(board.previews?.[move], opts.seatNames, opts.client);
+    parts.push(`play ${move}${verdict.text ? `: ${verdict.text}` : ""}`);
+  } else if (s.g.classList.contains("movable")) {
+    parts.push("yours to move");
+  }
+  return parts.join(", ");
+}
+
+/** Move the keyboard cursor to `square` and focus it. */
+export function focusSquare(container, square) {
+  const view = views.get(container);
+  const s = view?.squares.get(String(square));
+  if (!s || view.compact) return;
+  setRoving(view, s.index);
+  s.g.focus();
+}
+
+/** The square (or null) under a client point, for the editor's dragging. */
+export function squareAtPoint(container, clientX, clientY) {
+  const view = views.get(container);
+  if (!view) return null;
+  const el = document.elementFromPoint(clientX, clientY)?.closest?.(".sq");
+  return el && view.root.contains(el) ? el.dataset.square : null;
+}

@@ -1,0 +1,95 @@
+// Keeping a game's view fresh: the WebSocket (every change, as it happens), reconnecting with backoff (0.5 s
+// doubling to 10 s) and asking over HTTP every 3 s while it is down; a close with code 4404 (unknown game) stops.
+
+import { api, seats, socketUrl } from "../../api.js";
+import { showMessage } from "../../messages.js";
+
+const POLL_MS = 3000;
+
+export class Connection {
+  /** receive(view, source): a view arrived; status(state): "connecting", "live" or "offline". */
+  constructor(id, { receive, status }) {
+    this.id = id;
+    this.receive = receive;
+    this.status = status;
+    this.ws = null;
+    this.backoff = 500;
+    this.timers = new Set();
+    this.pollTimer = null;
+    this.closed = false;
+  }
+
+  later(fn, ms) {
+    const t = setTimeout(() => { this.timers.delete(t); if (!this.closed) fn(); }, ms);
+    this.timers.add(t);
+    return t;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.status("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(socketUrl(this.id));
+    } catch {
+      this.reconnectLater();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.backoff = 500;
+      this.status("live");
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch { return; }
+      if (msg.type === "state" && msg.state) this.receive(msg.state, "ws");
+      else if (msg.type === "error" && msg.error) showMessage(msg.error, "error");
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (event.code === 4404) { // the server does not know this game: trying again will not help
+        this.status("offline");
+        return;
+      }
+      this.reconnectLater();
+    };
+  }
+
+  reconnectLater() {
+    if (this.closed) return;
+    this.status("offline");
+    const delay = this.backoff;
+    this.backoff = Math.min(this.backoff * 2, 10000);
+    this.later(() => this.connect(), delay);
+    // while the socket is down, keep the view fresh by asking now and then
+    if (!this.pollTimer) {
+      const poll = () => {
+        this.pollTimer = null;
+        if (this.ws && this.ws.readyState === WebSocket.OPEN) return;
+        this.refresh();
+        this.pollTimer = this.later(poll, POLL_MS);
+      };
+      this.pollTimer = this.later(poll, POLL_MS);
+    }
+  }
+
+  /** Ask for the view over HTTP now (with the primary seat's token, so `you` is set). */
+  async refresh() {
+    try {
+      const view = await api.game(this.id, seats.primaryToken(this.id));
+      this.receive(view, "poll");
+    } catch { /* the next try will tell */ }
+  }
+
+  close() {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+    }
+  }
+}

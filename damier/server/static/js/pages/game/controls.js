@@ -1,0 +1,120 @@
+// The game page's buttons: undo, hint, resign, draws (games that have them), and the invitation links of the other
+// people's seats (copy, "play it here", "let them play").
+
+import { h, icon, replace } from "../../dom.js";
+import { inviteUrl, seats } from "../../api.js";
+import { showMessage } from "../../messages.js";
+import { seatColour } from "../../players.js";
+
+/** The action buttons for `view`, as `page` (the seats this browser plays, a hint on its way...) allows them. */
+export function renderControls(page, view) {
+  if (!view) return;
+  const el = page.el;
+  const local = page.localSeats();
+  const playing = local.length > 0;
+  const active = view.status === "active" && !view.result;
+  el.controls.hidden = !playing && !page.mod?.canFlip; // a watcher may still turn the board round
+  for (const b of [el.undo, el.hint, el.resign]) b.hidden = !playing;
+  el.keys.hidden = !playing || !active;
+  // undo
+  const asked = (view.undo_request || []).map(Number);
+  const waitingOthers = asked.length > 0 && local.every((s) => asked.includes(s));
+  const othersAsked = asked.length > 0 && !waitingOthers;
+  el.undo.disabled = !page.canUndo(view) || waitingOthers;
+  el.undo.querySelector(".label").textContent = waitingOthers ? "Undo asked" : othersAsked ? "Agree to undo" : "Undo";
+  el.undo.classList.toggle("attention", othersAsked);
+  // hint
+  el.hint.disabled = !page.isMyTurn(view) || !!page.hintPending;
+  el.hint.querySelector(".label").textContent = page.hintPending ? "Thinking…" : "Hint";
+  el.hint.classList.toggle("pending", !!page.hintPending);
+  // resign
+  el.resign.disabled = !active || !playing;
+  el.resign.classList.toggle("danger", page.resignArmed);
+  el.resign.querySelector(".label").textContent = page.resignArmed ? "Really resign?" : "Resign";
+  renderDraws(page, view, active && playing);
+}
+
+function renderDraws(page, view, allowed) {
+  const { drawBox } = page.el;
+  drawBox.replaceChildren();
+  if (!view.has_draws || !allowed) return;
+  const offer = view.draw_offer;
+  const offerSeat = offer === null || offer === undefined ? null : Number(typeof offer === "object" ? offer.seat ?? offer.by : offer);
+  if (offerSeat !== null && !page.localSeats().includes(offerSeat)) {
+    drawBox.append(
+      h("button", { type: "button", class: "btn", "data-testid": "btn-draw-accept", onclick: () => page.draw("accept") }, "Accept draw"),
+      h("button", { type: "button", class: "btn ghost", "data-testid": "btn-draw-decline", onclick: () => page.draw("decline") }, "Decline"));
+  } else {
+    drawBox.append(h("button", {
+      type: "button", class: "btn", "data-testid": "btn-draw", disabled: offerSeat !== null,
+      onclick: () => page.draw("offer"),
+    }, offerSeat !== null ? "Draw offered" : "Offer a draw"));
+  }
+}
+
+/** The Invite panel: a link per other person's seat this browser holds the token of. */
+export function renderInvite(page, view) {
+  const el = page.el;
+  const store = seats.get(page.id);
+  const primary = store.primary;
+  const humans = (view.seats || []).filter((s) => s.kind === "human");
+  const others = humans.map((s) => s.index ?? view.seats.indexOf(s)).filter((i) => i !== primary && store.tokens[String(i)]);
+  if (humans.length < 2 || !others.length || view.status !== "active") {
+    el.invite.hidden = true;
+    return;
+  }
+  el.invite.hidden = false;
+  replace(el.invite,
+    h("h2", { id: "invite-title" }, "Invite"),
+    h("p", { class: "muted small" }, "Send each person the link to their seat, or play a seat here (one device for several people)."),
+    others.map((i) => inviteRow(page, view, store, i)));
+}
+
+function inviteRow(page, view, store, i) {
+  const link = inviteUrl(page.id, i, store.tokens[String(i)]);
+  const input = h("input", { class: "link-input", readonly: true, value: link, "data-testid": `invite-link-${i}`, "aria-label": `Invitation link for ${view.seats[i].name}` });
+  const remote = store.remote.includes(i);
+  return h("div", { class: "invite-row" },
+    h("div", { class: "invite-head" },
+      h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
+      h("strong", {}, view.seats[i].name),
+      h("small", { class: "muted" }, remote ? "invited" : "played here"),
+      h("button", {
+        type: "button", class: "link-btn", "data-testid": `invite-local-${i}`,
+        onclick: () => {
+          if (remote) seats.add(page.id, { [i]: store.tokens[String(i)] }, store.primary);
+          else seats.markRemote(page.id, i);
+          page.renderAll();
+        },
+      }, remote ? "play it here" : "let them play")),
+    h("div", { class: "link-row" }, input,
+      h("button", {
+        type: "button", class: "btn small", "data-testid": `invite-copy-${i}`,
+        onclick: (e) => copyLink(link, input, e.currentTarget, () => { seats.markRemote(page.id, i); page.renderAll(); }),
+      }, icon("copy"), "Copy")));
+}
+
+/** Copy `text` (the link shown in `input`); `done()` once copied. */
+export async function copyLink(text, input, button, done) {
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    ok = true;
+  } catch {
+    input.focus();
+    input.select();
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+  }
+  if (ok) {
+    showMessage("Link copied.", "success", 2000);
+    if (button) {
+      button.classList.add("copied");
+      setTimeout(() => button.classList.remove("copied"), 1500);
+    }
+    done?.();
+  } else {
+    input.focus();
+    input.select();
+    showMessage("Copy the selected link by hand (the browser refused).", "info");
+  }
+}

@@ -1,0 +1,148 @@
+// The game page's panels: the status line and thinking indicator, the result banner, the players with their
+// colours and scores, the move list and the record links. Each reads the view and the page's seats.
+
+import { h, icon, replace } from "../../dom.js";
+import { recordUrl, seats } from "../../api.js";
+import { seatColour } from "../../players.js";
+
+export function renderStatus(page, view) {
+  const el = page.el;
+  const local = page.localSeats();
+  const over = view.status !== "active" || !!view.result || view.player < 0;
+  const seat = view.seats?.[view.player];
+  const thinking = (view.seats || []).find((s) => s.thinking);
+  let text = "";
+  if (over) {
+    // the banner tells everyone the same result; the status line says what it means for you
+    const plies = (view.moves || []).length;
+    const winner = view.result && Number.isInteger(view.result.winner) ? view.result.winner : null;
+    const personal = local.length === 1 && view.result ? (winner === local[0] ? "You win! " : winner === null ? "" : "You lost. ") : "";
+    text = `${personal}Game over after ${plies} move${plies === 1 ? "" : "s"}`;
+  } else if (page.isMyTurn(view)) {
+    text = local.length > 1 ? `${seat.name} to play: your turn` : `Your turn (${seat.name})`;
+  } else if (seat && seat.kind === "computer") {
+    text = thinking ? "" : `${seat.name} to play (computer)`; // the thinking indicator says the rest
+  } else if (seat) {
+    text = local.length ? `Waiting for ${seat.name}` : `${seat.name} to play`;
+  }
+  el.statusText.textContent = text;
+  el.statusText.hidden = !text;
+  el.statusDot.style.setProperty("--c", over ? "var(--muted)" : seatColour(view.player));
+  el.statusDot.hidden = over;
+  el.status.dataset.turn = page.isMyTurn(view) ? "mine" : over ? "over" : "other";
+  el.status.style.setProperty("--c-turn", over ? "var(--border)" : seatColour(view.player));
+  el.thinking.hidden = !thinking || over;
+  el.thinking.querySelector(".thinking-text").textContent = thinking ? `${thinking.name} is thinking…` : "";
+  if (thinking) el.thinking.style.setProperty("--c", seatColour(thinking.index ?? view.seats.indexOf(thinking)));
+  el.watching.hidden = local.length > 0;
+  document.title = `${over ? "Game over" : page.isMyTurn(view) ? "Your turn" : text} · ${view.title} · damier`;
+}
+
+export function renderBanner(page, view) {
+  const el = page.el;
+  if (!view.result) {
+    el.banner.hidden = true;
+    el.banner.replaceChildren();
+    return;
+  }
+  const local = page.localSeats();
+  const winner = Number.isInteger(view.result.winner) ? view.result.winner : null;
+  const actions = h("div", { class: "result-actions" });
+  if (local.length) {
+    const rematch = h("button", { type: "button", class: "btn primary", "data-testid": "btn-rematch" },
+      icon("repeat"), view.rematch ? "Join the rematch" : "Rematch");
+    rematch.addEventListener("click", () => page.rematch(rematch));
+    actions.append(rematch);
+  } else if (view.rematch) {
+    const rid = typeof view.rematch === "string" ? view.rematch : view.rematch.id;
+    if (rid) actions.append(h("a", { class: "btn primary", href: `#/game/${encodeURIComponent(rid)}` }, icon("eye"), "Watch the rematch"));
+  }
+  actions.append(
+    h("a", { class: "btn", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay" }, icon("film"), "Replay"),
+    h("a", { class: "btn ghost", href: `#/new/${encodeURIComponent(view.game)}` }, icon("plus"), "New game"));
+  el.banner.dataset.winner = winner === null ? "none" : String(winner);
+  el.banner.style.setProperty("--c", winner === null ? "var(--muted)" : seatColour(winner));
+  const mine = winner !== null && local.includes(winner);
+  el.banner.classList.toggle("won", local.length > 0 && mine);
+  el.banner.classList.toggle("lost", local.length > 0 && !mine && local.length < (view.seats || []).length);
+  replace(el.banner,
+    h("div", { class: "result-main" },
+      h("span", { class: "result-medal", "aria-hidden": "true" }, winner === null ? "=" : "★"),
+      h("div", {}, h("strong", {}, resultHeadline(view)), h("span", {}, resultDetail(view)))),
+    actions);
+  el.banner.hidden = false;
+}
+
+export function renderPlayers(page, view) {
+  const el = page.el;
+  const n = (view.seats || []).length;
+  const scores = page.mod.score(view.board, n);
+  const total = scores.reduce((sum, s) => sum + (s ? s.value : 0), 0);
+  const local = page.localSeats();
+  const store = seats.get(page.id);
+  const moved = new Set((view.moves || []).map((m) => m.player));
+  replace(el.share, total > 0 ? scores.map((s, i) => s && s.value > 0
+    ? h("span", { style: { "--c": seatColour(i), "flex-grow": String(s.value) }, title: `${view.seats[i].name}: ${s.value}` })
+    : null) : h("span", { class: "empty" }));
+  replace(el.players, (view.seats || []).map((seat, i) => {
+    const s = scores[i];
+    const out = !!view.moves?.length && moved.has(i) && s && s.value === 0;
+    const toMove = view.status === "active" && !view.result && view.player === i;
+    const who = local.includes(i) ? "You" : seat.kind === "computer" ? `Computer · ${seat.level || "?"}`
+      : store.remote.includes(i) ? "Invited" : "Person";
+    const winner = view.result && view.result.winner === i;
+    return h("li", {
+      class: `player${toMove ? " to-move" : ""}${out ? " out" : ""}${winner ? " winner" : ""}`,
+      "data-testid": `player-${i}`, "aria-current": toMove ? "true" : null,
+    },
+      h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
+      h("span", { class: "player-name" }, seat.name, h("small", {}, who)),
+      seat.thinking && toMove ? h("span", { class: "spinner", title: "thinking", "aria-label": "thinking" }) : null,
+      winner ? h("span", { class: "badge win" }, "winner") : out ? h("span", { class: "badge" }, "out") : null,
+      s ? h("span", { class: "player-score", "data-testid": `score-${i}` },
+        h("b", {}, String(s.value)), h("small", {}, s.unit)) : null);
+  }));
+}
+
+export function renderMoves(page, view) {
+  const el = page.el;
+  const moves = view.moves || [];
+  el.movesEmpty.hidden = moves.length > 0;
+  const atBottom = !page.movesScrolledUp;
+  const finished = view.status !== "active" || !!view.result;
+  replace(el.moves, moves.map((m, k) => {
+    const ply = m.ply ?? k + 1;
+    const content = [h("span", { class: "ply" }, String(ply)), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move)];
+    return h("li", { "data-testid": `move-${ply}`, class: k === moves.length - 1 ? "current" : null, title: `${view.seats?.[m.player]?.name || ""} ${m.move}` },
+      finished ? h("a", { href: `#/replay/${encodeURIComponent(page.id)}?ply=${ply}` }, content) : content);
+  }));
+  if (atBottom || moves.length <= 1) el.moves.scrollTop = el.moves.scrollHeight;
+}
+
+export function renderMore(page, view) {
+  replace(page.el.more,
+    h("a", { class: "btn small", href: recordUrl(page.id), download: `${view.game}-${page.id}.json`, "data-testid": "btn-record" }, icon("download"), "Download record"),
+    h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay-side" }, icon("film"), "Replay"));
+}
+
+export function seatName(view, i) {
+  return view.seats?.[i]?.name || `player ${i + 1}`;
+}
+
+function resultHeadline(view) {
+  const winner = view.result && Number.isInteger(view.result.winner) ? view.result.winner : null;
+  if (winner === null) return view.result && /draw/i.test(String(view.result.reason || "")) ? "Draw" : "Game over";
+  return `${seatName(view, winner)} wins`;
+}
+
+function resultDetail(view) {
+  const r = view.result || {};
+  const plies = (view.moves || []).length;
+  const after = `${plies} move${plies === 1 ? "" : "s"}`;
+  let reason = String(r.reason || "").trim();
+  const winner = Number.isInteger(r.winner) ? seatName(view, r.winner) : null;
+  if (winner && reason.toLowerCase().startsWith(`${winner} wins:`.toLowerCase())) reason = reason.slice(winner.length + 6).trim();
+  if (winner && reason.toLowerCase().endsWith(`: ${winner} wins`.toLowerCase())) reason = reason.slice(0, -(winner.length + 7)).trim();
+  // the server's reasons are sentences ("Red wins: Blue has no atoms left"); show them as they are
+  return reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)} · ${after}` : `Game over after ${after}`;
+}

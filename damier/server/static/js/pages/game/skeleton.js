@@ -1,0 +1,78 @@
+// The game page's elements: the head, the board column (status, result banner, board, actions, keys) and the
+// side column (players, invitations, moves, sharing). Built once; the panels fill them in.
+
+import { h, icon, replace } from "../../dom.js";
+import { watchUrl } from "../../api.js";
+import { copyLink } from "./controls.js";
+
+/** Build the page in `root`; `page` gives the actions' handlers. The elements, by name. */
+export function buildSkeleton(root, page) {
+  const el = {};
+  el.title = h("h1", {}, "Loading…");
+  el.sub = h("span", { class: "sub-options", "data-testid": "game-options" });
+  el.conn = h("span", { class: "conn", "data-state": "connecting" }, "connecting…");
+  el.statusText = h("span", { class: "status-text" });
+  el.statusDot = h("span", { class: "swatch status-dot" });
+  el.thinking = h("span", { class: "thinking", "data-testid": "thinking", hidden: true, role: "status" },
+    h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")),
+    h("span", { class: "thinking-text" }));
+  el.watching = h("span", { class: "watching", "data-testid": "watching", hidden: true }, icon("eye"), "You are watching");
+  el.status = h("div", { class: "status", "data-testid": "status", "aria-live": "polite" },
+    el.statusDot, el.statusText, el.thinking, el.watching);
+  el.banner = h("div", { class: "result-banner", "data-testid": "result-banner", hidden: true, role: "status" });
+  el.board = h("div", { class: "board-wrap", "data-testid": "board" }, h("div", { class: "board-loading" }));
+  el.undo = h("button", { type: "button", class: "btn", "data-testid": "btn-undo", title: "Take back (U)", onclick: () => page.undo() },
+    icon("undo"), h("span", { class: "label" }, "Undo"));
+  el.hint = h("button", { type: "button", class: "btn", "data-testid": "btn-hint", title: "The hard computer's suggestion (H)", onclick: () => page.askHint() },
+    icon("hint"), h("span", { class: "label" }, "Hint"));
+  el.resign = h("button", { type: "button", class: "btn", "data-testid": "btn-resign", title: "Resign the game", onclick: () => page.resign() },
+    icon("flag"), h("span", { class: "label" }, "Resign"));
+  el.drawBox = h("span", { class: "draw-box" });
+  el.flip = h("button", { type: "button", class: "btn", "data-testid": "btn-flip", title: "Turn the board round", "aria-pressed": "false", hidden: true, onclick: () => page.flip() },
+    icon("repeat"), h("span", { class: "label" }, "Flip board"));
+  el.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" }, el.undo, el.hint, el.resign, el.drawBox, el.flip);
+  el.keys = h("p", { class: "keys-help" });
+  el.share = h("div", { class: "share-bar", "aria-hidden": "true" });
+  el.players = h("ul", { class: "player-list" });
+  el.invite = h("section", { class: "panel invite", hidden: true, "aria-labelledby": "invite-title" });
+  el.moves = h("ol", { class: "move-list", "data-testid": "move-list", "aria-label": "Moves" });
+  el.moves.addEventListener("scroll", () => {
+    page.movesScrolledUp = el.moves.scrollTop + el.moves.clientHeight < el.moves.scrollHeight - 8;
+  }, { passive: true });
+  el.movesEmpty = h("p", { class: "muted small" }, "No move yet.");
+  el.more = h("div", { class: "more-actions" });
+  el.watchInput = h("input", { class: "link-input", readonly: true, "aria-label": "Link to watch this game" });
+  replace(root, h("div", { class: "page game-page" },
+    h("div", { class: "game-head" },
+      h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
+    h("div", { class: "game-layout" },
+      h("section", { class: "board-col", "aria-label": "Board" },
+        el.status, el.banner, el.board, el.controls, el.keys),
+      h("aside", { class: "side-col" },
+        h("section", { class: "panel players", "data-testid": "players", "aria-labelledby": "players-title" },
+          h("h2", { id: "players-title" }, "Players"), el.share, el.players),
+        el.invite,
+        h("section", { class: "panel moves", "aria-labelledby": "moves-title" },
+          h("h2", { id: "moves-title" }, "Moves"), el.movesEmpty, el.moves),
+        h("section", { class: "panel", "aria-labelledby": "share-title" },
+          h("h2", { id: "share-title" }, "Share and keep"),
+          h("p", { class: "muted small" }, "Anyone with this link can watch the game."),
+          h("div", { class: "link-row" }, el.watchInput,
+            h("button", { type: "button", class: "btn small", "data-testid": "watch-link", onclick: (e) => copyLink(watchUrl(page.id), el.watchInput, e.currentTarget) },
+              icon("copy"), "Copy")),
+          el.more)))));
+  return el;
+}
+
+/** The connection state next to the options ("live", "reconnecting…"). */
+export function showConnection(el, state) {
+  if (!el) return;
+  el.dataset.state = state;
+  el.textContent = { live: "live", connecting: "connecting…", offline: "reconnecting…" }[state];
+  el.title = state === "live" ? "Updates arrive as they happen" : "Trying to reach the server again";
+}
+
+/** The keys line under the board: [[keys], words] pairs. */
+export function renderKeys(el, pairs) {
+  replace(el, pairs.map(([keys, words], i) => [i ? " · " : null, keys.map((k) => h("kbd", {}, k)), ` ${words}`]));
+}
