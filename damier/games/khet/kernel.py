@@ -206,26 +206,11 @@ def sphinx_rotation(c: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _verdict(s: np.ndarray, sq: int, action: int, me: int, pharaoh_rotation: bool, strict_swap: bool) -> int:
-    """``LEGAL``, or the first rule of a turn that forbids ``me`` the ``action`` of the piece on ``sq``: the move
-    rules in one place, for ``generate`` and for the facade's explanations."""
-    c = s[sq]
-    if c == 0:
-        return WHY_EMPTY
-    if ((c >> 2) & 1) != me:
-        return WHY_NOT_YOURS
-    kind = c >> 3
-    if kind == SPHINX:  # it never moves and only toggles between its two directions
-        if action < 8:
-            return WHY_SPHINX_STEPS
-        return LEGAL if action == sphinx_rotation(c) else WHY_SPHINX_TURN
-    if action >= 8:
-        if kind == SCARAB:  # both turns give the same mirror: one move, written +
-            return LEGAL if action == ROTATE_CW else WHY_SCARAB_TURN
-        if kind == PHARAOH and not pharaoh_rotation:
-            return WHY_NO_TURN
-        return LEGAL
-    t = NEIGHBOURS[sq, action]
+def _step_verdict(s: np.ndarray, sq: int, kind: int, me: int, d: int, strict_swap: bool) -> int:
+    """``LEGAL``, or why ``me``'s piece of ``kind`` on ``sq`` may not step (or swap) towards ``d`` (0-7)."""
+    if kind == SPHINX:
+        return WHY_SPHINX_STEPS
+    t = NEIGHBOURS[sq, d]
     if t < 0:
         return WHY_OFF_BOARD
     if RESERVED[t] == 1 - me:
@@ -243,9 +228,37 @@ def _verdict(s: np.ndarray, sq: int, action: int, me: int, pharaoh_rotation: boo
     return LEGAL
 
 
+@njit(cache=True, inline="always")
+def _turn_verdict(c: int, action: int, pharaoh_rotation: bool) -> int:
+    """``LEGAL``, or why the mover's piece of code ``c`` may not make the turn ``action`` (8 or 9)."""
+    kind = c >> 3
+    if kind == SPHINX:  # it only toggles between its two directions
+        return LEGAL if action == sphinx_rotation(c) else WHY_SPHINX_TURN
+    if kind == SCARAB:  # both turns give the same mirror: one move, written +
+        return LEGAL if action == ROTATE_CW else WHY_SCARAB_TURN
+    if kind == PHARAOH and not pharaoh_rotation:
+        return WHY_NO_TURN
+    return LEGAL
+
+
+@njit(cache=True, inline="always")
+def _verdict(s: np.ndarray, sq: int, action: int, me: int, pharaoh_rotation: bool, strict_swap: bool) -> int:
+    """``LEGAL``, or the first rule of a turn that forbids ``me`` the ``action`` of the piece on ``sq``: the move
+    rules in one place (with the two above), for ``generate`` and for the facade's explanations."""
+    c = s[sq]
+    if c == 0:
+        return WHY_EMPTY
+    if ((c >> 2) & 1) != me:
+        return WHY_NOT_YOURS
+    if action < 8:
+        return _step_verdict(s, sq, c >> 3, me, action, strict_swap)
+    return _turn_verdict(c, action, pharaoh_rotation)
+
+
 @njit(cache=True)
 def generate(s: np.ndarray, out: np.ndarray, pharaoh_rotation: bool, strict_swap: bool) -> int:
-    """Write the legal moves (increasing) into ``out``; return how many (0 once the game is over)."""
+    """Write the legal moves (increasing) into ``out``; return how many (0 once the game is over). A move is
+    listed when ``_verdict`` finds it legal: the piece's steps, then its turns."""
     me = s[TO_MOVE]
     if me < 0:
         return 0
@@ -254,9 +267,14 @@ def generate(s: np.ndarray, out: np.ndarray, pharaoh_rotation: bool, strict_swap
         c = s[sq]
         if c == 0 or ((c >> 2) & 1) != me:
             continue
-        for a in range(ACTIONS):
-            if _verdict(s, sq, a, me, pharaoh_rotation, strict_swap) == LEGAL:
-                out[k] = sq * ACTIONS + a
+        base = sq * ACTIONS
+        for d in range(8):
+            if _step_verdict(s, sq, c >> 3, me, d, strict_swap) == LEGAL:
+                out[k] = base + d
+                k += 1
+        for a in range(ROTATE_CW, ACTIONS):
+            if _turn_verdict(c, a, pharaoh_rotation) == LEGAL:
+                out[k] = base + a
                 k += 1
     return k
 
