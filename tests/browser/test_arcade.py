@@ -1,10 +1,13 @@
 """The arcade in a real browser: a whole Atoms game against the computer by clicking, an online game between
-two browser contexts, and the replay of a finished game."""
+two browser contexts, the replay of a finished game, and a chain reaction drawn wave by wave with the boards the
+server sent (the client computes no explosion)."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -138,3 +141,46 @@ def test_theme_toggle_switches_and_is_remembered(page: Page, live_server: Server
     assert after != before and after in ("light", "dark")
     page.reload()
     assert page.locator("html").get_attribute("data-theme") == after
+
+
+#: 4 x 4, Red to move: B2 (3 atoms, capacity 4) explodes, then B1 and A2 (3 each, capacity 3), then A1
+CHAIN = "1r,2r,.,./2r,3r,1b,./.,.,1b,./.,.,.,1b r rb 9"
+
+#: record the values an attribute of a square takes (every time it is set) in window.__seen
+WATCH = """([testid, attribute]) => {
+  window.__seen = [];
+  const el = document.querySelector(`[data-testid='${testid}']`);
+  new MutationObserver(() => window.__seen.push(el.getAttribute(attribute)))
+    .observe(el, { attributes: true, attributeFilter: [attribute] });
+}"""
+
+
+def distinct(values: list[Any]) -> list[Any]:
+    """``values`` without consecutive repeats."""
+    return [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
+
+
+def test_a_chain_is_drawn_wave_by_wave_with_the_boards_the_server_sent(page: Page, live_server: ServerProcess) -> None:
+    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+        "game": "atoms", "options": {"rows": 4, "cols": 4}, "start": CHAIN,
+        "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    page.goto(f"{live_server.url}/#/game/{created['id']}?seat=0&token={created['tokens']['0']}")
+    page.wait_for_selector(LEGAL)
+    expect(page.get_by_test_id("square-B1")).to_have_attribute("data-count", "2")
+    page.evaluate(WATCH, ["square-B1", "data-count"])
+    page.get_by_test_id("square-B2").click()
+    page.wait_for_selector(".atoms-board .sq.exploding", state="attached")  # the waves are animated
+    expect(page.get_by_test_id("move-1")).to_contain_text("B2")
+    page.wait_for_function("() => !document.querySelector('.atoms-board.animating')")
+    view = httpx.get(f"{live_server.url}/api/games/{created['id']}", timeout=10).json()
+    waves = [e for e in view["events"] if e["type"] == "wave"]
+    assert len(waves) == 3
+    # B1 showed the count of each wave's board in turn: 3 after the first, 0 after the second, 1 after the third
+    expected = [str(e["changes"]["B1"]["count"]) for e in view["events"] if "B1" in e.get("changes", {})]
+    assert expected == ["3", "0", "1"]
+    seen = distinct(page.evaluate("window.__seen"))
+    assert (seen[1:] if seen[0] == "2" else seen) == expected
+    for index, (count, owner) in enumerate(zip(view["board"]["counts"], view["board"]["owners"], strict=True)):
+        square = page.locator(f"[data-testid^='square-'][data-index='{index}']")
+        expect(square).to_have_attribute("data-count", str(count))
+        expect(square).to_have_attribute("data-owner", str(owner if count else -1))

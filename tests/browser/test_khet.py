@@ -1,7 +1,8 @@
 """Khet in a real browser: a position built in the setup editor, played to its end against the computer by
 clicking (the laser preview under the pointer is the engine's shot, the shot is animated, a removed piece goes),
-its replay, the editor's dragging, checking, quiet count and repetition draws claimed by a button, and a game on a
-touch screen (a first tap shows the shot, a second plays it)."""
+its replay, the editor's dragging, checking, quiet count and repetition draws claimed by a button, a game on a
+touch screen (a first tap shows the shot, a second plays it), and a move drawn step by step from the boards the
+server sent (the piece moved before the shot, then the piece removed)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,12 @@ def build_duel_in_the_editor(page: Page, base: str) -> None:
     page.goto(f"{base}/#/editor/khet")
     wait_valid(page)
     page.get_by_test_id("editor-clear").click()
+    # the palette is the game's: what is left of each side's limits, all but the required pieces
+    catalog = httpx.get(f"{base}/api/catalog", timeout=10).json()
+    palette = next(g for g in catalog if g["name"] == "khet")["client"]["palette"]
+    for piece in palette["pieces"]:
+        button = page.get_by_test_id(f"palette-{piece['colour']}-{piece['kind']}")
+        expect(button).to_have_attribute("data-left", str(piece["limit"] - (1 if piece["required"] else 0)))
     page.get_by_test_id("square-f8").click()  # pick up Red's Pharaoh
     page.get_by_test_id("square-b6").click()  # and put it down
     expect(page.get_by_test_id("square-b6")).to_have_attribute("data-piece", "pharaoh")
@@ -320,3 +327,30 @@ def test_on_a_touch_screen_a_first_tap_shows_the_shot_and_a_second_plays_it(
     page.get_by_test_id("preview-play").tap()
     expect(page.get_by_test_id("move-3")).to_contain_text("j6+")
     assert view_of(live_server, game_id)["version"] == 3
+
+
+#: record, in window.__seen, the squares of the pieces drawn each time the pieces are drawn again
+WATCH_PIECES = """() => {
+  window.__seen = [];
+  const layer = document.querySelector(".khet-board .pieces");
+  new MutationObserver(() => window.__seen.push([...layer.children].map((p) => p.dataset.square).sort().join(" ")))
+    .observe(layer, { childList: true });
+}"""
+
+
+def test_a_move_is_drawn_with_the_boards_the_server_sent(page: Page, live_server: ServerProcess) -> None:
+    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+        "game": "khet", "start": DUEL, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    page.goto(f"{live_server.url}/#/game/{created['id']}?seat=0&token={created['tokens']['0']}")
+    page.wait_for_selector(LEGAL)
+    page.evaluate(WATCH_PIECES)
+    page.get_by_test_id("square-e1").click()
+    page.get_by_test_id("square-e2").click()
+    page.wait_for_selector("[data-testid='laser-beam']", state="attached")
+    expect(page.get_by_test_id("piece-e6")).to_have_count(0)
+    page.wait_for_function("() => !document.querySelector('.khet-board.animating')")
+    events = view_of(live_server, created["id"])["events"]
+    assert [e["type"] for e in events] == ["step", "laser", "remove"]
+    # the Pharaoh on e2 and the Red Pyramid still on e6 while the laser crosses; then the Pyramid is gone
+    drawn = page.evaluate("window.__seen")
+    assert [s for i, s in enumerate(drawn) if i == 0 or s != drawn[i - 1]] == ["a8 b6 e2 e6 j1 j6", "a8 b6 e2 j1 j6"]
