@@ -1,18 +1,19 @@
 // #/game/<id> : the live game. The view comes from GET /api/games/<id>, then from the WebSocket (every change:
 // game/connection.js); views are shown in order, each move animated by the game's board module
-// (game/view-queue.js); the panels around the board are in game/panels.js and game/controls.js. Moves, undo,
-// hint, resign and rematch go through the API with this browser's seat tokens.
+// (game/view-queue.js); the panels around the board are in game/panels.js and game/controls.js, the actions
+// besides moving in game/actions.js. Moves, undo, hint, resign and rematch go through the API with this browser's
+// seat tokens.
 import { h, replace } from "../dom.js";
 import { api, seats, recent, watchUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { replaceAddress, navigate } from "../router.js";
 import { showMessage, showError } from "../messages.js";
-import { seatOfToken } from "../session.js";
 import { Connection } from "./game/connection.js";
 import { ViewQueue } from "./game/view-queue.js";
 import { buildSkeleton, renderKeys, showConnection } from "./game/skeleton.js";
 import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
 import { renderControls, renderInvite } from "./game/controls.js";
+import * as actions from "./game/actions.js";
 
 const DEFAULT_KEYS = [[["←", "↑", "→", "↓"], "move"], [["Enter"], "play"], [["U"], "undo"], [["H"], "hint"]];
 
@@ -195,109 +196,11 @@ class GamePage {
     }
   }
 
-  /** Undo with every local seat that has not asked yet (between people on one device it happens at once). */
-  async undo() {
-    const view = this.latest;
-    if (!view || !this.canUndo(view)) return;
-    await this.views.settle();
-    const asked = new Set((view.undo_request || []).map(Number));
-    const mine = this.localSeats().filter((s) => !asked.has(s));
-    this.el.undo.disabled = true;
-    try {
-      let answer = null;
-      for (const seat of mine.length ? mine : this.localSeats().slice(0, 1)) {
-        answer = await api.undo(this.id, seats.token(this.id, seat));
-      }
-      this.answered(answer, "undo");
-      if (answer && answer.board && (answer.undo_request || []).length && answer.version === view.version) {
-        showMessage("Undo asked: it happens when every player agrees.", "info");
-      }
-    } catch (err) {
-      showError(err);
-    } finally {
-      renderControls(this, this.latest);
-    }
-  }
-
-  answered(answer, source) {
-    if (answer && answer.board) this.receive(answer, source);
-    else this.connection.refresh();
-  }
-
-  async askHint() {
-    const view = this.shown;
-    if (!this.isMyTurn(view) || this.hintPending) return;
-    this.hintPending = true;
-    renderControls(this, view);
-    try {
-      const answer = await api.hint(this.id, this.actingToken(view));
-      if (this.shown && this.shown.version === view.version && answer && answer.move) {
-        this.hint = { square: answer.move, version: view.version };
-        this.drawBoard(this.shown);
-        const depth = answer.info && answer.info.depth ? ` (searched ${answer.info.depth} plies)` : "";
-        showMessage(`Hint: the computer would play ${answer.move}${depth}.`, "info");
-      }
-    } catch (err) {
-      showError(err);
-    } finally {
-      this.hintPending = false;
-      renderControls(this, this.shown);
-    }
-  }
-
-  /** Resign asks again: a second click within 4 s. */
-  async resign() {
-    const view = this.latest;
-    if (!view || view.status !== "active" || !this.localSeats().length) return;
-    if (!this.resignArmed) {
-      this.resignArmed = true;
-      renderControls(this, view);
-      this.later(() => { this.resignArmed = false; renderControls(this, this.latest); }, 4000);
-      return;
-    }
-    this.resignArmed = false;
-    try {
-      this.answered(await api.resign(this.id, this.actingToken(view)), "resign");
-    } catch (err) {
-      showError(err);
-    }
-  }
-
-  async draw(action) {
-    try {
-      this.answered(await api.draw(this.id, action, this.actingToken(this.latest)), "draw");
-    } catch (err) {
-      showError(err);
-    }
-  }
-
-  /** Ask once per local seat, and keep each new token for the seat the server reports. */
-  async rematch(button) {
-    const local = this.localSeats();
-    if (!local.length) return;
-    const primary = seats.get(this.id).primary;
-    if (button) button.disabled = true;
-    try {
-      let newId = null;
-      const tokens = {};
-      let newPrimary = null;
-      for (const seat of local) {
-        const answer = await api.rematch(this.id, seats.token(this.id, seat));
-        newId = answer.id;
-        const { seat: newSeat } = await seatOfToken(answer.id, answer.token);
-        const key = newSeat === null ? seat : newSeat;
-        tokens[key] = answer.token;
-        if (seat === primary || newPrimary === null) newPrimary = key;
-      }
-      seats.add(newId, tokens, newPrimary);
-      const view = this.latest;
-      recent.add({ id: newId, game: view.game, title: view.title, options: view.options, start: view.start, seat: newPrimary });
-      navigate(`/game/${encodeURIComponent(newId)}`);
-    } catch (err) {
-      showError(err);
-      if (button) button.disabled = false;
-    }
-  }
+  undo() { return actions.undo(this); }
+  askHint() { return actions.askHint(this); }
+  resign() { return actions.resign(this); }
+  draw(action) { return actions.draw(this, action); }
+  rematch(button) { return actions.rematch(this, button); }
 
   keydown(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
