@@ -143,6 +143,6 @@ function resultDetail(view) {
   const winner = Number.isInteger(r.winner) ? seatName(view, r.winner) : null;
   if (winner && reason.toLowerCase().startsWith(`${winner} wins:`.toLowerCase())) reason = reason.slice(winner.length + 6).trim();
   if (winner && reason.toLowerCase().endsWith(`: ${winner} wins`.toLowerCase())) reason = reason.slice(0, -(winner.length + 7)).trim();
-  // the server's reasons are sentences ("Red wins: Blue has no atoms left"); show them as they are
+  // the server's reasons are sentences ("Red wins: Blue has nothing left"); show them as they are
   return reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)} · ${after}` : `Game over after ${after}`;
 }
