@@ -1,10 +1,13 @@
-"""Persistent storage of the arcade through SQLAlchemy: games, seats and moves, with versioned migrations.
+"""Persistent storage of the arcade through SQLAlchemy: games, seats and moves, race rooms and their events, with
+versioned migrations.
 
 SQLite (the default, a file in the user's data directory) runs in WAL mode with ``synchronous=NORMAL``: a
 committed move survives the server being killed. Any SQLAlchemy URL works (PostgreSQL for bigger setups).
 Writes go through one writer thread that commits whatever is queued in a single transaction (group
 commit): under load many games share one commit, and each caller's future resolves only once its write is
-committed. ``moves`` has the primary key ``(game_id, ply)``, so a ply of a game can never be written twice.
+committed. ``moves`` has the primary key ``(game_id, ply)``, so a ply of a game can never be written twice; a
+race room is the list of its events (``race_events``, primary key ``(race_id, seq)``), so two servers or two
+requests can never both write the same step of a race.
 """
 
 from __future__ import annotations
@@ -61,6 +64,8 @@ games = Table(
     Column("rematch", String(32), nullable=True),
     Column("created_at", String(40), nullable=False),
     Column("updated_at", String(40), nullable=False),
+    Column("finished_at", String(40), nullable=True),
+    Column("hints", Integer, nullable=False, default=0),
 )
 seats = Table(
     "seats",
@@ -78,6 +83,28 @@ moves = Table(
     Column("move", String(64), nullable=False),
     Column("player", Integer, nullable=False),
     Column("created_at", String(40), nullable=False),
+)
+races = Table(
+    "races",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("result", Text, nullable=True),
+    Column("created_at", String(40), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)
+race_events = Table(
+    "race_events",
+    metadata,
+    Column("race_id", String(32), ForeignKey("races.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("data", Text, nullable=False),
+    Column("at", String(40), nullable=False),
 )
 
 
@@ -100,8 +127,25 @@ def _migration_1(conn: Connection) -> None:
     frozen.create_all(conn)
 
 
+def _migration_2(conn: Connection) -> None:
+    """Puzzles and race rooms: when a game finished and how many hints it was given; the race rooms and their
+    events (frozen here too)."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN finished_at VARCHAR(40)"))
+    conn.execute(text("ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0"))
+    frozen = MetaData()
+    Table("races", frozen, Column("id", String(32), primary_key=True), Column("game", String(40), nullable=False),
+          Column("options", Text, nullable=False), Column("settings", Text, nullable=False),
+          Column("status", String(16), nullable=False), Column("result", Text, nullable=True),
+          Column("created_at", String(40), nullable=False), Column("updated_at", String(40), nullable=False))
+    Table("race_events", frozen, Column("race_id", String(32), ForeignKey("races.id"), primary_key=True),
+          Column("seq", Integer, primary_key=True), Column("kind", String(16), nullable=False),
+          Column("seat", Integer, nullable=True), Column("data", Text, nullable=False),
+          Column("at", String(40), nullable=False))
+    frozen.create_all(conn)
+
+
 #: Migrations in order; ``MIGRATIONS[i]`` upgrades a database from version ``i`` to ``i + 1``.
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1]
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -136,6 +180,35 @@ class GameRow:
     updated_at: str
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[tuple[str, int]] = field(default_factory=list)  # (notation, player) by ply
+    finished_at: str | None = None  # when the game ended (a puzzle's time is created_at to finished_at)
+    hints: int = 0  # hints given to its players
+
+
+@dataclass
+class RaceEvent:
+    """One step of a race room (a join, the start, a round, a claim, demonstration moves, a verdict, the end of a
+    round or of the race): ``seq`` counts from 1, ``at`` is when it happened (ISO, UTC)."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+    at: str
+
+
+@dataclass
+class RaceRow:
+    """A race room as stored: the game and its options, the room's settings, and its events in order."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    status: str  # lobby, playing, finished
+    result: dict[str, Any] | None
+    created_at: str
+    updated_at: str
+    events: list[RaceEvent] = field(default_factory=list)
 
 
 def safe_url(url: str) -> str:
@@ -277,6 +350,7 @@ class Storage:
                 id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed, start=row.start,
                 status=row.status, result=json.dumps(row.result) if row.result else None, draw_offer=None,
                 undo_request="[]", rematch=None, created_at=row.created_at, updated_at=row.updated_at,
+                finished_at=row.finished_at, hints=row.hints,
             ))
             for seat in row.seats:
                 conn.execute(insert(seats).values(game_id=row.id, idx=seat.index, kind=seat.kind, level=seat.level))
@@ -300,7 +374,7 @@ class Storage:
                 draw_offer=g["draw_offer"], undo_request=json.loads(g["undo_request"]), rematch=g["rematch"],
                 created_at=g["created_at"], updated_at=g["updated_at"],
                 seats=[SeatRow(s["idx"], s["kind"], s["level"]) for s in seat_rows],
-                moves=[(m, p) for m, p in move_rows],
+                moves=[(m, p) for m, p in move_rows], finished_at=g["finished_at"], hints=int(g["hints"] or 0),
             )
 
     def active_game_ids(self, with_computer: bool = False) -> list[str]:
@@ -322,7 +396,7 @@ class Storage:
                                                   player=player, created_at=now))
             conn.execute(update(games).where(games.c.id == game_id).values(
                 status=status, result=json.dumps(result) if result else None, updated_at=now,
-                draw_offer=None, undo_request="[]"))
+                draw_offer=None, undo_request="[]", finished_at=now if status == "finished" else None))
 
         return self.submit(write)
 
@@ -332,19 +406,76 @@ class Storage:
         def write(conn: Connection) -> None:
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply > keep))
             conn.execute(update(games).where(games.c.id == game_id).values(
-                status="active", result=None, updated_at=now, undo_request="[]", draw_offer=None))
+                status="active", result=None, updated_at=now, undo_request="[]", draw_offer=None, finished_at=None))
 
         return self.submit(write)
 
     def update_game(self, game_id: str, now: str, **values: Any) -> Future[None]:
-        """Update game fields (status, result, draw_offer, undo_request, rematch)."""
+        """Update game fields (status, result, draw_offer, undo_request, rematch); a game whose status becomes
+        ``finished`` gets ``finished_at``."""
         encoded = {k: (json.dumps(v) if k in ("result", "undo_request") and v is not None else v)
                    for k, v in values.items()}
+        if values.get("status") == "finished":
+            encoded["finished_at"] = now
 
         def write(conn: Connection) -> None:
             conn.execute(update(games).where(games.c.id == game_id).values(updated_at=now, **encoded))
 
         return self.submit(write)
+
+    def count_hint(self, game_id: str) -> Future[None]:
+        """One more hint given in the game."""
+
+        def write(conn: Connection) -> None:
+            conn.execute(update(games).where(games.c.id == game_id).values(hints=games.c.hints + 1))
+
+        return self.submit(write)
+
+    # ----- race rooms ---------------------------------------------------------------------------------
+    def create_race(self, row: RaceRow) -> Future[None]:
+        """A new race room with its first events (the host joining)."""
+
+        def write(conn: Connection) -> None:
+            conn.execute(insert(races).values(
+                id=row.id, game=row.game, options=json.dumps(row.options), settings=json.dumps(row.settings),
+                status=row.status, result=json.dumps(row.result) if row.result else None,
+                created_at=row.created_at, updated_at=row.updated_at))
+            _insert_events(conn, row.id, row.events)
+
+        return self.submit(write)
+
+    def load_race(self, race_id: str) -> RaceRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(races).where(races.c.id == race_id)).mappings().first()
+            if r is None:
+                return None
+            rows = conn.execute(select(race_events).where(race_events.c.race_id == race_id)
+                                .order_by(race_events.c.seq)).mappings()
+            return RaceRow(
+                id=r["id"], game=r["game"], options=json.loads(r["options"]), settings=json.loads(r["settings"]),
+                status=r["status"], result=json.loads(r["result"]) if r["result"] else None,
+                created_at=r["created_at"], updated_at=r["updated_at"],
+                events=[RaceEvent(e["seq"], e["kind"], e["seat"], json.loads(e["data"]), e["at"]) for e in rows],
+            )
+
+    def append_race_events(self, race_id: str, events: list[RaceEvent], status: str,
+                           result: dict[str, Any] | None, now: str) -> Future[None]:
+        """Append events (their ``seq`` follow the stored ones: ``ConflictError`` if one exists) and set the race's
+        status and result, in one transaction."""
+
+        def write(conn: Connection) -> None:
+            _insert_events(conn, race_id, events)
+            conn.execute(update(races).where(races.c.id == race_id).values(
+                status=status, result=json.dumps(result) if result else None, updated_at=now))
+
+        return self.submit(write)
+
+    def playing_race_ids(self, limit: int) -> list[str]:
+        """Races under way (their timers run), the most recently changed first, at most ``limit``."""
+        query = (select(races.c.id).where(races.c.status == "playing").order_by(races.c.updated_at.desc())
+                 .limit(limit))
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
 
     def ping(self) -> None:
         with self.engine.connect() as conn:
@@ -354,6 +485,12 @@ class Storage:
         self._queue.put(None)
         self._writer.join(timeout=30)
         self.engine.dispose()
+
+
+def _insert_events(conn: Connection, race_id: str, events: list[RaceEvent]) -> None:
+    for step in events:
+        conn.execute(insert(race_events).values(race_id=race_id, seq=step.seq, kind=step.kind, seat=step.seat,
+                                                data=json.dumps(step.data, separators=(",", ":")), at=step.at))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
