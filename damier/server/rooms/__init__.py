@@ -1,5 +1,5 @@
 """The arcade's rooms, independent of HTTP. A room is a place people watch, whose changes happen under its lock
-and are committed before anyone hears of them; a game between seats is the one kind of room today.
+and are committed before anyone hears of them; a game between seats and a race on one puzzle are its two kinds.
 
 - ``room``: the ``Room`` base (id, lock, watchers, one serialisation per change) and ``Watcher``;
 - ``errors``: what a room refuses (``NotFound``, ``NotYourSeat``, ``Conflict``, ``Invalid``, ``Unavailable``);
@@ -7,13 +7,19 @@ and are committed before anyone hears of them; a game between seats is the one k
 - ``arcade``: the rooms, storage, keys and computer pool together, and the lookup of a room;
 - ``game_room``: ``GameRoom``, one game between seats; ``moves``: its changes, stored then shown;
 - ``creation``: new games, record imports, the position check; ``commands``: move, undo, resign, draw,
-  rematch; ``turns``: computer turns and hints; ``views``: the view, replay frames and record export.
+  rematch; ``turns``: computer turns and hints; ``views``: the view, replay frames and record export;
+  ``puzzles``: solo puzzles (a one-player game room), the puzzle of the day;
+- ``race_room``: ``RaceRoom``, people racing on a puzzle game's puzzles; ``race_log``: its events folded into
+  players, chips and rounds; ``race_changes``: its changes, stored then shown, and what follows a verdict or a
+  deadline; ``race_commands``: create, join, start, claim, demonstrate, give up; ``race_timers``: the deadlines
+  the server enforces; ``race_views``: the view.
 """
 
 from damier.server.rooms.arcade import Arcade
 from damier.server.rooms.errors import Conflict, Invalid, NotFound, NotYourSeat, RoomError, Unavailable
 from damier.server.rooms.game_room import GameRoom
+from damier.server.rooms.race_room import RaceRoom
 from damier.server.rooms.room import Room, Watcher, encode
 
-__all__ = ["Arcade", "Conflict", "GameRoom", "Invalid", "NotFound", "NotYourSeat", "Room", "RoomError",
+__all__ = ["Arcade", "Conflict", "GameRoom", "Invalid", "NotFound", "NotYourSeat", "RaceRoom", "Room", "RoomError",
            "Unavailable", "Watcher", "encode"]

@@ -1,16 +1,21 @@
-"""The arcade: every live game room, the storage, the seat keys and the computer pool, which the other room
-modules work with; a room is looked up here, and loaded from the database when it is not in memory."""
+"""The arcade: every live room (games between seats and race rooms, in one bounded cache), the storage, the seat
+keys, the computer pool and the clock, which the other room modules work with; a room is looked up here, and
+loaded from the database when it is not in memory."""
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import turns
+from damier.server.rooms import race_timers, turns
 from damier.server.rooms.cache import CAPACITY, RoomCache
 from damier.server.rooms.errors import NotFound
 from damier.server.rooms.game_room import GameRoom
+from damier.server.rooms.race_room import RaceRoom, build
+from damier.server.rooms.room import Room
 from damier.server.rooms.seats import SeatKeys
 from damier.server.storage import GameRow, Storage
 
@@ -22,7 +27,9 @@ class Arcade:
         self.storage = storage
         self.pool = pool
         self.keys = SeatKeys(storage.secret)
-        self.rooms: RoomCache[GameRoom] = RoomCache(capacity)
+        self.rooms: RoomCache[Room] = RoomCache(capacity)
+        #: seconds since the epoch: race deadlines are counted on it (tests move it forward)
+        self.clock: Callable[[], float] = time.time
 
     async def room(self, game_id: str) -> GameRoom:
         """The room of game ``game_id`` (``NotFound`` if there is none); a computer whose turn it is in a room
@@ -30,17 +37,38 @@ class Arcade:
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
             raise NotFound("no such game")
         room, loaded = await self.rooms.load(game_id, self._load)
-        if room is None:
+        if not isinstance(room, GameRoom):
             raise NotFound(f"no game {game_id!r}")
         if loaded:
             turns.schedule(self, room)
         return room
 
-    async def _load(self, game_id: str) -> GameRoom | None:
+    async def race(self, race_id: str) -> RaceRoom:
+        """The race room ``race_id`` (``NotFound`` if there is none); a room loaded now sets its timer."""
+        if not isinstance(race_id, str) or not 1 <= len(race_id) <= 32:
+            raise NotFound("no such race")
+        room, loaded = await self.rooms.load(race_id, self._load_race)
+        if not isinstance(room, RaceRoom):
+            raise NotFound(f"no race {race_id!r}")
+        if loaded:
+            race_timers.schedule(self, room)
+        return room
+
+    async def _load(self, game_id: str) -> Room | None:
         row = await asyncio.to_thread(self.storage.load_game, game_id)
         if row is None:
             return None
         return await asyncio.to_thread(_build, row)
+
+    async def _load_race(self, race_id: str) -> Room | None:
+        row = await asyncio.to_thread(self.storage.load_race, race_id)
+        if row is None:
+            return None
+        return await asyncio.to_thread(build, row, self.now)
+
+    def now(self) -> float:
+        """The arcade's clock now (seconds since the epoch)."""
+        return self.clock()
 
     def seat_of(self, room: GameRoom, token: str | None) -> int | None:
         """The human seat of ``room`` whose token is ``token``, or None (a watcher)."""

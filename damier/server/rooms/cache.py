@@ -1,5 +1,6 @@
-"""The rooms kept in memory: a bounded cache, most recently used last, from which idle rooms are evicted
-(a room is rebuilt from the database when it is asked for again); each room is loaded once however many ask."""
+"""The rooms kept in memory (game rooms and race rooms alike): a bounded cache, most recently used last, from which
+idle rooms are evicted (a room is rebuilt from the database when it is asked for again); each room is loaded once
+however many ask."""
 
 from __future__ import annotations
 
@@ -70,10 +71,11 @@ class RoomCache(Generic[R]):
         """Drop ``room`` (the database knows better: the next request loads it again)."""
         if self._rooms.get(room.id) is room:
             del self._rooms[room.id]
+            room.release()
 
     def _evict(self) -> None:
         while len(self._rooms) > self.capacity:
             victim = next((key for key, room in self._rooms.items() if room.idle), None)
             if victim is None:
                 return
-            del self._rooms[victim]
+            self._rooms.pop(victim).release()

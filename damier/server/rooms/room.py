@@ -1,5 +1,6 @@
 """What every kind of room shares: an id, a lock that orders its changes, and the people watching it, who all
-receive one serialisation of each change; a game between seats (``game_room``) is one kind of room."""
+receive one serialisation of each change; a game between seats (``game_room``) and a race on one puzzle
+(``race_room``) are the two kinds of room."""
 
 from __future__ import annotations
 
@@ -91,6 +92,11 @@ class Room(abc.ABC):
         for watcher in list(self.watchers):
             if not watcher.offer(text):  # too far behind: dropped, its socket closed
                 self.watchers.discard(watcher)
+
+    def release(self) -> None:
+        """The room leaves memory (evicted, or forgotten because the database knows better): stop what it would
+        run on its own (a race's timer); it is loaded again when someone asks. Nothing by default."""
+        return
 
     def close(self) -> None:
         """Stop whatever the room runs in the background (the server is stopping): subclasses stop their own
