@@ -30,15 +30,20 @@ class Job:
     spec: str  # the agent (for a hint, the game's hint spec: it sets the time budget)
     agent_seed: int
     hint: bool = False  # the game's declared hint agent (``hint_agent``) rather than ``spec``
+    hint_level: int | None = None  # a graded hint of this level from the game's ``hints`` feature instead
 
 
 def think(job: Job) -> dict[str, Any]:
-    """Runs in a worker process: the agent's move in notation, and what it found."""
+    """Runs in a worker process: the agent's move in notation, and what it found (or, for a graded hint, what
+    the game's ``hints`` feature says at that level)."""
     from damier.ai.spec import hint_agent, make_agent
     from damier.core.registry import load
 
     game = load(job.game, **job.options)
     state = game.replay(list(job.moves), seed=job.seed, start=job.start)
+    if job.hint_level is not None:
+        graded: dict[str, Any] = game.info.hook("hints")(state, job.hint_level)
+        return graded
     agent = hint_agent(game) if job.hint else make_agent(job.spec, game, seed=job.agent_seed)
     move = agent.choose(state)
     return {"move": state.move_to_str(move), "info": agent.info.to_json()}

@@ -77,7 +77,7 @@ async def resign(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
 async def draw(arcade: Arcade, game_id: str, token: str | None, action: str) -> GameRoom:
     """Offer, accept or decline a draw; an accepted offer ends the game (``damier.core.game.agreement``)."""
     async with seated(arcade, game_id, token) as (room, seat):
-        if not room.game.has_draws:
+        if not room.game.has_draws or room.game.num_players == 1:
             raise Conflict(f"{room.game.title} has no draws")
         offer = room.row.draw_offer
         if action == "offer":
@@ -95,7 +95,7 @@ async def draw(arcade: Arcade, game_id: str, token: str | None, action: str) -> 
 
 async def rematch(arcade: Arcade, game_id: str, token: str | None) -> tuple[GameRoom, str]:
     """The same game again with the seats shifted by one (created once, by whichever seat asks first); the new
-    room and the token of the asker's new seat."""
+    room and the token of the asker's new seat. A puzzle's rematch is the same puzzle again (its seed too)."""
     shift = 1
     async with seated(arcade, game_id, token, over=None) as (room, seat):
         if room.active:
@@ -105,7 +105,8 @@ async def rematch(arcade: Arcade, game_id: str, token: str | None) -> tuple[Game
             old = room.row.seats
             seat_specs = [{"kind": old[(i - shift) % count].kind, "level": old[(i - shift) % count].level}
                           for i in range(count)]
-            new_room, _ = await creation.create(arcade, room.game.name, dict(room.game.options), seat_specs, None,
+            seed = room.row.seed if count == 1 else None
+            new_room, _ = await creation.create(arcade, room.game.name, dict(room.game.options), seat_specs, seed,
                                                 room.row.start)
             await update(arcade, room, rematch=new_room.id)
         new_id = room.row.rematch

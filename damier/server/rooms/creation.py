@@ -38,6 +38,8 @@ def first_state(game: Game, start: str | None, seed: int | None) -> State:
     try:
         state = game.start_state(start, seed)
     except DamierError as exc:
+        if start is None:
+            raise Invalid(f"no game of {game.title} with these options: {exc}") from None
         raise Invalid(f"bad start position for {game.title}: {exc}") from None
     if state.player == TERMINAL:
         raise Invalid(f"bad start position for {game.title}: the game is already over there "
@@ -50,6 +52,8 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
     if len(seat_specs) != game.num_players:
         raise Invalid(f"{game.name} with these options has {game.num_players} seats, not {len(seat_specs)}")
     info = game.info
+    if game.num_players == 1 and any(spec.get("kind") != "human" for spec in seat_specs):
+        raise Invalid(f"{game.title} is a puzzle: its one seat is a person's (kind 'human')")
     allowed_levels = [*(info.levels or {"easy": "", "medium": "", "hard": ""}), *info.agents]
     seats = []
     for index, spec in enumerate(seat_specs):
@@ -69,8 +73,11 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
 async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
                  seed: int | None, start: str | None = None) -> tuple[GameRoom, dict[int, str]]:
     """A new game and the token of each human seat; ``start`` is a position in the game's notation to begin
-    from (None: its usual start)."""
+    from (None: its usual start). A puzzle (a one-player game) from its usual start with no ``seed`` gets a
+    random one: a new puzzle each time."""
     game = load_game(name, options)
+    if game.num_players == 1 and start is None and seed is None:
+        seed = secrets.randbelow(2**62)
     state = first_state(game, start, seed)
     seats = seat_rows(game, seat_specs)
     now = now_iso()

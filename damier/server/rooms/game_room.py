@@ -23,7 +23,8 @@ class GameRoom(Room):
         self.thinking: int | None = None  # the computer seat thinking now
         self.task: asyncio.Task[None] | None = None
         self.hint_lock = asyncio.Lock()
-        self.hint_cache: tuple[int, dict[str, Any]] | None = None  # (version, answer)
+        #: hints computed for the position: (version, graded level or None) -> answer
+        self.hint_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
 
     @property
     def active(self) -> bool:

@@ -51,6 +51,7 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     room.row.status, room.row.result = status, result
     room.row.draw_offer, room.row.undo_request = None, []
     room.row.updated_at = now
+    room.row.finished_at = now if status == "finished" else None
 
 
 async def update(arcade: Arcade, room: GameRoom, **values: Any) -> None:
@@ -60,6 +61,8 @@ async def update(arcade: Arcade, room: GameRoom, **values: Any) -> None:
     for key, value in values.items():
         setattr(room.row, key, value)
     room.row.updated_at = now
+    if values.get("status") == "finished":
+        room.row.finished_at = now
 
 
 async def finish(arcade: Arcade, room: GameRoom, outcome: Outcome) -> None:
@@ -76,4 +79,5 @@ async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
         room.state.undo()
     del room.row.moves[keep:]
     room.row.undo_request, room.row.draw_offer, room.row.updated_at = [], None, now
+    room.row.finished_at = None
     room.stop_thinking()

@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("damier.server")
 
 
-def job(room: GameRoom, spec: str, *, hint: bool = False) -> Job:
+def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = None) -> Job:
     """What a worker needs to think about the room's position: names and notation only."""
     return Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
-               tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint)
+               tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint, hint_level=level)
 
 
 def schedule(arcade: Arcade, room: GameRoom) -> None:
@@ -83,24 +83,30 @@ async def resume(arcade: Arcade) -> int:
     return resumed
 
 
-async def hint(arcade: Arcade, game_id: str, token: str | None) -> dict[str, Any]:
-    """The suggestion of the game's hint agent (``GameInfo.hint``) for the seat of ``token``, to move now;
-    computed once per position, one at a time per game."""
+async def hint(arcade: Arcade, game_id: str, token: str | None, level: int | None = None) -> dict[str, Any]:
+    """The suggestion of the game's hint agent (``GameInfo.hint``) for the seat of ``token``, to move now; with
+    ``level``, a graded hint from the game's ``hints`` feature when it declares one (level 1, the vaguest, to 4,
+    the whole line). Computed in the worker pool, under the hint agent's time budget, once per position and
+    level, one at a time per game; each hint computed counts in the game's ``hints``."""
     room = await arcade.room(game_id)
     seat = arcade.require_seat(room, token)
     if not room.active or room.state.player != seat:
         raise Conflict("a hint is for the player to move, in a game that goes on")
+    graded = level if level is not None and room.game.info.has("hints") else None
     async with room.hint_lock:
-        version = room.version
-        if room.hint_cache is not None and room.hint_cache[0] == version:
-            return room.hint_cache[1]
+        key = (room.version, graded)
+        if key in room.hint_cache:
+            return room.hint_cache[key]
         spec = resolve(room.game.info.hint, room.game.name)
         try:
-            answer = await arcade.pool.move(job(room, spec, hint=True), budget_seconds(spec))
+            answer = await arcade.pool.move(job(room, spec, hint=True, level=graded), budget_seconds(spec))
+            await asyncio.wrap_future(arcade.storage.count_hint(room.id))
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("hint failed in game %s", room.id)
             raise Unavailable("no hint could be computed right now; try again") from None
-        room.hint_cache = (version, answer)
+        room.row.hints += 1
+        room.hint_cache = {k: v for k, v in room.hint_cache.items() if k[0] == key[0]}
+        room.hint_cache[key] = answer
         return answer

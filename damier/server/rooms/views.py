@@ -3,10 +3,11 @@ export (with the stored result, so a resigned or agreed game's record says how i
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from damier.core.game import TERMINAL, Outcome, Termination
-from damier.core.record import Record
+from damier.core.record import Record, now_iso
 
 if TYPE_CHECKING:
     from damier.server.rooms.game_room import GameRoom
@@ -46,7 +47,21 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "rematch": row.rematch,
         "created_at": row.created_at,
         "updated_at": row.updated_at,
+        "finished_at": row.finished_at,
+        "seconds": seconds_taken(row.created_at, row.finished_at),
+        "hints": row.hints,
+        "now": now_iso(),
     }
+
+
+def seconds_taken(created_at: str, finished_at: str | None) -> int | None:
+    """Whole seconds from a game's creation to its end (a puzzle's time), None while it goes on."""
+    if finished_at is None:
+        return None
+    try:
+        return max(0, round((datetime.fromisoformat(finished_at) - datetime.fromisoformat(created_at)).total_seconds()))
+    except ValueError:
+        return None
 
 
 def seats(room: GameRoom) -> list[dict[str, Any]]:

@@ -1,0 +1,104 @@
+"""Solo puzzles: a puzzle game (one player) played in a game room with one human seat. A new puzzle by the game's
+options (a ``difficulty`` option, when the game has one, picks its length), by a puzzle id or JSON (the game's
+``puzzle`` feature, else its position notation), or the puzzle of the day: the same for everyone on a UTC date,
+drawn from a seed made of the game's name and the date."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
+
+from damier.core import registry
+from damier.core.errors import DamierError
+from damier.core.game import Game, State
+from damier.server.rooms import creation
+from damier.server.rooms.errors import Invalid, NotFound
+from damier.server.rooms.game_room import GameRoom
+
+if TYPE_CHECKING:
+    from damier.server.rooms.arcade import Arcade
+
+
+def today() -> date:
+    """The UTC date now (the puzzle of the day changes at midnight UTC)."""
+    return datetime.now(UTC).date()
+
+
+def daily_seed(name: str, day: date) -> int:
+    """The seed of game ``name``'s puzzle of ``day``: the same on every server, a different one every day.
+
+    >>> first, again = daily_seed("any", date(2026, 12, 1)), daily_seed("any", date(2026, 12, 1))
+    >>> first == again != daily_seed("any", date(2026, 12, 2))
+    True
+    """
+    digest = hashlib.sha256(f"damier daily puzzle:{name}:{day.isoformat()}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+def puzzle_game(name: str, options: dict[str, Any] | None = None) -> Game:
+    """Game ``name`` with ``options``, if it is a puzzle (one player); ``Invalid`` otherwise."""
+    game = creation.load_game(name, options or {})
+    if game.num_players != 1:
+        raise Invalid(f"{game.title} is not a puzzle (it has {game.num_players} players)")
+    return game
+
+
+def day_of(text: str | None) -> date:
+    """A date from ``YYYY-MM-DD`` (None: today, UTC); ``Invalid`` for a bad one or one after today."""
+    if text is None:
+        return today()
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise Invalid(f"a date is YYYY-MM-DD, not {text[:20]!r}") from None
+    if day > today():
+        raise Invalid(f"the puzzle of {day.isoformat()} is not out yet")
+    return day
+
+
+def daily(name: str, day: date) -> dict[str, Any]:
+    """The puzzle of the day of game ``name`` (its default options): what a client shows before playing it."""
+    try:
+        game = puzzle_game(name)
+    except Invalid as exc:
+        raise NotFound(f"no puzzle of the day: {exc.message}") from None
+    seed = daily_seed(game.name, day)
+    state = _first(game, None, seed)
+    return {"game": game.name, "title": game.title, "date": day.isoformat(), "seed": seed,
+            "options": dict(game.options), "start": state.start, "position": state.position(),
+            "board": state.board_json(previews=False)}
+
+
+def _first(game: Game, start: str | None, seed: int | None) -> State:
+    try:
+        return game.start_state(start, seed)
+    except DamierError as exc:
+        raise Invalid(f"no puzzle of {game.title} with these options: {exc}") from None
+
+
+async def create(arcade: Arcade, name: str, options: dict[str, Any], puzzle: str | None, seed: int | None,
+                 day: date | None) -> tuple[GameRoom, str]:
+    """A solo puzzle room and the token of its one seat: the puzzle of ``day`` (the game's default options), the
+    puzzle ``puzzle`` (an id or JSON the game reads), or one drawn by ``options`` and ``seed`` (None: random)."""
+    game = puzzle_game(name, {} if day is not None else options)
+    start = None
+    if day is not None:
+        if options or puzzle is not None or seed is not None:
+            raise Invalid("the puzzle of the day has the game's default options; send no options, puzzle or seed")
+        seed = daily_seed(game.name, day)
+    elif puzzle is not None:
+        info = registry.info(game.name)
+        if info.has("puzzle"):
+            try:
+                state: State = await asyncio.to_thread(info.hook("puzzle"), puzzle, options)
+            except DamierError as exc:
+                raise Invalid(f"bad puzzle for {game.title}: {exc}") from None
+            game, start = state.game, state.start
+            if start is None:  # a puzzle read without a position of its own: its position is where it starts
+                start = state.position()
+        else:
+            start = puzzle
+    room, tokens = await creation.create(arcade, game.name, dict(game.options), [{"kind": "human"}], seed, start)
+    return room, tokens[0]
