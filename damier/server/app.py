@@ -11,11 +11,11 @@ import contextlib
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -34,15 +34,22 @@ from damier.server.rooms import (
     Invalid,
     NotFound,
     NotYourSeat,
+    RaceRoom,
+    Room,
     RoomError,
     Unavailable,
     Watcher,
     commands,
     creation,
     encode,
+    puzzles,
+    race_commands,
+    race_timers,
+    race_views,
     turns,
     views,
 )
+from damier.server.rooms.race_log import MAX_CLAIM
 from damier.server.storage import Storage
 
 log = logging.getLogger("damier.server")
@@ -74,6 +81,11 @@ def seat_view(arcade: Arcade, room: GameRoom, token: str | None) -> dict[str, An
     previews)."""
     seat = arcade.seat_of(room, token)
     return views.view(room, seat, spectator=seat is None)
+
+
+def race_view(arcade: Arcade, room: RaceRoom, token: str | None) -> dict[str, Any]:
+    """The race's view, with ``you`` set to the seat of ``token`` (None for a watcher)."""
+    return race_views.view(room, arcade.keys.seat_of(room.id, room.seats(), token))
 
 
 class SeatSpec(BaseModel):
@@ -111,6 +123,40 @@ class MoveBody(BaseModel):
 
 class DrawBody(BaseModel):
     action: Literal["offer", "accept", "decline"]
+
+
+class CreatePuzzle(BaseModel):
+    game: str = Field(max_length=40)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    #: a puzzle id, position or JSON form the game reads; None: one drawn by the options and the seed
+    puzzle: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    #: the puzzle of the day: True for today's (UTC), or a date YYYY-MM-DD up to today
+    daily: bool | str = False
+
+
+class CreateRace(BaseModel):
+    game: str = Field(max_length=40)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    #: the room's settings (round_seconds, demo_seconds, max_players, chips_total, chips_to_win, ...)
+    settings: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    #: the host's name (seat 0)
+    name: str = Field(min_length=1, max_length=64)
+
+
+class JoinRace(BaseModel):
+    name: str = Field(min_length=1, max_length=64)
+
+
+class ClaimBody(BaseModel):
+    count: int = Field(ge=1, le=MAX_CLAIM)
+    #: the round the claim is for (refused with 409 once that round is over)
+    round: int | None = Field(default=None, ge=1)
+
+
+class DemonstrateBody(BaseModel):
+    moves: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(min_length=1, max_length=MAX_CLAIM)
+    round: int | None = Field(default=None, ge=1)
 
 
 class BodyLimit:
@@ -169,6 +215,9 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         resumed = await turns.resume(arcade)
         if resumed:
             log.info("resumed %d computer turns", resumed)
+        races = await race_timers.resume(arcade)
+        if races:
+            log.info("resumed %d races under way", races)
         try:
             yield
         finally:
@@ -296,10 +345,11 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         return seat_view(arcade, await commands.draw(arcade, game_id, x_seat_token, body.action),
                          x_seat_token)
 
-    @app.post("/api/games/{game_id}/hint", summary="The suggestion of the game's hint agent for your move")
-    async def hint(game_id: str, request: Request,
-                   x_seat_token: SeatToken = None) -> dict[str, Any]:
-        return await turns.hint(arcade_of(request), game_id, x_seat_token)
+    @app.post("/api/games/{game_id}/hint",
+              summary="A hint for your move: the hint agent's move, or a graded hint (level 1 to 4) of a puzzle")
+    async def hint(game_id: str, request: Request, x_seat_token: SeatToken = None,
+                   level: Annotated[int | None, Query(ge=1, le=4)] = None) -> dict[str, Any]:
+        return await turns.hint(arcade_of(request), game_id, x_seat_token, level)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
     async def rematch(game_id: str, request: Request,
@@ -328,11 +378,69 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         room = await creation.import_record(arcade_of(request), obj)
         return {"id": room.id}
 
+    # ----- solo puzzles -------------------------------------------------------------------------------------
+    @app.post("/api/puzzles", status_code=201,
+              summary="A solo puzzle: drawn by the options (difficulty), read from a puzzle id, or the daily one")
+    async def create_puzzle(body: CreatePuzzle, request: Request) -> dict[str, Any]:
+        day = None
+        if body.daily is not False:
+            day = puzzles.day_of(None if body.daily is True else str(body.daily)[:40])
+        room, token = await puzzles.create(arcade_of(request), body.game, dict(body.options), body.puzzle,
+                                           body.seed, day)
+        return {"id": room.id, "token": token, "state": views.view(room, 0)}
+
+    @app.get("/api/puzzles/{game}/daily", summary="The puzzle of the day (UTC), the same for everyone")
+    async def daily_puzzle(game: str, date: Annotated[str | None, Query(max_length=10)] = None) -> dict[str, Any]:
+        day = puzzles.day_of(date)
+        return await asyncio.to_thread(puzzles.daily, game[:40], day)
+
+    # ----- race rooms ---------------------------------------------------------------------------------------
+    @app.post("/api/races", status_code=201, summary="Create a race room on a puzzle game; you are its host")
+    async def create_race(body: CreateRace, request: Request) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room, token = await race_commands.create(arcade, body.game, dict(body.options), dict(body.settings),
+                                                 body.name)
+        return {"id": room.id, "seat": 0, "token": token, "state": race_views.view(room, 0)}
+
+    @app.post("/api/races/{race_id}/join", status_code=201, summary="Join a race with a name; returns your token")
+    async def join_race(race_id: str, body: JoinRace, request: Request) -> dict[str, Any]:
+        room, seat, token = await race_commands.join(arcade_of(request), race_id, body.name)
+        return {"id": room.id, "seat": seat, "token": token, "state": race_views.view(room, seat)}
+
+    @app.get("/api/races/{race_id}", summary="The race as its players and watchers see it")
+    async def read_race(race_id: str, request: Request, x_seat_token: SeatToken = None) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        return race_view(arcade, await race_commands.look(arcade, race_id), x_seat_token)
+
+    @app.post("/api/races/{race_id}/start", summary="The host starts the race")
+    async def start_race(race_id: str, request: Request, x_seat_token: SeatToken = None) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        return race_view(arcade, await race_commands.start(arcade, race_id, x_seat_token), x_seat_token)
+
+    @app.post("/api/races/{race_id}/claim", summary="Claim the round's puzzle in a number of moves")
+    async def claim(race_id: str, body: ClaimBody, request: Request,
+                    x_seat_token: SeatToken = None) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room = await race_commands.claim(arcade, race_id, x_seat_token, body.count, body.round)
+        return race_view(arcade, room, x_seat_token)
+
+    @app.post("/api/races/{race_id}/demonstrate", summary="Demonstrate your claim: one move or the whole line")
+    async def demonstrate(race_id: str, body: DemonstrateBody, request: Request,
+                          x_seat_token: SeatToken = None) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room = await race_commands.demonstrate(arcade, race_id, x_seat_token, list(body.moves), body.round)
+        return race_view(arcade, room, x_seat_token)
+
+    @app.post("/api/races/{race_id}/giveup", summary="Give up your demonstration (the claim is wrong)")
+    async def give_up(race_id: str, request: Request, x_seat_token: SeatToken = None) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        return race_view(arcade, await race_commands.give_up(arcade, race_id, x_seat_token), x_seat_token)
+
     @app.get("/api/health", include_in_schema=False)
     async def health() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
 
-    # ----- the WebSocket --------------------------------------------------------------------------------
+    # ----- the WebSockets -------------------------------------------------------------------------------
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         arcade: Arcade = websocket.app.state.arcade
@@ -341,30 +449,18 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         except NotFound as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
-        await websocket.accept()
+        await _watch(websocket, room, lambda text: _socket_message(arcade, room.id, text))
 
-        async def close() -> None:
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1013, reason="too far behind; reconnect")
-
-        watcher = Watcher(websocket.send_text, close)
-        room.watch(watcher)
+    @app.websocket("/api/races/{race_id}/ws")
+    @app.websocket("/ws/races/{race_id}")
+    async def race_socket(websocket: WebSocket, race_id: str) -> None:
+        arcade: Arcade = websocket.app.state.arcade
         try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    watcher.offer(encode(_error(422, "messages are JSON text")))
-                    continue
-                reply = await _socket_message(arcade, room.id, text)
-                if reply is not None:
-                    watcher.offer(encode(reply))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            room.unwatch(watcher)
+            room = await race_commands.look(arcade, race_id)
+        except NotFound as exc:
+            await websocket.close(code=4404, reason=exc.message[:120])
+            return
+        await _watch(websocket, room, lambda text: _race_message(arcade, room.id, text))
 
     # ----- the web client ---------------------------------------------------------------------------------
     if STATIC.is_dir():
@@ -381,9 +477,38 @@ def _error(status: int, message: str) -> dict[str, Any]:
     return {"type": "error", "status": status, "error": message}
 
 
-async def _socket_message(arcade: Arcade, game_id: str, text: str) -> dict[str, Any] | None:
-    """Handle ``{"type": "move", "move", "version", "token"}`` or ``{"type": "ping"}``; the reply, if any
-    (a move's success is the state every watcher receives)."""
+async def _watch(websocket: WebSocket, room: Room,
+                 handle: Callable[[str], Awaitable[dict[str, Any] | None]]) -> None:
+    """Accept the socket and make it a watcher of ``room`` (sent the room at once and after every change);
+    each message it sends is handled by ``handle``, whose reply (if any) goes to this socket only."""
+    await websocket.accept()
+
+    async def close() -> None:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1013, reason="too far behind; reconnect")
+
+    watcher = Watcher(websocket.send_text, close)
+    room.watch(watcher)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                watcher.offer(encode(_error(422, "messages are JSON text")))
+                continue
+            reply = await handle(text)
+            if reply is not None:
+                watcher.offer(encode(reply))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.unwatch(watcher)
+
+
+def _read_message(text: str) -> tuple[str, dict[str, Any]] | dict[str, Any]:
+    """A socket message's type and body, or the error to answer."""
     if len(text) > MAX_WS_MESSAGE:
         return _error(413, f"messages are limited to {MAX_WS_MESSAGE} bytes")
     try:
@@ -391,10 +516,65 @@ async def _socket_message(arcade: Arcade, game_id: str, text: str) -> dict[str, 
         kind = message["type"]
     except (ValueError, KeyError, TypeError, RecursionError):
         return _error(422, "messages are JSON objects with a 'type'")
+    if not isinstance(kind, str) or not isinstance(message, dict):
+        return _error(422, "messages are JSON objects with a 'type'")
+    return kind, message
+
+
+RACE_MESSAGES = ("start", "claim", "move", "demonstrate", "giveup", "ping")
+
+
+async def _race_message(arcade: Arcade, race_id: str, text: str) -> dict[str, Any] | None:
+    """Handle a race socket's ``start``, ``claim`` (``count``, ``round``?), ``move`` (``move``), ``demonstrate``
+    (``moves``), ``giveup`` (each with ``token``) or ``ping``; the reply, if any (a change's success is the
+    state every watcher receives)."""
+    read = _read_message(text)
+    if isinstance(read, dict):
+        return read
+    kind, message = read
+    if kind == "ping":
+        return {"type": "pong"}
+    if kind not in RACE_MESSAGES:
+        return _error(422, f"unknown message type {kind[:40]!r}; accepted: {', '.join(RACE_MESSAGES)}")
+    token, round_number = message.get("token"), message.get("round")
+    if not isinstance(token, str) or not (round_number is None or type(round_number) is int):
+        return _error(422, f"a {kind} message has 'token' (and may have 'round', a number)")
+    try:
+        if kind == "start":
+            await race_commands.start(arcade, race_id, token)
+        elif kind == "claim":
+            count = message.get("count")
+            if type(count) is not int:
+                return _error(422, "a claim message has 'count', a number of moves")
+            await race_commands.claim(arcade, race_id, token, count, round_number)
+        elif kind == "giveup":
+            await race_commands.give_up(arcade, race_id, token)
+        else:
+            moves = [message.get("move")] if kind == "move" else message.get("moves")
+            if not isinstance(moves, list) or not 1 <= len(moves) <= MAX_CLAIM or \
+                    not all(isinstance(m, str) and 1 <= len(m) <= 64 for m in moves):
+                return _error(422, "a move message has 'move' (notation); a demonstrate message has 'moves' "
+                                   f"(1 to {MAX_CLAIM} moves in notation)")
+            await race_commands.demonstrate(arcade, race_id, token, moves, round_number)
+    except RoomError as exc:
+        return _error(status_of(exc), exc.message)
+    except Exception:
+        log.exception("a %s over the WebSocket failed in race %s", kind, race_id)
+        return _error(500, "internal error; the server logged it")
+    return None
+
+
+async def _socket_message(arcade: Arcade, game_id: str, text: str) -> dict[str, Any] | None:
+    """Handle ``{"type": "move", "move", "version", "token"}`` or ``{"type": "ping"}``; the reply, if any
+    (a move's success is the state every watcher receives)."""
+    read = _read_message(text)
+    if isinstance(read, dict):
+        return read
+    kind, message = read
     if kind == "ping":
         return {"type": "pong"}
     if kind != "move":
-        return _error(422, f"unknown message type {str(kind)[:40]!r}; accepted: move, ping")
+        return _error(422, f"unknown message type {kind[:40]!r}; accepted: move, ping")
     move, version, token = message.get("move"), message.get("version"), message.get("token")
     if not isinstance(move, str) or not (version is None or isinstance(version, int)) or not isinstance(token, str):
         return _error(422, "a move message has 'move' (notation), 'token' and 'version'")
