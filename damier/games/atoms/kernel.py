@@ -106,7 +106,9 @@ def apply(
     log: np.ndarray,
     record: bool,
 ) -> int:
-    """Play a legal ``move`` in place. With ``record``, log the exploding squares, -1 closing each wave.
+    """Play a legal ``move`` in place. With ``record``, log the board after the atom is placed, then each wave:
+    a step is its exploding squares (none for the placement), -1, then the board after it (the ``2 * n`` counts
+    and owners), so a view draws every step without computing one.
 
     ``work`` is scratch space of at least ``3 * n`` int32, all zero in ``[2n, 3n)`` (kept zero on return).
     Returns the number of log entries the move needs; when that is more than ``len(log)``, the log holds
@@ -122,6 +124,8 @@ def apply(
     nxt = work[n : 2 * n]
     mark = work[2 * n : 3 * n]
     nlog = 0
+    if record:
+        nlog = _log_board(s, n, log, nlog)
     nfront = 0
     if s[move] >= cap[move]:
         front[0] = move
@@ -144,9 +148,7 @@ def apply(
                     log[nlog] = sq
                 nlog += 1
         if record:
-            if nlog < log.shape[0]:
-                log[nlog] = -1
-            nlog += 1
+            nlog = _log_board(s, n, log, nlog)
         if has_won(s, me, n, p):
             won = True
             break
@@ -164,6 +166,19 @@ def apply(
             front[i] = nxt[i]
         nfront = nnext
     _finish_turn(s, me, won, n, p)
+    return nlog
+
+
+@njit(cache=True)
+def _log_board(s: np.ndarray, n: int, log: np.ndarray, nlog: int) -> int:
+    """Close a logged step with -1 and the board after it (counts, then owners); the log's new length."""
+    if nlog < log.shape[0]:
+        log[nlog] = -1
+    nlog += 1
+    for i in range(2 * n):
+        if nlog < log.shape[0]:
+            log[nlog] = s[i]
+        nlog += 1
     return nlog
 
 

@@ -240,15 +240,12 @@ class AtomsState(State):
         move = self.history[-1]
         before = self._snapshots[-1]
         mover = int(before[2 * g.n + kernel.TO_MOVE])
-        counts = before[: g.n].copy()
-        owners = before[g.n : 2 * g.n].copy()
-        counts[move] += 1
-        owners[move] = mover
+        (_, placed), *waves = self._steps()
         events: list[dict[str, Any]] = [{"type": "place", "player": mover, "square": self.move_to_str(move),
-                                         "changes": _changes([move], counts, owners, g.cols)}]
-        for index, wave in enumerate(self._waves()):
+                                         "changes": _changes([move], placed[: g.n], placed[g.n :], g.cols)}]
+        for index, (wave, board) in enumerate(waves):
             targets = [[int(t) for t in g.neighbours[sq] if t >= 0] for sq in wave]
-            _explode(wave, targets, counts, owners, g.capacity, mover)
+            counts, owners = board[: g.n], board[g.n :]
             touched = sorted(set(wave).union(*targets))
             events.append({"type": "wave", "index": index, "squares": [square_name(sq, g.cols) for sq in wave],
                            "targets": [[square_name(t, g.cols) for t in ts] for ts in targets],
@@ -261,11 +258,11 @@ class AtomsState(State):
             events.append({"type": "win", "player": int(self._s[2 * g.n + kernel.WINNER])})
         return events
 
-    def _waves(self) -> list[list[int]]:
-        """The exploding squares of each wave of the last move, as the kernel logs them when it replays the move
-        from its snapshot."""
+    def _steps(self) -> list[tuple[list[int], np.ndarray]]:
+        """Each step of the last move, the placement and then each wave: its exploding squares and the board after
+        it (counts, then owners), as the kernel logs them when it replays the move from its snapshot."""
         g = self.game
-        log = np.empty(4 * g.n, dtype=np.int32)
+        log = np.empty(8 * g.n, dtype=np.int32)
         while True:  # grow the log if it was too short
             nlog = kernel.apply(
                 self._snapshots[-1].copy(), self.history[-1], g.neighbours, g.capacity, g.n, g.players,
@@ -274,13 +271,16 @@ class AtomsState(State):
             if nlog <= log.shape[0]:
                 break
             log = np.empty(nlog, dtype=np.int32)
-        waves: list[list[int]] = [[]]
-        for entry in log[:nlog]:
-            if entry < 0:
-                waves.append([])
-            else:
-                waves[-1].append(int(entry))
-        return waves[:-1]
+        waves: list[tuple[list[int], np.ndarray]] = []
+        i = 0
+        while i < nlog:
+            squares = []
+            while log[i] >= 0:
+                squares.append(int(log[i]))
+                i += 1
+            waves.append((squares, log[i + 1 : i + 1 + 2 * g.n].copy()))
+            i += 1 + 2 * g.n
+        return waves
 
     def key(self) -> bytes:
         """Counts, owners, the player to move and who has moved (not the ply count)."""
@@ -311,22 +311,6 @@ class AtomsState(State):
     @property
     def ply(self) -> int:
         return int(self._s[2 * self.game.n + kernel.PLY])
-
-
-def _explode(wave: list[int], targets: list[list[int]], counts: np.ndarray, owners: np.ndarray,
-             capacity: np.ndarray, mover: int) -> None:
-    """One logged wave on ``counts`` and ``owners``: each square of ``wave`` gives one atom to each of its
-    ``targets``, which become the mover's; a square left with none is empty. The kernel decided which squares
-    explode; the tests check that the boards reach the kernel's position."""
-    for sq in wave:
-        counts[sq] -= capacity[sq]
-    for ts in targets:
-        for t in ts:
-            counts[t] += 1
-            owners[t] = mover
-    for sq in wave:
-        if counts[sq] == 0:
-            owners[sq] = -1
 
 
 def _changes(squares: list[int], counts: np.ndarray, owners: np.ndarray, cols: int) -> dict[str, dict[str, int]]:
