@@ -44,6 +44,7 @@ FEATURES: dict[str, str] = {
     "race": "a Race (damier.core.race): the rules and rounds of the game's race rooms (puzzles)",
     "describe_events": "a function (state) -> list of lines: what the last move did, for the terminal",
     "client": "a function (game) -> dict: what the web client draws with (setups, palette, squares)",
+    "editor": "a function (game, board) -> str: the position of a board set up in the position editor",
     "svg": "a function (state) -> str: an SVG picture of the position (notebooks)",
 }
 
@@ -177,6 +178,7 @@ _FEATURE_WORDS = {
     "search": "kernel search", "perft": "perft", "solver": "solver", "engine": "engine", "puzzle": "puzzle reader",
     "analyse": "puzzle analysis", "hints": "graded hints", "commands": "commands of its own", "race": "race rooms",
     "evaluate": "evaluation function", "describe_events": "event descriptions", "client": "client description",
+    "editor": "position editor",
     "svg": "SVG view", "playout": "kernel playout", "playouts": "kernel playouts",
 }
 

@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -295,14 +294,12 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
     @app.post("/api/positions/board", summary="The position of a board set up in a position editor, checked")
     async def position_of_board(body: EditedBoard) -> dict[str, Any]:
         def convert() -> dict[str, Any]:
-            # the game's client module writes the position (position_from_board); the position check judges it
+            # the game's declared editor writes the position; the position check judges it
             try:
                 game = registry.load(body.game, **body.options)
-                module = sys.modules[registry.info(game.name).hook("client").__module__]
-                write = getattr(module, "position_from_board", None)
-                if write is None:
-                    raise Invalid(f"{game.title} has no position editor")
-                text = write(game, body.board)
+                if not game.info.has("editor"):
+                    raise Invalid(registry.missing_message(game.name, "editor"))
+                text = game.info.hook("editor")(game, body.board)
             except DamierError as exc:
                 raise Invalid(str(exc)) from None
             try:

@@ -110,7 +110,14 @@ def test_declared_features_load_and_no_other_is_declared(game: damier.Game) -> N
     info = game.info
     assert set(info.features) <= set(FEATURES)
     for feature in info.features:
-        assert callable(info.hook(feature)), feature
+        hook = info.hook(feature)
+        if feature == "race":  # an object with the rounds and the rules
+            assert all(callable(getattr(hook, name)) for name in ("rules", "first_round", "next_round"))
+            first = hook.first_round(game, 1)
+            assert first.game == game and first.legal_moves()
+            assert hook.next_round(game, first, 2).legal_moves() and hook.rules(game).chips_to_win >= 1
+        else:
+            assert callable(hook), feature
     for feature in set(FEATURES) - set(info.features):
         with pytest.raises(damier.FeatureError, match=f"{game.name} has no"):
             info.hook(feature)

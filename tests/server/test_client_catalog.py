@@ -154,7 +154,7 @@ def test_the_editor_gets_the_position_of_its_board_checked(client: TestClient) -
     ({"game": "khet", "board": {"pieces": [{"square": "c3", "kind": "dragon", "colour": 0, "facing": "N"}]}},
      "not a piece"),
     ({"game": "khet", "board": {"pieces": [], "to_move": 2}}, "to_move"),
-    ({"game": "atoms", "board": {}}, "Exploding Atoms has no position editor"),
+    ({"game": "atoms", "board": {}}, "atoms has no position editor; games with one: khet"),
     ({"game": "nope", "board": {}}, "unknown game"),
 ])
 def test_a_board_that_is_not_one_is_refused(client: TestClient, body: dict[str, Any], fragment: str) -> None:
