@@ -70,15 +70,17 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], settings: d
 
 @contextlib.asynccontextmanager
 async def changing(arcade: Arcade, race_id: str) -> AsyncIterator[RaceRoom]:
-    """The race under its lock, what ran out enforced first; then the watchers are told and the timer set (also
-    when the command is refused, if a deadline was enforced on the way)."""
+    """The race under its lock, what ran out enforced first; then, if anything changed (also when the command is
+    refused, if a deadline was enforced on the way), the watchers are told; and the timer is set."""
     room = await arcade.race(race_id)
+    version = room.log.version
     try:
         async with room.lock:
             await expire(arcade, room)
             yield room
     finally:
-        room.broadcast()
+        if room.log.version != version:
+            room.broadcast()
         race_timers.schedule(arcade, room)
 
 

@@ -226,11 +226,12 @@ class RaceLog:
         now = self.current
         if now is None:
             return []
-        latest: dict[int, Claim] = {}
-        for claim in now.claims:
-            latest[claim.seat] = claim
+        latest: dict[int, tuple[int, Claim]] = {}  # seat -> (order of the bid, the bid)
+        for order, claim in enumerate(now.claims):
+            latest[claim.seat] = (order, claim)
         shown = {d.seat for d in now.demos}
-        return sorted((c for c in latest.values() if c.seat not in shown), key=lambda c: (c.count, c.at, c.seat))
+        waiting = sorted((claim.count, order, claim) for order, claim in latest.values() if claim.seat not in shown)
+        return [claim for _, _, claim in waiting]
 
     def fewest_after(self, claimant: int) -> int | None:
         """Who receives a wrong claimant's chip: the player (other than the claimant) with the fewest chips, ties
