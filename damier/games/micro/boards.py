@@ -44,6 +44,7 @@ ROTATIONS = tuple(itertools.product(range(4), repeat=4))
 _SLOTS = ((0, 0), (0, 3), (3, 0), (3, 3))
 _ID = re.compile(r"^([AB])-([1-4]{4})-([0-3]{4})$")
 _SQUARE_TEXT = re.compile(r"^([RGBYWP])([1-6])$")
+_SEED = re.compile(r"^[0-9]{1,18}$")
 
 
 def square_code(text: str) -> int:
@@ -125,7 +126,7 @@ def parse_board_id(text: str) -> np.ndarray:
     word = text.strip()
     if word.lower().startswith("random:"):
         seed = word[len("random:"):]
-        if not seed.isdigit() or len(seed) > 18:
+        if not _SEED.match(seed):
             raise ParseError(f"a random board id is random:<seed>, a whole number up to 18 digits; not {text!r}")
         return random_board(int(seed))
     if word.lower().startswith("custom:"):
@@ -150,7 +151,7 @@ def parse_rows(rows: list[str] | list[list[str]], source: object) -> np.ndarray:
     codes = []
     for number, row in enumerate(rows, start=1):
         squares = [row[i : i + 2] for i in range(0, len(row), 2)] if isinstance(row, str) else row
-        if not isinstance(squares, list) or len(squares) != SIZE:
+        if not isinstance(squares, list) or len(squares) != SIZE or (isinstance(row, str) and len(row) != 2 * SIZE):
             raise ParseError(f"row {number} of the board must have {SIZE} squares, not {row!r}")
         codes += [square_code(sq) for sq in squares]
     missing = sorted(set(range(SQUARES)) - set(codes))
@@ -165,9 +166,10 @@ def board_id_of(text: str) -> str:
     word = text.strip()
     parse_board_id(word)
     lowered = word.lower()
-    if lowered.startswith(("random:", "custom:")):
-        kind, _, rest = word.partition(":")
-        return f"{kind.lower()}:{rest.upper() if kind.lower() == 'custom' else rest}"
+    if lowered.startswith("random:"):
+        return f"random:{int(word[len('random:'):])}"
+    if lowered.startswith("custom:"):
+        return f"custom:{word[len('custom:'):].upper()}"
     return word.upper()
 
 
@@ -182,3 +184,13 @@ def random_arrangement_id(side: str, rng: random.Random) -> str:
     order = rng.choice(ORDERS)
     turns = tuple(rng.randrange(4) for _ in range(4))
     return f"{side}-{''.join(map(str, order))}-{''.join(map(str, turns))}"
+
+
+def arrangement_id(side: str, index: int) -> str:
+    """The board id of arrangement ``index`` of ``all_arrangements`` (tile orders outermost, rotations innermost).
+
+    >>> arrangement_id("A", 0), arrangement_id("B", 6143)
+    ('A-1234-0000', 'B-4321-3333')
+    """
+    order, turns = divmod(index, len(ROTATIONS))
+    return f"{side}-{''.join(map(str, ORDERS[order]))}-{''.join(map(str, ROTATIONS[turns]))}"

@@ -104,15 +104,48 @@ def distances(out: np.ndarray, count: np.ndarray, source: int, dist: np.ndarray,
 
 
 @njit(cache=True)
+def reverse(out: np.ndarray, count: np.ndarray, back: np.ndarray, back_count: np.ndarray) -> None:
+    """The reversed edges of a puzzle graph into ``back`` (``2 * MAX_JUMPS`` wide: a node is entered from up to
+    ten squares, each with the waypoint visited or not), sources in increasing order."""
+    for v in range(back_count.shape[0]):
+        back_count[v] = 0
+    for u in range(count.shape[0]):
+        for i in range(count[u]):
+            v = out[u, i]
+            back[v, back_count[v]] = u
+            back_count[v] += 1
+
+
+@njit(cache=True)
+def shortest_line(out: np.ndarray, count: np.ndarray, dist: np.ndarray, goal: int, path: np.ndarray) -> None:
+    """One shortest path to ``goal`` into ``path[:dist[goal]]`` (the nodes reached), walking back from the goal
+    through the lowest-numbered node one move nearer the source each time (``dist`` from ``distances``)."""
+    node = goal
+    for step in range(dist[goal], 0, -1):
+        path[step - 1] = node
+        for u in range(count.shape[0]):
+            if dist[u] == step - 1:
+                found = False
+                for i in range(count[u]):
+                    if out[u, i] == node:
+                        found = True
+                        break
+                if found:
+                    node = u
+                    break
+
+
+@njit(cache=True)
 def exact_path(out: np.ndarray, count: np.ndarray, source: int, goal: int, k: int, path: np.ndarray) -> bool:
     """A path of exactly ``k`` moves from ``source`` to ``goal`` (nodes may repeat) into ``path[:k]`` (the nodes
-    reached); False when there is none."""
+    reached); False when there is none. The path reaches ``goal`` only at its end: the puzzle is over there, so no
+    jump leaves it."""
     n = count.shape[0]
     reach = np.zeros((k + 1, n), dtype=np.bool_)
     reach[0, source] = True
     for step in range(1, k + 1):
         for u in range(n):
-            if reach[step - 1, u]:
+            if reach[step - 1, u] and u != goal:
                 for i in range(count[u]):
                     reach[step, out[u, i]] = True
     if not reach[k, goal]:
@@ -121,7 +154,7 @@ def exact_path(out: np.ndarray, count: np.ndarray, source: int, goal: int, k: in
     for step in range(k, 0, -1):
         path[step - 1] = node
         for u in range(n):
-            if reach[step - 1, u]:
+            if reach[step - 1, u] and u != goal:
                 found = False
                 for i in range(count[u]):
                     if out[u, i] == node:

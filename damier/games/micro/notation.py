@@ -26,6 +26,8 @@ from damier.core.errors import ParseError
 from damier.games.micro import boards
 
 _COORDINATE = re.compile(r"^([a-f])([1-6])$")
+_SQUARE = re.compile(r"^[RGBYWP][1-6]$")
+_COUNT = re.compile(r"^[0-9]{1,6}$")
 
 
 @dataclass(frozen=True)
@@ -45,12 +47,10 @@ def square_index(board: np.ndarray, text: str) -> int:
     match = _COORDINATE.match(word)
     if match:
         return (int(match.group(2)) - 1) * boards.SIZE + "abcdef".index(match.group(1))
-    try:
-        code = boards.square_code(word)
-    except ParseError:
+    if not _SQUARE.match(word):  # capitals only: lower-case b1 is a coordinate, so r1 must not be a colour
         raise ParseError(f"{text!r} is not a square: write its colour letter and number (R5, in capitals) or its "
-                         f"coordinates (c4: column a-f from the left, row 1-6 from the top)") from None
-    return int(np.nonzero(board == code)[0][0])
+                         f"coordinates (c4: column a-f from the left, row 1-6 from the top)")
+    return int(np.nonzero(board == boards.square_code(word))[0][0])
 
 
 def square_name(board: np.ndarray, index: int) -> str:
@@ -143,7 +143,7 @@ def parse_position(text: str) -> tuple[Puzzle, int, int, bool]:
                          f"puzzle id; {text!r} has {len(fields)} fields")
     puzzle = parse_puzzle_id(fields[0])
     robot = square_index(puzzle.board, fields[1])
-    if not fields[2].isdigit() or len(fields[2]) > 6:
+    if not _COUNT.match(fields[2]):
         raise ParseError(f"the moves used must be a whole number, not {fields[2]!r}")
     if fields[3] not in ("w", "-"):
         raise ParseError(f"the last field says whether the waypoint was visited: 'w' or '-', not {fields[3]!r}")

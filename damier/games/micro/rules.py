@@ -24,8 +24,17 @@ from damier.core.game import TERMINAL, Game, Outcome, State, solved
 from damier.games.micro import INFO, boards, kernel, notation
 from damier.games.micro.notation import Puzzle, square_name
 
-#: how many draws of a start and target (or a board) before a difficulty is declared impossible on a board
-_TRIES = 400
+#: how many boards are drawn before a difficulty is declared impossible (about 4% of random boards have a puzzle
+#: of 12 moves; of a side's arrangements, as few as 16 in 6,144)
+_BOARDS = 300
+_ARRANGEMENT_DRAWS = 4 * len(boards.ORDERS) * len(boards.ROTATIONS)
+
+
+def diameter(board: np.ndarray) -> int:
+    """The longest optimal puzzle of ``board`` (-1 if it is not connected)."""
+    out = np.zeros(1, dtype=np.int64)
+    kernel.board_statistics(board.reshape(1, boards.SQUARES), out, np.zeros(kernel.NODES, dtype=np.int64))
+    return int(out[0])
 
 
 class MicroGame(Game):
@@ -46,6 +55,12 @@ class MicroGame(Game):
             except ParseError as exc:
                 raise OptionError(f"option 'board': {exc}; or A, B (an arrangement of that side drawn by the seed), "
                                   f"random (a random connected board)") from None
+        if self.reroll_short and self.difficulty in (1, 2):
+            raise OptionError(f"option 'difficulty': {self.difficulty} contradicts reroll_short (targets 1 or 2 moves "
+                              f"away are re-rolled); choose 0 or 3 to 12")
+        if self.expert and not self.waypoint_pass and self.difficulty == 1:
+            raise OptionError("option 'difficulty': an expert puzzle takes at least 2 moves when the waypoint must be "
+                              "stopped on (1 needs waypoint_pass)")
 
     @property
     def num_players(self) -> int:
@@ -66,34 +81,56 @@ class MicroGame(Game):
     # ----- puzzles --------------------------------------------------------------------------------------
     def _draw_board(self, rng: random.Random) -> str:
         if self.board_option in boards.SIDES:
+            if self.difficulty and not self.expert:  # an arrangement with a puzzle that long (as few as 16)
+                for _ in range(_ARRANGEMENT_DRAWS):
+                    board_id = boards.random_arrangement_id(self.board_option, rng)
+                    if diameter(boards.parse_board_id(board_id)) >= self.difficulty:
+                        return board_id
             return boards.random_arrangement_id(self.board_option, rng)
         if self.board_option == "random":
             return f"random:{rng.randrange(10**9)}"
         return self.board_option
 
+    def _targets(self, board: np.ndarray, first: int, waypoint: int) -> np.ndarray:
+        """The targets the options accept for a puzzle from ``first`` (by ``waypoint``): reachable, neither the start
+        nor the waypoint, more than 2 moves away with ``reroll_short``, exactly ``difficulty`` moves when set."""
+        out = np.zeros((kernel.NODES, kernel.MAX_JUMPS), dtype=np.int64)
+        count = np.zeros(kernel.NODES, dtype=np.int64)
+        kernel.puzzle_graph(board, waypoint, self.waypoint_pass, out, count)
+        dist = np.empty(kernel.NODES, dtype=np.int64)
+        kernel.distances(out, count, first * 2 + int(waypoint < 0), dist, np.empty(kernel.NODES, dtype=np.int64))
+        lengths = dist[1::2]
+        fits = lengths < kernel.UNREACHABLE
+        fits[[first, waypoint] if waypoint >= 0 else [first]] = False
+        if self.reroll_short:
+            fits &= lengths > 2
+        if self.difficulty:
+            fits &= lengths == self.difficulty
+        return np.nonzero(fits)[0]
+
     def draw_puzzle(self, rng: random.Random, start: int | None = None, board_id: str | None = None) -> Puzzle:
-        """A puzzle by the options (difficulty, expert waypoint, re-rolled short targets), drawn with ``rng``; from
-        ``start`` on ``board_id`` when given (the race game's next round starts on the old target)."""
-        redraw = board_id is None and self.board_option in ("A", "B", "random")
-        board_id = board_id or self._draw_board(rng)
-        board = boards.parse_board_id(board_id)
-        for attempt in range(1, _TRIES + 1):
-            if redraw and attempt % 40 == 0:  # this board may have no puzzle of the difficulty: take another
-                board_id = self._draw_board(rng)
-                board = boards.parse_board_id(board_id)
-            first = rng.randrange(boards.SQUARES) if start is None else start
-            target = rng.choice([s for s in range(boards.SQUARES) if s != first])
-            waypoint = -1
-            if self.expert:
-                waypoint = rng.choice([s for s in range(boards.SQUARES) if s not in (first, target)])
-            puzzle = Puzzle(board_id, board, first, target, waypoint)
-            length = optimum(puzzle, self.waypoint_pass)
-            if length is None or (self.reroll_short and length <= 2):
-                continue
-            if self.difficulty and length != self.difficulty:
-                continue
-            return puzzle
-        raise StateError(f"no puzzle of {self.difficulty} moves was found on {board_id}"
+        """A puzzle by the options, drawn with ``rng``; from ``start`` on ``board_id`` when given (the race game's
+        next round starts on the old target).
+
+        As at the table: the start is rolled (rolled again only when no target fits from it), then the waypoint
+        among the other squares, then the target among the squares the options accept (``_targets``): a target
+        equal to the start or the waypoint, out of reach, too short for ``reroll_short`` or not of the
+        ``difficulty`` is re-rolled. A board with no such puzzle is replaced when the board option draws boards.
+        """
+        fixed = board_id is not None or self.board_option not in ("A", "B", "random")
+        for _ in range(1 if fixed else _BOARDS):
+            chosen = board_id or self._draw_board(rng)
+            board = boards.parse_board_id(chosen)
+            for first in [start] if start is not None else rng.sample(range(boards.SQUARES), boards.SQUARES):
+                others = [s for s in range(boards.SQUARES) if s != first]
+                for waypoint in rng.sample(others, len(others)) if self.expert else [-1]:
+                    targets = self._targets(board, first, waypoint)
+                    if len(targets):
+                        return Puzzle(chosen, board, first, int(targets[rng.randrange(len(targets))]), waypoint)
+        wanted = f"of {self.difficulty} move{'s' if self.difficulty != 1 else ''}" if self.difficulty else (
+            "more than 2 moves long" if self.reroll_short else "with a reachable target")
+        where = board_id or (self.board_option if fixed else f"{_BOARDS} boards of option board={self.board_option}")
+        raise StateError(f"no puzzle {wanted} was found on {where}"
                          + (" from its start" if start is not None else "") + " (try another difficulty or board)")
 
     def new_state(self, seed: int | None = None) -> MicroState:

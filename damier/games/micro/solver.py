@@ -5,7 +5,7 @@ waypoints, and graded hints. Every answer is searched on the puzzle graph of ``k
 >>> state = damier.load("micro").state_from_position("A-1234-0000_R5_B1")
 >>> answer = analyse(state, exact=5)
 >>> answer["length"], answer["count"], answer["moves"], answer["exact"]
-(2, 1, ['B5', 'B1'], {'k': 5, 'moves': ['B5', 'B1', 'B3', 'B5', 'B1']})
+(2, 1, ['B5', 'B1'], {'k': 5, 'moves': ['R1', 'R2', 'B2', 'B3', 'B1']})
 """
 
 from __future__ import annotations
@@ -42,14 +42,12 @@ class Graph:
         return dist, ways
 
     def reversed(self) -> Graph:
+        """The graph with every edge turned round (a node has up to twice as many edges in as out)."""
         back = Graph.__new__(Graph)
         back.board = self.board
-        back.out = np.zeros_like(self.out)
-        back.count = np.zeros_like(self.count)
-        for u in range(kernel.NODES):
-            for v in self.out[u, : self.count[u]]:
-                back.out[v, back.count[v]] = u
-                back.count[v] += 1
+        back.out = np.zeros((kernel.NODES, 2 * kernel.MAX_JUMPS), dtype=np.int64)
+        back.count = np.zeros(kernel.NODES, dtype=np.int64)
+        kernel.reverse(self.out, self.count, back.out, back.count)
         return back
 
 
@@ -61,15 +59,10 @@ def _graph(state: State) -> tuple[Graph, int, int]:
 
 
 def _one_path(graph: Graph, dist: np.ndarray, goal: int) -> list[int]:
-    """The nodes of one shortest path to ``goal`` (the first found walking back), start excluded."""
-    back = graph.reversed()
-    path = [goal]
-    node = goal
-    while dist[node] > 0:
-        node = next(int(u) for u in back.out[node, : back.count[node]] if dist[u] == dist[node] - 1)
-        path.append(node)
-    path.reverse()
-    return path[1:]
+    """The nodes of one shortest path to ``goal`` (the lowest-numbered found walking back), start excluded."""
+    path = np.empty(int(dist[goal]), dtype=np.int64)
+    kernel.shortest_line(graph.out, graph.count, dist, goal, path)
+    return [int(node) for node in path]
 
 
 def solve(state: State, max_cost: int | None = None, node_limit: int | None = None) -> Solution:
@@ -85,7 +78,8 @@ def solve(state: State, max_cost: int | None = None, node_limit: int | None = No
 
 
 def path_of_length(state: State, k: int) -> list[int] | None:
-    """The squares of a path of exactly ``k`` moves to the target (squares may be revisited), or None."""
+    """The squares of a path of exactly ``k`` moves to the target (squares may be revisited, but the puzzle ends on
+    the target: a path reaches it with the waypoint visited only at its last move), or None."""
     if not isinstance(k, int) or not 0 <= k <= MAX_EXACT:
         raise StateError(f"an exact number of moves is a whole number from 0 to {MAX_EXACT}, not {k!r}")
     graph, source, goal = _graph(state)
