@@ -42,5 +42,6 @@ INFO = GameInfo(
         "describe_events": "damier.games.micro.view:describe_events",
         "commands": "damier.games.micro.commands:app",
         "race": "damier.games.micro.race:RACE",
+        "client": "damier.games.micro.client:describe",
     },
 )
