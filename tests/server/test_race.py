@@ -22,6 +22,7 @@ from damier.core import registry
 from damier.core.game import Game, State
 from damier.core.race import RaceRules
 from damier.server.rooms import race_timers
+from damier.server.rooms.race_log import RaceLog, Settings
 from damier.server.storage import ConflictError, RaceEvent, RaceRow, Storage
 from tests.conformance.slide_game import INFO as SLIDE_INFO
 from tests.conformance.slide_game import SlideGame
@@ -399,6 +400,16 @@ def test_bids_are_demonstrated_lowest_first_after_the_bid_deadline(client: TestC
     state = demonstrate(client, race_id, cy, line).json()  # fewer moves than the bid: right for at_most
     assert chips(state) == [0, 0, 1] and state["rounds"][0]["result"]["outcome"] == "scored"
     assert [d["seat"] for d in state["rounds"][0]["demonstrations"]] == [1, 2]
+
+
+def test_a_stored_round_keeps_its_puzzle_even_if_the_game_would_draw_another() -> None:
+    game = damier.load(GAME)
+    race = registry.info(GAME).hook("race")
+    log = RaceLog(game, race.rules(game), Settings.read({}, race.rules(game)))
+    stored = race.first_round(game, 2)
+    log.apply("round", None, {"number": 1, "start": None, "seed": 1, "position": stored.position(),
+                              "deadline": 100.0}, 0.0)
+    assert log.rounds[0].first is not None and log.rounds[0].first.position() == stored.position()
 
 
 # ----- storage ------------------------------------------------------------------------------------------------

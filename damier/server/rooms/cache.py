@@ -36,6 +36,10 @@ class RoomCache(Generic[R]):
         """Rooms being loaded now (none once every request has its answer)."""
         return len(self._loading)
 
+    def holds(self, room: R) -> bool:
+        """Whether ``room`` is the one kept for its id (it was neither evicted nor forgotten)."""
+        return self._rooms.get(room.id) is room
+
     def get(self, room_id: str) -> R | None:
         """The room if it is in memory (it becomes the most recently used)."""
         room = self._rooms.get(room_id)

@@ -17,7 +17,7 @@ from damier.core.errors import DamierError, IllegalMoveError, ParseError
 from damier.server.rooms import race_timers
 from damier.server.rooms.errors import Conflict, Invalid
 from damier.server.rooms.race_changes import Change, commit, expire, next_round, play_moves, start_demonstration
-from damier.server.rooms.race_log import MAX_CLAIM, Settings, iso
+from damier.server.rooms.race_log import MAX_BIDS, MAX_CLAIM, Settings, iso
 from damier.server.rooms.race_room import RaceRoom, race_of
 from damier.server.storage import RaceRow
 
@@ -81,7 +81,8 @@ async def changing(arcade: Arcade, race_id: str) -> AsyncIterator[RaceRoom]:
     finally:
         if room.log.version != version:
             room.broadcast()
-        race_timers.schedule(arcade, room)
+        if arcade.rooms.holds(room):  # (a room the database knew better of was dropped: no timer for it)
+            race_timers.schedule(arcade, room)
 
 
 @contextlib.asynccontextmanager
@@ -173,6 +174,8 @@ async def claim(arcade: Arcade, race_id: str, token: str | None, count: int, rou
             mine = [c for c in now.claims if c.seat == seat]
             if mine and count >= mine[-1].count:
                 raise Conflict(f"your bid is {mine[-1].count}; a new bid must be lower")
+            if len(mine) >= MAX_BIDS:
+                raise Conflict(f"you have bid {MAX_BIDS} times this round; your bid stays {mine[-1].count}")
             data: dict[str, Any] = {"count": count}
             if not now.claims:
                 data["bid_deadline"] = round(change.now + room.settings.bid_seconds, 3)

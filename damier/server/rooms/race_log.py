@@ -31,6 +31,8 @@ from damier.server.rooms.errors import Invalid
 
 #: a claim (or a bid) is a number of moves from 1 to this
 MAX_CLAIM = 99
+#: bids a player may make in one round (``at_most``: each lower than the last)
+MAX_BIDS = 5
 
 
 def iso(seconds: float) -> str:
@@ -306,6 +308,8 @@ class RaceLog:
             self.rounds[-1] = replace(last, first=None, demos=[replace(d, state=None) for d in last.demos])
         if first is None:
             first = self.game.start_state(data["start"], data["seed"])
+            if first.position() != data["position"]:  # the game draws puzzles differently now: the stored one
+                first = self.game.state_from_position(str(data["position"]))
         self.rounds.append(Round(int(data["number"]), data["start"], data["seed"], str(data["position"]), first,
                                  at, float(data["deadline"])))
 

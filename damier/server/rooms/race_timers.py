@@ -51,7 +51,8 @@ async def _wait(arcade: Arcade, room: RaceRoom, deadline: float) -> None:
         room.timer, room.timer_deadline = None, None
     if changed:
         room.broadcast()
-    schedule(arcade, room)
+    if arcade.rooms.holds(room):
+        schedule(arcade, room)
 
 
 def wake(arcade: Arcade) -> None:
