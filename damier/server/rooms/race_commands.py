@@ -73,13 +73,17 @@ async def changing(arcade: Arcade, race_id: str) -> AsyncIterator[RaceRoom]:
     """The race under its lock, what ran out enforced first; then, if anything changed (also when the command is
     refused, if a deadline was enforced on the way), the watchers are told; and the timer is set."""
     room = await arcade.race(race_id)
-    version = room.log.version
+    changed = False
     try:
         async with room.lock:
-            await expire(arcade, room)
-            yield room
+            version = room.log.version
+            try:
+                await expire(arcade, room)
+                yield room
+            finally:
+                changed = room.log.version != version
     finally:
-        if room.log.version != version:
+        if changed:
             room.broadcast()
         if arcade.rooms.holds(room):  # (a room the database knew better of was dropped: no timer for it)
             race_timers.schedule(arcade, room)
