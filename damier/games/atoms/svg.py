@@ -24,6 +24,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from damier.core.game import State
+from damier.core.svg import caption, document, number, text
 from damier.games.atoms.rules import AtomsState
 from damier.games.atoms.view import Cell
 
@@ -74,17 +75,15 @@ def svg(state: State) -> str:
     height = LABEL + rows * CELL + PAD + CAPTION
     left = (width - board_width) / 2 + LABEL  # the board is centred when the caption is the wider
     turn = state.player if state.player >= 0 else _winner(state)
-    root = ET.Element("svg", {
-        "xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {width} {height}", "width": str(width),
-        "height": str(height), "class": "damier-board atoms", "role": "img", "font-family": FONT,
-        "data-rows": str(rows), "data-cols": str(cols),
-    })
-    root.set("aria-label", f"{state.game.title}, {rows} by {cols}: {caption}")
+    root = document(width, height, f"damier-board {state.game.name}", f"{state.game.title}, {rows} by {cols}: "
+                    f"{caption}", FONT)
+    root.set("data-rows", str(rows))
+    root.set("data-cols", str(cols))
     ET.SubElement(root, "title").text = f"{state.game.title}: {caption}"
     ET.SubElement(root, "rect", {"width": str(width), "height": str(height), "fill": BACKGROUND})
     ET.SubElement(root, "rect", {
-        "class": "frame", "x": _n(left - 5), "y": _n(LABEL - 5), "width": _n(cols * CELL + 6),
-        "height": _n(rows * CELL + 6), "rx": "14", "fill": FRAME, "stroke-width": "3",
+        "class": "frame", "x": number(left - 5), "y": number(LABEL - 5), "width": number(cols * CELL + 6),
+        "height": number(rows * CELL + 6), "rx": "14", "fill": FRAME, "stroke-width": "3",
         "stroke": OUTLINES[turn] if turn >= 0 else NEUTRAL_FRAME,
     })
     _coordinates(root, left, rows, cols)
@@ -102,16 +101,16 @@ def _coordinates(root: ET.Element, left: float, rows: int, cols: int) -> None:
     labels = ET.SubElement(root, "g", {"class": "coordinates", "fill": COORDINATES, "font-size": "14",
                                        "font-weight": "600", "text-anchor": "middle"})
     for c in range(cols):
-        _text(labels, left + c * CELL + CELL / 2 - 2, LABEL - 10, chr(ord("A") + c))
+        text(labels, left + c * CELL + CELL / 2 - 2, LABEL - 10, chr(ord("A") + c))
     for r in range(rows):
-        _text(labels, left - 13, LABEL + r * CELL + CELL / 2 + 3, str(r + 1))
+        text(labels, left - 13, LABEL + r * CELL + CELL / 2 + 3, str(r + 1))
 
 
 def _square(parent: ET.Element, cell: Cell, x: float, y: float, last: bool) -> None:
     owned = cell.owner >= 0 and cell.count > 0
     colour = OUTLINES[cell.owner] if owned else ""
     g = ET.SubElement(parent, "g", {
-        "class": "square", "transform": f"translate({_n(x)} {_n(y)})", "data-square": cell.name,
+        "class": "square", "transform": f"translate({number(x)} {number(y)})", "data-square": cell.name,
         "data-count": str(cell.count), "data-owner": str(cell.owner if owned else -1),
         "data-capacity": str(cell.capacity), "data-critical": str(cell.critical).lower(),
     })
@@ -120,22 +119,22 @@ def _square(parent: ET.Element, cell: Cell, x: float, y: float, last: bool) -> N
         ET.SubElement(g, "rect", {"width": str(SIZE), "height": str(SIZE), "rx": "9", "fill": colour,
                                   "opacity": "0.13"})
     if cell.critical:  # a glow and a ring in the owner's colour: one more atom explodes it
-        ET.SubElement(g, "rect", {"class": "critical", "x": "1.5", "y": "1.5", "width": _n(SIZE - 3),
-                                  "height": _n(SIZE - 3), "rx": "8", "fill": "none", "stroke": colour,
+        ET.SubElement(g, "rect", {"class": "critical", "x": "1.5", "y": "1.5", "width": number(SIZE - 3),
+                                  "height": number(SIZE - 3), "rx": "8", "fill": "none", "stroke": colour,
                                   "stroke-width": "3"})
-        ET.SubElement(g, "rect", {"x": "5", "y": "5", "width": _n(SIZE - 10), "height": _n(SIZE - 10), "rx": "6",
-                                  "fill": "none", "stroke": colour, "stroke-width": "4", "opacity": "0.18"})
+        ET.SubElement(g, "rect", {"x": "5", "y": "5", "width": number(SIZE - 10), "height": number(SIZE - 10),
+                                  "rx": "6", "fill": "none", "stroke": colour, "stroke-width": "4", "opacity": "0.18"})
     elif owned and cell.count >= cell.capacity:  # only in a finished game: the explosions stopped at the win
-        ET.SubElement(g, "rect", {"class": "unstable", "x": "1.5", "y": "1.5", "width": _n(SIZE - 3),
-                                  "height": _n(SIZE - 3), "rx": "8", "fill": "none", "stroke": colour,
+        ET.SubElement(g, "rect", {"class": "unstable", "x": "1.5", "y": "1.5", "width": number(SIZE - 3),
+                                  "height": number(SIZE - 3), "rx": "8", "fill": "none", "stroke": colour,
                                   "stroke-width": "2.5", "stroke-dasharray": "5 4"})
     for j in range(cell.capacity):  # the capacity meter: one pip per atom the square holds before exploding
         on = owned and j < cell.count
-        ET.SubElement(g, "circle", {"class": "pip", "cx": _n(SIZE / 2 + (j - (cell.capacity - 1) / 2) * 7),
-                                    "cy": _n(SIZE - 7.5), "r": "2.1", "fill": colour if on else PIP,
+        ET.SubElement(g, "circle", {"class": "pip", "cx": number(SIZE / 2 + (j - (cell.capacity - 1) / 2) * 7),
+                                    "cy": number(SIZE - 7.5), "r": "2.1", "fill": colour if on else PIP,
                                     "opacity": "1" if on else "0.7"})
     if owned:
-        atoms = ET.SubElement(g, "g", {"class": "atoms", "transform": f"translate({_n(SIZE / 2)} {ATOM_Y})"})
+        atoms = ET.SubElement(g, "g", {"class": "atoms", "transform": f"translate({number(SIZE / 2)} {ATOM_Y})"})
         for dx, dy, radius in _layout(cell.count):
             _atom(atoms, dx, dy, radius, cell.owner)
     if last:
@@ -158,11 +157,11 @@ def _layout(count: int) -> list[tuple[float, float, float]]:
 
 
 def _atom(parent: ET.Element, x: float, y: float, radius: float, owner: int) -> None:
-    ET.SubElement(parent, "circle", {"class": "atom", "data-owner": str(owner), "cx": _n(x), "cy": _n(y),
-                                     "r": _n(radius), "fill": PALETTE[owner], "stroke": ATOM_EDGE,
+    ET.SubElement(parent, "circle", {"class": "atom", "data-owner": str(owner), "cx": number(x), "cy": number(y),
+                                     "r": number(radius), "fill": PALETTE[owner], "stroke": ATOM_EDGE,
                                      "stroke-opacity": "0.35", "stroke-width": "1"})
-    ET.SubElement(parent, "circle", {"cx": _n(x - radius * 0.32), "cy": _n(y - radius * 0.36),
-                                     "r": _n(radius * 0.34), "fill": "#ffffff", "opacity": "0.55"})
+    ET.SubElement(parent, "circle", {"cx": number(x - radius * 0.32), "cy": number(y - radius * 0.36),
+                                     "r": number(radius * 0.34), "fill": "#ffffff", "opacity": "0.55"})
 
 
 def _caption(state: AtomsState, events: list[dict[str, Any]]) -> str:
@@ -184,24 +183,8 @@ def _winner(state: AtomsState) -> int:
     return outcome.winner if outcome and outcome.winner is not None else -1
 
 
-def _caption_line(root: ET.Element, caption: str, colour: int, x: float, y: float) -> None:
-    line = ET.SubElement(root, "g", {"class": "caption"})
-    if colour >= 0:  # a swatch of the colour to move (or of the winner)
-        ET.SubElement(line, "circle", {"cx": _n(x + 8), "cy": _n(y - 5), "r": "7", "fill": PALETTE[colour],
-                                       "stroke": ATOM_EDGE, "stroke-opacity": "0.35", "stroke-width": "1"})
-    text = _text(line, x + 22, y, caption)
-    text.set("fill", TEXT)
-    text.set("font-size", str(CAPTION_SIZE))
-    text.set("font-weight", "600")
-
-
-def _text(parent: ET.Element, x: float, y: float, words: str) -> ET.Element:
-    element = ET.SubElement(parent, "text", {"x": _n(x), "y": _n(y)})
-    element.text = words  # ElementTree escapes it
-    return element
-
-
-def _n(value: float) -> str:
-    """A coordinate as short text: ``12``, ``12.5``, ``-3.25``."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+def _caption_line(root: ET.Element, words: str, colour: int, x: float, y: float) -> None:
+    swatch = None  # a swatch of the colour to move (or of the winner)
+    if colour >= 0:
+        swatch = {"fill": PALETTE[colour], "stroke": ATOM_EDGE, "stroke-opacity": "0.35", "stroke-width": "1"}
+    caption(root, x, y, words, swatch, TEXT, CAPTION_SIZE)

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from damier.core.game import State
+from damier.core.svg import caption, document, number, text
 from damier.games.khet.rules import KhetState
 
 FILES = "abcdefghij"
@@ -73,11 +74,8 @@ def svg(state: State) -> str:
     status = _status(state, names)
     shot = _last_shot(events, names)
     turn = state.player if state.player >= 0 else _winner(state)
-    root = ET.Element("svg", {
-        "xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {WIDTH} {HEIGHT}", "width": str(WIDTH),
-        "height": str(HEIGHT), "class": "damier-board khet", "role": "img", "font-family": FONT,
-    })
-    root.set("aria-label", f"{state.game.title}: {status}" + (f"; {shot}" if shot else ""))
+    root = document(WIDTH, HEIGHT, f"damier-board {state.game.name}",
+                    f"{state.game.title}: {status}" + (f"; {shot}" if shot else ""), FONT)
     ET.SubElement(root, "title").text = f"{state.game.title}: {status}"
     ET.SubElement(root, "rect", {"width": str(WIDTH), "height": str(HEIGHT), "fill": BACKGROUND})
     ET.SubElement(root, "rect", {
@@ -136,7 +134,7 @@ def _beam_points(beam: Mapping[str, Any]) -> str:
             px, py = points[-2]
             dx, dy = _sign(x - px), _sign(y - py)
             points[-1] = (x - dx * CELL * 0.3, y - dy * CELL * 0.3)
-    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    return " ".join(f"{number(x)},{number(y)}" for x, y in points)
 
 
 def _sign(value: float) -> int:
@@ -148,9 +146,9 @@ def _coordinates(root: ET.Element) -> None:
     labels = ET.SubElement(root, "g", {"class": "coordinates", "fill": COORDINATES, "font-size": "14",
                                        "font-weight": "600", "text-anchor": "middle"})
     for f, letter in enumerate(FILES):
-        _text(labels, LEFT + f * CELL + SIZE / 2, BOARD_BOTTOM + 19, letter)
+        text(labels, LEFT + f * CELL + SIZE / 2, BOARD_BOTTOM + 19, letter)
     for r in range(ROWS):
-        _text(labels, LEFT - 17, TOP + r * CELL + SIZE / 2 + 5, str(ROWS - r))
+        text(labels, LEFT - 17, TOP + r * CELL + SIZE / 2 + 5, str(ROWS - r))
 
 
 def _squares(root: ET.Element, reserved: Mapping[str, int], occupied: set[str], last: set[str]) -> None:
@@ -160,7 +158,7 @@ def _squares(root: ET.Element, reserved: Mapping[str, int], occupied: set[str], 
             square = f"{letter}{r}"
             x, y = _centre(square)
             g = ET.SubElement(layer, "g", {"class": "square", "data-square": square,
-                                           "transform": f"translate({_n(x - SIZE / 2)} {_n(y - SIZE / 2)})"})
+                                           "transform": f"translate({number(x - SIZE / 2)} {number(y - SIZE / 2)})"})
             shape = {"width": str(SIZE), "height": str(SIZE), "rx": "6"}
             ET.SubElement(g, "rect", {**shape, "fill": LIGHT if (f + r) % 2 else DARK})
             colour = reserved.get(square)
@@ -177,7 +175,7 @@ def _squares(root: ET.Element, reserved: Mapping[str, int], occupied: set[str], 
 
 def _reserved_mark(g: ET.Element, colour: int) -> None:
     """A faint eye on Silver's squares, an ankh on Red's (as on the real board)."""
-    mark = ET.SubElement(g, "g", {"transform": f"translate({_n(SIZE / 2)} {_n(SIZE / 2)})", "fill": "none",
+    mark = ET.SubElement(g, "g", {"transform": f"translate({number(SIZE / 2)} {number(SIZE / 2)})", "fill": "none",
                                   "stroke": EDGES[0] if colour == 0 else SIDES[1], "stroke-width": "2.2",
                                   "stroke-linecap": "round", "opacity": "0.5"})
     if colour == 1:
@@ -195,7 +193,7 @@ def _piece(parent: ET.Element, piece: Mapping[str, Any], cls: str) -> ET.Element
     kind, colour, facing = piece["kind"], int(piece["colour"]), piece["facing"]
     x, y = _centre(piece["square"])
     g = ET.SubElement(parent, "g", {
-        "class": cls, "transform": f"translate({_n(x)} {_n(y)})", "data-square": piece["square"],
+        "class": cls, "transform": f"translate({number(x)} {number(y)})", "data-square": piece["square"],
         "data-kind": kind, "data-colour": str(colour), "data-facing": facing,
     })
     turned = ET.SubElement(g, "g", {"transform": f"rotate({0 if kind == 'pharaoh' else ANGLES[facing]})"})
@@ -236,8 +234,8 @@ def _piece(parent: ET.Element, piece: Mapping[str, Any], cls: str) -> ET.Element
 
 def _hit_mark(root: ET.Element, square: str) -> None:
     x, y = _centre(square)
-    g = ET.SubElement(root, "g", {"class": "hit", "data-square": square, "transform": f"translate({_n(x)} {_n(y)})",
-                                  "fill": "none", "stroke": LASER, "stroke-linecap": "round"})
+    g = ET.SubElement(root, "g", {"class": "hit", "data-square": square,
+                                  "transform": f"translate({number(x)} {number(y)})", "fill": "none", "stroke": LASER, "stroke-linecap": "round"})
     ET.SubElement(g, "circle", {"r": "24", "stroke-width": "3"})
     ET.SubElement(g, "path", {"d": "M-9 -9 L9 9 M9 -9 L-9 9", "stroke-width": "4"})
 
@@ -284,27 +282,14 @@ def _last_shot(events: list[dict[str, Any]], names: tuple[str, ...]) -> str:
 def _caption(root: ET.Element, status: str, shot: str, colour: int) -> None:
     y = BOARD_BOTTOM + FILES_BAND + 20
     x = LEFT - 5
-    line = ET.SubElement(root, "g", {"class": "caption"})
-    if colour >= 0:  # a swatch of the side to move (or of the winner)
-        ET.SubElement(line, "circle", {"cx": _n(x + 8), "cy": _n(y - 5), "r": "7", "fill": SIDES[colour],
-                                       "stroke": EDGES[colour], "stroke-width": "1.2"})
-    text = _text(line, x + 22, y, status)
-    text.set("fill", TEXT)
-    text.set("font-size", "15")
-    text.set("font-weight", "600")
+    swatch = None  # a swatch of the side to move (or of the winner)
+    if colour >= 0:
+        swatch = {"fill": SIDES[colour], "stroke": EDGES[colour], "stroke-width": "1.2"}
+    line = caption(root, x, y, status, swatch, TEXT, 15)
     if shot:
-        more = _text(line, x + 22, y + 22, shot)
+        more = text(line, x + 22, y + 22, shot)
         more.set("fill", MUTED)
         more.set("font-size", "13.5")
 
 
-def _text(parent: ET.Element, x: float, y: float, words: str) -> ET.Element:
-    element = ET.SubElement(parent, "text", {"x": _n(x), "y": _n(y)})
-    element.text = words  # ElementTree escapes it
-    return element
 
-
-def _n(value: float) -> str:
-    """A coordinate as short text: ``12``, ``12.5``, ``-3.25``."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
