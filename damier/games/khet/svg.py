@@ -235,7 +235,8 @@ def _piece(parent: ET.Element, piece: Mapping[str, Any], cls: str) -> ET.Element
 def _hit_mark(root: ET.Element, square: str) -> None:
     x, y = _centre(square)
     g = ET.SubElement(root, "g", {"class": "hit", "data-square": square,
-                                  "transform": f"translate({number(x)} {number(y)})", "fill": "none", "stroke": LASER, "stroke-linecap": "round"})
+                                  "transform": f"translate({number(x)} {number(y)})", "fill": "none",
+                                  "stroke": LASER, "stroke-linecap": "round"})
     ET.SubElement(g, "circle", {"r": "24", "stroke-width": "3"})
     ET.SubElement(g, "path", {"d": "M-9 -9 L9 9 M9 -9 L-9 9", "stroke-width": "4"})
 
