@@ -67,7 +67,7 @@ def coordinates(index: int) -> str:
 def line(a: int, direction: tuple[int, int]) -> list[int]:
     """The squares from ``a`` (excluded) to the edge of the board in ``direction`` (row step, column step)."""
     r, c = divmod(a, SIZE)
-    out = []
+    out: list[int] = []
     while True:
         r, c = r + direction[0], c + direction[1]
         if not (0 <= r < SIZE and 0 <= c < SIZE):
@@ -168,6 +168,17 @@ class Puzzle:
         for _ in range(k):
             places = {self.step(p, b) for p in places for b in self.moves(p)}
         return (self.target, True) in places
+
+    def exact_lengths(self, up_to: int, source: Place | None = None) -> list[int]:
+        """Every k from 1 to ``up_to`` for which a sequence of exactly k jumps ends solved (one pass of
+        ``exact_possible``)."""
+        places = {source or self.first}
+        found = []
+        for k in range(1, up_to + 1):
+            places = {self.step(p, b) for p in places for b in self.moves(p)}
+            if (self.target, True) in places:
+                found.append(k)
+        return found
 
     def replay(self, path: list[int], source: Place | None = None) -> bool:
         """Whether ``path`` is legal jump by jump and ends solved."""

@@ -3,7 +3,9 @@ arrangements, side B, random boards, board ids), checked against the naive refer
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import random
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from tests.games.micro import reference
 
 SHARED_TILES = Path(__file__).resolve().parents[4] / "shared" / "data" / "micro_robots_tiles.json"
 B_DATA = Path(boards.__file__).parent / "data" / "side_b.json"
+SIDE_B_SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "micro_side_b.py"
 
 orders = st.permutations([1, 2, 3, 4]).map(tuple)
 turns = st.tuples(*[st.integers(0, 3)] * 4)
@@ -94,6 +97,19 @@ def test_side_b_data_records_its_seed() -> None:
     data = json.loads(B_DATA.read_text("utf-8"))  # its facts are checked by ``damier micro stats`` (tests/cli)
     assert data["side"] == "B" and isinstance(data["seed"], int)
     assert f"--seed {data['seed']}" in data["note"]
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"),
+                    reason="the generator's local search takes minutes without the JIT")
+def test_side_b_is_made_again_by_its_script_from_its_seed() -> None:
+    spec = importlib.util.spec_from_file_location("micro_side_b", SIDE_B_SCRIPT)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    data = json.loads(B_DATA.read_text("utf-8"))
+    codes = script.generate(data["seed"])
+    assert [boards.square_text(int(c)) for c in codes] == [
+        sq for t in "1234" for row in data["tiles"][t] for sq in row]
 
 
 @pytest.mark.parametrize("side", boards.SIDES)

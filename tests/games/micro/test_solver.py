@@ -144,6 +144,13 @@ def test_a_line_of_exactly_k_moves_exists_as_the_reference_says_and_replays(case
     assert answer == {"k": k, "moves": case.names(line)}
 
 
+@settings(max_examples=40, deadline=None)
+@given(case=cases())
+def test_the_lengths_of_exact_lines_up_to_20_are_the_references(case: Case) -> None:
+    possible = [k for k in range(1, 21) if solver.path_of_length(case.state, k) is not None]
+    assert possible == case.ref.exact_lengths(20, case.place)
+
+
 @settings(max_examples=30, deadline=None)
 @given(case=cases(walk=False), k=st.integers(1, 4))
 def test_exact_k_agrees_with_enumerating_every_sequence(case: Case, k: int) -> None:
@@ -254,6 +261,6 @@ def test_the_count_of_shortest_lines_is_the_number_listed(case: Case) -> None:
 
 def test_a_max_cost_below_the_optimum_finds_nothing() -> None:
     state = damier.load("micro").state_from_position("A-1234-0000_R5_B1")
-    assert not solver.solve(state, max_cost=1).found
+    assert isinstance(state, MicroState) and not solver.solve(state, max_cost=1).found
     board = state.puzzle.board
     assert solver.solve(state, max_cost=2).moves == tuple(notation.square_index(board, s) for s in ("B5", "B1"))
