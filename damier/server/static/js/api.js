@@ -68,11 +68,33 @@ export const api = {
   undo(id, token) { return request("POST", `/api/games/${enc(id)}/undo`, { token }); },
   resign(id, token) { return request("POST", `/api/games/${enc(id)}/resign`, { token }); },
   draw(id, action, token) { return request("POST", `/api/games/${enc(id)}/draw`, { body: { action }, token }); },
-  hint(id, token) { return request("POST", `/api/games/${enc(id)}/hint`, { token }); },
+  /** The hint agent's move, or with `level` (1, the vaguest, to 4) a puzzle's graded hint {level, kind, text, ...}. */
+  hint(id, token, level = null) {
+    const query = Number.isInteger(level) ? `?level=${level}` : "";
+    return request("POST", `/api/games/${enc(id)}/hint${query}`, { token });
+  },
   rematch(id, token) { return request("POST", `/api/games/${enc(id)}/rematch`, { token }); },
   record(id) { return request("GET", `/api/games/${enc(id)}/record`); },
   replay(id) { return request("GET", `/api/games/${enc(id)}/replay`); },
   importRecord(record) { return request("POST", "/api/records", { body: record }); },
+  /** A solo puzzle (a one-player game): {game, options?, puzzle?, seed?, daily?} -> {id, token, state}. */
+  createPuzzle(body) { return request("POST", "/api/puzzles", { body }); },
+  /** The puzzle of the day of `game` (UTC): {game, title, date, options, position, board}. */
+  daily(game) { return request("GET", `/api/puzzles/${enc(game)}/daily`); },
+  // race rooms (docs/server.md): people race on a puzzle game's puzzles
+  createRace(game, options, name, settings = {}) {
+    return request("POST", "/api/races", { body: { game, options, name, settings } });
+  },
+  joinRace(id, name) { return request("POST", `/api/races/${enc(id)}/join`, { body: { name } }); },
+  race(id, token) { return request("GET", `/api/races/${enc(id)}`, { token }); },
+  startRace(id, token) { return request("POST", `/api/races/${enc(id)}/start`, { token }); },
+  claim(id, count, round, token) {
+    return request("POST", `/api/races/${enc(id)}/claim`, { body: { count, round }, token });
+  },
+  demonstrate(id, moves, round, token) {
+    return request("POST", `/api/races/${enc(id)}/demonstrate`, { body: { moves, round }, token });
+  },
+  giveUp(id, token) { return request("POST", `/api/races/${enc(id)}/giveup`, { token }); },
 };
 
 function enc(id) {
@@ -86,6 +108,16 @@ export function recordUrl(id) {
 export function socketUrl(id) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${location.host}/api/games/${enc(id)}/ws`;
+}
+
+export function raceSocketUrl(id) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/api/races/${enc(id)}/ws`;
+}
+
+/** The link that opens race `id` (anyone may join it with a name while seats are left). */
+export function raceUrl(id) {
+  return `${location.origin}/#/race/${enc(id)}`;
 }
 
 /** The invitation link for `seat` of game `id`. */
@@ -158,6 +190,22 @@ export const seats = {
     if (s.primary !== null && s.tokens[String(s.primary)]) return s.tokens[String(s.primary)];
     const first = this.local(id)[0];
     return first === undefined ? null : s.tokens[String(first)];
+  },
+};
+
+// ---- race seats, per race, in localStorage -------------------------------------------------------------------------
+// damier.races.<id> = {seat, token, name}: the seat this browser took in race <id>
+
+export const raceSeats = {
+  get(id) {
+    const s = load(`damier.races.${id}`, null);
+    return s && typeof s.token === "string" ? s : null;
+  },
+  set(id, seat, token, name) {
+    save(`damier.races.${id}`, { seat, token, name });
+  },
+  forget(id) {
+    try { localStorage.removeItem(`damier.races.${id}`); } catch { /* nothing kept */ }
   },
 };
 

@@ -28,6 +28,30 @@ export async function startGame(catalogEntry, options, seatKinds, start = null) 
   return created;
 }
 
+/** Start a solo puzzle of a one-player game (`body`: {options?, puzzle?, seed?, daily?}, POST /api/puzzles), keep
+ * its token and open it. */
+export async function startPuzzle(catalogEntry, body = {}) {
+  const created = await api.createPuzzle({ game: catalogEntry.name, ...body });
+  seats.add(created.id, { 0: created.token }, 0);
+  const state = created.state || {};
+  recent.add({
+    id: created.id, game: catalogEntry.name, title: state.title || catalogEntry.title,
+    options: state.options || body.options || {}, start: state.start ?? null, seat: 0,
+  });
+  navigate(`/game/${encodeURIComponent(created.id)}`);
+  return created;
+}
+
+/** Whether catalog `entry` is a puzzle: a game for one player. */
+export function isPuzzleGame(entry) {
+  return String(entry?.players ?? "").trim() === "1";
+}
+
+/** Whether catalog `entry` declares a feature (its `features` list: race, hints...). */
+export function hasFeature(entry, feature) {
+  return Array.isArray(entry?.features) && entry.features.includes(feature);
+}
+
 /** Which seats does `token` hold in game `id`? Asks the server (the view's `you`). */
 export async function seatOfToken(id, token) {
   const view = await api.game(id, token);

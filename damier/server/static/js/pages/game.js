@@ -14,6 +14,7 @@ import { buildSkeleton, renderKeys, showConnection } from "./game/skeleton.js";
 import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
 import { renderControls, renderInvite } from "./game/controls.js";
 import * as actions from "./game/actions.js";
+import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
 
 const DEFAULT_KEYS = [[["←", "↑", "→", "↓"], "move"], [["Enter"], "play"], [["U"], "undo"], [["H"], "hint"]];
 
@@ -29,6 +30,7 @@ class GamePage {
     this.id = id;
     this.busy = false; // a move is on its way
     this.hint = null; // {square, version}
+    this.path = null; // {moves, step, version}: a line of moves to step through on the board (a puzzle's hint)
     this.timers = new Set();
     this.destroyed = false;
     this.resignArmed = false;
@@ -43,6 +45,7 @@ class GamePage {
       animate: (prev, next, opts) => this.mod.animate(this.el.board, next.events, prev.board, opts),
       show: (next) => {
         if (this.hint && this.hint.version !== next.version) this.hint = null;
+        if (this.path && this.path.version !== next.version) this.path = null;
         this.renderAll();
       },
     });
@@ -64,6 +67,8 @@ class GamePage {
 
   async start() {
     this.el = buildSkeleton(this.root, this);
+    this.puzzle = new PuzzlePanel(this);
+    this.el.side.prepend(this.puzzle.el.root);
     const token = seats.primaryToken(this.id);
     let view;
     let entry;
@@ -116,6 +121,7 @@ class GamePage {
     this.destroyed = true;
     this.views.stop();
     this.connection.close();
+    this.puzzle?.destroy();
     for (const t of this.timers) clearTimeout(t);
     document.removeEventListener("keydown", this.onKey);
     document.removeEventListener("visibilitychange", this.onVisible);
@@ -197,7 +203,11 @@ class GamePage {
   }
 
   undo() { return actions.undo(this); }
-  askHint() { return actions.askHint(this); }
+  /** A puzzle with graded hints asks the next level; any other game its hint agent's move. */
+  askHint() {
+    if (isPuzzle(this.shown) && this.puzzle.levels().length) return this.puzzle.askNext();
+    return actions.askHint(this);
+  }
   resign() { return actions.resign(this); }
   draw(action) { return actions.draw(this, action); }
   rematch(button) { return actions.rematch(this, button); }
@@ -239,6 +249,7 @@ class GamePage {
       legal: mine ? view.legal_moves || [] : [],
       turn: view.status === "active" && !view.result ? view.player : -1,
       hint: this.hint && this.hint.version === view.version ? this.hint.square : null,
+      path: this.path && this.path.version === view.version ? { moves: this.path.moves, step: this.path.step } : null,
       last: last ? last.move : null,
       seatNames: (view.seats || []).map((s) => s.name),
       onSquare: (square) => this.onMove(square),
@@ -248,6 +259,9 @@ class GamePage {
       label: `${view.title} board`,
     });
     this.el.board.dataset.version = String(view.version);
+    const info = this.mod.boardInfo?.(view.board) || "";
+    this.el.info.textContent = info;
+    this.el.info.hidden = !info;
     this.el.board.classList.toggle("my-turn", mine);
   }
 
@@ -258,6 +272,8 @@ class GamePage {
     renderBanner(this, view);
     renderControls(this, view);
     renderPlayers(this, view);
+    this.el.playersPanel.hidden = isPuzzle(view);
+    this.puzzle.update(view);
     renderInvite(this, view);
     renderMoves(this, view);
     renderMore(this, view);

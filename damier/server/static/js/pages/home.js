@@ -3,7 +3,7 @@ import { h, icon, replace } from "../dom.js";
 import { api, recent, seats } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
-import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf } from "../session.js";
+import { startGame, startPuzzle, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { seatColour } from "../players.js";
 
 export async function mount(root) {
@@ -49,6 +49,7 @@ function gameCard(entry, mod) {
   const picture = h("a", { class: "card-picture", href: `#/new/${entry.name}`, tabindex: "-1", "aria-hidden": "true" });
   mod.render(picture, mod.sample, { compact: true, label: `${entry.title} board` });
   const levels = levelsOf(entry);
+  if (isPuzzleGame(entry)) return puzzleCard(entry, picture);
   const quick = h("button", {
     type: "button", class: "btn primary", "data-testid": `quick-play-${entry.name}`,
     onclick: async () => {
@@ -76,6 +77,36 @@ function gameCard(entry, mod) {
       h("div", { class: "card-actions" },
         quick,
         h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"), "New game…"))));
+}
+
+/** A puzzle's card: a random puzzle at once, the new-puzzle page (difficulty, the puzzle of the day, an id) and,
+ * for a game with races, the race room. */
+function puzzleCard(entry, picture) {
+  const quick = h("button", {
+    type: "button", class: "btn primary", "data-testid": `quick-play-${entry.name}`,
+    onclick: async () => {
+      quick.disabled = true;
+      try {
+        await startPuzzle(entry, { options: optionDefaults(entry) });
+      } catch (err) {
+        showError(err);
+        quick.disabled = false;
+      }
+    },
+  }, icon("play"), "Solve a puzzle");
+  const race = hasFeature(entry, "race");
+  return h("article", { class: "card game-card", "data-testid": `game-card-${entry.name}` },
+    picture,
+    h("div", { class: "card-body" },
+      h("h2", {}, entry.title),
+      h("p", { class: "meta" },
+        h("span", { class: "pill" }, icon("user"), race ? "1 player, or a race" : "1 player"),
+        hasFeature(entry, "hints") ? h("span", { class: "pill" }, icon("hint"), "graded hints") : null),
+      h("p", { class: "desc" }, entry.description),
+      h("div", { class: "card-actions" },
+        quick,
+        h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"),
+          race ? "Daily, by id, race…" : "Daily, by id…"))));
 }
 
 async function showRecent(box, catalog, modules) {

@@ -5,15 +5,22 @@ import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { seatColour } from "../players.js";
-import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf } from "../session.js";
+import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame } from "../session.js";
+import { buildPuzzlePage } from "./newpuzzle.js";
 
 export async function mount(root, { params }) {
   const page = h("div", { class: `page narrow new-game game-${params.game}` });
   root.append(page);
   const entry = await loadEntry(page, params.game);
   if (!entry) return;
+  const mod = await boardModule(entry);
+  if (isPuzzleGame(entry)) {
+    document.title = `New puzzle: ${entry.title} · damier`;
+    buildPuzzlePage(page, entry, mod);
+    return;
+  }
   document.title = `New game: ${entry.title} · damier`;
-  buildForm(page, entry, await boardModule(entry));
+  buildForm(page, entry, mod);
 }
 
 /** The catalog entry of game ``name``; when it cannot be loaded or there is no such game, ``page`` shows why
@@ -190,7 +197,8 @@ export function labelOf(name) {
   return name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, " ");
 }
 
-function validate(entry, values) {
+/** What is wrong with the option `values` of catalog `entry` (in words), or null. */
+export function validate(entry, values) {
   for (const opt of entry.options || []) {
     const v = values[opt.name];
     if (opt.type === "int" && !opt.choices) {

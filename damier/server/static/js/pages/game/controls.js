@@ -5,6 +5,7 @@ import { h, icon, replace } from "../../dom.js";
 import { inviteUrl, seats } from "../../api.js";
 import { showMessage } from "../../messages.js";
 import { seatColour } from "../../players.js";
+import { isPuzzle } from "./puzzle.js";
 
 /** The action buttons for `view`, as `page` (the seats this browser plays, a hint on its way...) allows them. */
 export function renderControls(page, view) {
@@ -25,12 +26,15 @@ export function renderControls(page, view) {
   el.undo.classList.toggle("attention", othersAsked);
   // hint
   el.hint.disabled = !page.isMyTurn(view) || !!page.hintPending;
-  el.hint.querySelector(".label").textContent = page.hintPending ? "Thinking…" : "Hint";
+  const graded = isPuzzle(view) && page.puzzle?.levels().length;
+  el.hint.querySelector(".label").textContent = page.hintPending || page.puzzle?.pending ? "Thinking…" : "Hint";
+  el.hint.title = graded ? "The next hint: each says more (H)" : "The hard computer's suggestion (H)";
   el.hint.classList.toggle("pending", !!page.hintPending);
   // resign
   el.resign.disabled = !active || !playing;
   el.resign.classList.toggle("danger", page.resignArmed);
-  el.resign.querySelector(".label").textContent = page.resignArmed ? "Really resign?" : "Resign";
+  const quit = isPuzzle(view) ? "Give up" : "Resign";
+  el.resign.querySelector(".label").textContent = page.resignArmed ? `Really ${quit.toLowerCase()}?` : quit;
   renderDraws(page, view, active && playing);
 }
 

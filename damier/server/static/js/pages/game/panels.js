@@ -4,6 +4,7 @@
 import { h, icon, replace } from "../../dom.js";
 import { recordUrl, seats } from "../../api.js";
 import { seatColour } from "../../players.js";
+import { clock, isPuzzle } from "./puzzle.js";
 
 export function renderStatus(page, view) {
   const el = page.el;
@@ -18,6 +19,13 @@ export function renderStatus(page, view) {
     const winner = view.result && Number.isInteger(view.result.winner) ? view.result.winner : null;
     const personal = local.length === 1 && view.result ? (winner === local[0] ? "You win! " : winner === null ? "" : "You lost. ") : "";
     text = `${personal}Game over after ${plies} move${plies === 1 ? "" : "s"}`;
+    if (isPuzzle(view)) {
+      const solved = view.result?.termination === "solved";
+      text = solved ? `Solved in ${plies} move${plies === 1 ? "" : "s"}` : "The puzzle was given up";
+    }
+  } else if (page.isMyTurn(view) && isPuzzle(view)) {
+    const used = (view.moves || []).length;
+    text = used ? `Your move (${used} played)` : "Your move: reach the target";
   } else if (page.isMyTurn(view)) {
     text = local.length > 1 ? `${seat.name} to play: your turn` : `Your turn (${seat.name})`;
   } else if (seat && seat.kind === "computer") {
@@ -48,9 +56,11 @@ export function renderBanner(page, view) {
   const local = page.localSeats();
   const winner = Number.isInteger(view.result.winner) ? view.result.winner : null;
   const actions = h("div", { class: "result-actions" });
+  const puzzle = isPuzzle(view);
   if (local.length) {
+    const again = puzzle ? "Try it again" : "Rematch";
     const rematch = h("button", { type: "button", class: "btn primary", "data-testid": "btn-rematch" },
-      icon("repeat"), view.rematch ? "Join the rematch" : "Rematch");
+      icon("repeat"), view.rematch ? `Join the ${puzzle ? "new try" : "rematch"}` : again);
     rematch.addEventListener("click", () => page.rematch(rematch));
     actions.append(rematch);
   } else if (view.rematch) {
@@ -59,9 +69,20 @@ export function renderBanner(page, view) {
   }
   actions.append(
     h("a", { class: "btn", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay" }, icon("film"), "Replay"),
-    h("a", { class: "btn ghost", href: `#/new/${encodeURIComponent(view.game)}` }, icon("plus"), "New game"));
+    h("a", { class: "btn ghost", href: `#/new/${encodeURIComponent(view.game)}` }, icon("plus"), puzzle ? "New puzzle" : "New game"));
   el.banner.dataset.winner = winner === null ? "none" : String(winner);
-  el.banner.style.setProperty("--c", winner === null ? "var(--muted)" : seatColour(winner));
+  for (const key of ["cost", "optimum"]) {
+    if (Number.isInteger(view.result[key])) el.banner.dataset[key] = String(view.result[key]);
+    else delete el.banner.dataset[key];
+  }
+  // a solved puzzle: whether it took the fewest moves possible
+  if (Number.isInteger(view.result.cost) && Number.isInteger(view.result.optimum)) {
+    el.banner.dataset.optimal = String(view.result.cost <= view.result.optimum);
+  } else {
+    delete el.banner.dataset.optimal;
+  }
+  const solved = puzzle && view.result.termination === "solved";
+  el.banner.style.setProperty("--c", solved ? "var(--success)" : winner === null || puzzle ? "var(--muted)" : seatColour(winner));
   const mine = winner !== null && local.includes(winner);
   el.banner.classList.toggle("won", local.length > 0 && mine);
   el.banner.classList.toggle("lost", local.length > 0 && !mine && local.length < (view.seats || []).length);
@@ -130,6 +151,11 @@ export function seatName(view, i) {
 }
 
 function resultHeadline(view) {
+  if (isPuzzle(view)) {
+    const r = view.result || {};
+    if (r.termination !== "solved") return "Puzzle given up";
+    return Number.isInteger(r.optimum) && r.cost <= r.optimum ? "Solved, optimally!" : "Solved";
+  }
   const winner = view.result && Number.isInteger(view.result.winner) ? view.result.winner : null;
   if (winner === null) return view.result && /draw/i.test(String(view.result.reason || "")) ? "Draw" : "Game over";
   return `${seatName(view, winner)} wins`;
@@ -137,6 +163,13 @@ function resultHeadline(view) {
 
 function resultDetail(view) {
   const r = view.result || {};
+  if (isPuzzle(view)) {
+    const parts = [String(r.reason || "").replace(/^./, (c) => c.toUpperCase())];
+    if (Number.isFinite(view.seconds)) parts.push(`in ${clock(view.seconds)}`);
+    const hints = view.hints ?? 0;
+    parts.push(hints ? `${hints} hint${hints === 1 ? "" : "s"} asked` : "no hint");
+    return parts.filter(Boolean).join(" · ");
+  }
   const plies = (view.moves || []).length;
   const after = `${plies} move${plies === 1 ? "" : "s"}`;
   let reason = String(r.reason || "").trim();

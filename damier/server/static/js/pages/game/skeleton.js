@@ -21,6 +21,7 @@ export function buildSkeleton(root, page) {
     el.statusDot, el.statusText, el.thinking, el.watching);
   el.banner = h("div", { class: "result-banner", "data-testid": "result-banner", hidden: true, role: "status" });
   el.board = h("div", { class: "board-wrap", "data-testid": "board" }, h("div", { class: "board-loading" }));
+  el.info = h("p", { class: "board-info", "data-testid": "board-info", hidden: true, "aria-live": "polite" });
   el.undo = h("button", { type: "button", class: "btn", "data-testid": "btn-undo", title: "Take back (U)", onclick: () => page.undo() },
     icon("undo"), h("span", { class: "label" }, "Undo"));
   el.hint = h("button", { type: "button", class: "btn", "data-testid": "btn-hint", title: "The hard computer's suggestion (H)", onclick: () => page.askHint() },
@@ -47,9 +48,9 @@ export function buildSkeleton(root, page) {
       h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
-        el.status, el.banner, el.board, el.controls, el.keys),
-      h("aside", { class: "side-col" },
-        h("section", { class: "panel players", "data-testid": "players", "aria-labelledby": "players-title" },
+        el.status, el.banner, el.board, el.info, el.controls, el.keys),
+      el.side = h("aside", { class: "side-col" },
+        el.playersPanel = h("section", { class: "panel players", "data-testid": "players", "aria-labelledby": "players-title" },
           h("h2", { id: "players-title" }, "Players"), el.share, el.players),
         el.invite,
         h("section", { class: "panel moves", "aria-labelledby": "moves-title" },

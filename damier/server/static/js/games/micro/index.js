@@ -1,0 +1,56 @@
+// The Micro Robots board module (see games/index.js for the interface): drawing in draw.js, clicks and keys in
+// input.js, the jump in animate.js. The board, the legal jumps, each jump's squares, hints and paths come from the
+// server; the colours, their patterns and the tiles from the game's client description.
+
+import { ensureView, update } from "./draw.js";
+import { attachInput, focusSquare } from "./input.js";
+
+export { animate, animateMove } from "./animate.js";
+export { focusSquare };
+
+export const keyHelp = [[["←", "↑", "→", "↓"], "move"], [["Enter"], "jump"], [["U"], "undo"], [["H"], "hint"]];
+
+/**
+ * Draw `board` in `container`, or update the drawing there (focus and cursor are kept). opts (see games/index.js):
+ * legal (the squares the robot may jump to), onSquare(name, {legal}), hint (a square), last (the last move's
+ * square), events (the last move's: its trail is drawn), path ({moves, step}: a line of moves to follow, numbered,
+ * `step` of them shown done), compact, label, client.
+ */
+export function render(container, board, opts = {}) {
+  const view = ensureView(container, board, opts, attachInput);
+  update(view, board, opts);
+  return view.root;
+}
+
+/** The players panel's figure: the moves used. */
+export function score(board, players) {
+  const used = Number(board?.used ?? 0);
+  return Array.from({ length: players }, () => ({ value: used, unit: used === 1 ? "move" : "moves" }));
+}
+
+/** The puzzle in words, under the board: the robot, the target, the waypoint and the moves used. */
+export function boardInfo(board) {
+  if (!board?.squares) return "";
+  const parts = [`Robot on ${board.robot}`, `target ${board.target}`];
+  if (board.waypoint) parts.push(`waypoint ${board.waypoint} (${board.visited ? "visited" : "to visit first"})`);
+  const used = Number(board.used ?? 0);
+  parts.push(`${used} move${used === 1 ? "" : "s"} used`);
+  return parts.join(" · ");
+}
+
+/** The puzzle's id, to share it (the new-game page takes it back): board, start, target and waypoint. */
+export function puzzleId(board) {
+  return board?.puzzle || "";
+}
+
+/** The options in words: "Side A · 4 moves · expert". */
+export function describeOptions(options = {}) {
+  const parts = [];
+  const board = String(options.board ?? "A");
+  parts.push(board === "A" || board === "B" ? `Side ${board}` : board === "random" ? "Random board" : `Board ${board}`);
+  const difficulty = Number(options.difficulty ?? 0);
+  parts.push(difficulty > 0 ? `${difficulty} move${difficulty === 1 ? "" : "s"}` : "any length");
+  if (options.expert) parts.push(options.waypoint_pass ? "expert (passing counts)" : "expert");
+  if (options.reroll_short) parts.push("no 1–2 move targets");
+  return parts.join(" · ");
+}

@@ -1,0 +1,217 @@
+// The puzzle panel of a one-player game (a puzzle): the timer (from the view's times), the moves and hints used,
+// the puzzle's id to share, the graded hints asked level by level (POST /api/games/<id>/hint?level=N; the levels and
+// their names come from the game's client description `hints`), a line of moves to step through on the board (the
+// whole-path hint), and reset (every move taken back). What a hint says is the server's; the page knows no game.
+
+import { h, icon, replace } from "../../dom.js";
+import { api, seats } from "../../api.js";
+import { showError, showMessage } from "../../messages.js";
+import { copyLink } from "./controls.js";
+
+/** A one-player game: the game page shows the puzzle panel instead of the players. */
+export function isPuzzle(view) {
+  return (view?.seats || []).length === 1;
+}
+
+/** "1:05" for 65 seconds ("1:02:03" past an hour). */
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const hours = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(hours ? 2 : 1, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return hours ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Seconds a puzzle has taken: the view's `seconds` once it is over, else from its creation to now (the server's
+ * clock, through the offset measured when the view arrived). */
+export function elapsed(view, offset) {
+  if (Number.isFinite(view?.seconds)) return view.seconds;
+  const created = Date.parse(view?.created_at || "");
+  if (!Number.isFinite(created)) return 0;
+  return (Date.now() + offset - created) / 1000;
+}
+
+export class PuzzlePanel {
+  constructor(page) {
+    this.page = page;
+    this.hints = []; // [{level, kind, text, move?, moves?}] asked for the position of `version`
+    this.version = null;
+    this.pending = false;
+    this.offset = 0; // the server's clock minus ours
+    this.el = {};
+    const el = this.el;
+    el.timer = h("strong", { class: "puzzle-timer", "data-testid": "puzzle-timer" }, "0:00");
+    el.moves = h("strong", { "data-testid": "puzzle-moves" }, "0");
+    el.hintCount = h("strong", { "data-testid": "puzzle-hints" }, "0");
+    el.id = h("input", { class: "link-input", readonly: true, "data-testid": "puzzle-id", "aria-label": "Puzzle id" });
+    el.idRow = h("div", { class: "puzzle-id-row" },
+      h("span", { class: "muted small" }, "Puzzle"),
+      h("div", { class: "link-row" }, el.id,
+        h("button", { type: "button", class: "btn small", "data-testid": "puzzle-id-copy", onclick: (e) => copyLink(el.id.value, el.id, e.currentTarget) },
+          icon("copy"), "Copy")));
+    el.hintList = h("ol", { class: "hint-levels", "data-testid": "hint-list" });
+    el.path = h("div", { class: "path-stepper", "data-testid": "path-stepper", hidden: true });
+    el.reset = h("button", { type: "button", class: "btn small", "data-testid": "btn-reset", onclick: () => this.reset() },
+      icon("first"), "Reset");
+    el.root = h("section", { class: "panel puzzle-panel", "data-testid": "puzzle-panel", "aria-labelledby": "puzzle-title", hidden: true },
+      h("h2", { id: "puzzle-title" }, "Puzzle"),
+      h("div", { class: "puzzle-stats" },
+        h("div", {}, h("span", { class: "muted small" }, "Time"), el.timer),
+        h("div", {}, h("span", { class: "muted small" }, "Moves"), el.moves),
+        h("div", {}, h("span", { class: "muted small" }, "Hints"), el.hintCount)),
+      el.idRow,
+      el.hintsHead = h("div", { class: "hints-head" }, h("h3", {}, "Hints"), el.reset),
+      el.hintList,
+      el.path);
+    this.tick = setInterval(() => this.showTime(), 1000);
+  }
+
+  destroy() {
+    clearInterval(this.tick);
+  }
+
+  /** The levels of graded hints the game describes ([{level, kind, label}]), or none. */
+  levels() {
+    return this.page.mod?.client?.hints || [];
+  }
+
+  /** The hints shown belong to one position: a move (or an undo) clears them. */
+  forPosition(view) {
+    if (this.version !== view.version) {
+      this.version = view.version;
+      this.hints = [];
+    }
+  }
+
+  update(view) {
+    const el = this.el;
+    el.root.hidden = !isPuzzle(view);
+    if (el.root.hidden) return;
+    this.forPosition(view);
+    if (view.now) {
+      const server = Date.parse(view.now);
+      if (Number.isFinite(server)) this.offset = server - Date.now();
+    }
+    this.view = view;
+    this.showTime();
+    el.moves.textContent = String((view.moves || []).length);
+    el.hintCount.textContent = String(view.hints ?? 0);
+    const id = this.page.mod?.puzzleId?.(view.board) || view.start || "";
+    el.idRow.hidden = !id;
+    el.id.value = id;
+    el.reset.disabled = !this.page.canUndo(view) || this.busy;
+    this.renderHints(view);
+    this.renderPath(view);
+  }
+
+  showTime() {
+    const view = this.view;
+    if (!view || this.el.root.hidden) return;
+    const seconds = elapsed(view, this.offset);
+    this.el.timer.textContent = clock(seconds);
+    this.el.timer.dataset.seconds = String(Math.floor(seconds));
+    this.el.timer.classList.toggle("stopped", Number.isFinite(view.seconds));
+  }
+
+  renderHints(view) {
+    const levels = this.levels();
+    const playing = this.page.isMyTurn(view);
+    const next = this.hints.length + 1;
+    replace(this.el.hintList, levels.map((entry) => {
+      const given = this.hints.find((x) => x.level === entry.level);
+      const item = h("li", { class: `hint-level${given ? " given" : ""}`, "data-testid": `hint-${entry.level}`, "data-kind": entry.kind },
+        h("span", { class: "hint-label" }, entry.label));
+      if (given) {
+        item.append(h("span", { class: "hint-answer", "data-testid": `hint-text-${entry.level}` }, given.text));
+      } else {
+        item.append(h("button", {
+          type: "button", class: "btn small", "data-testid": `hint-show-${entry.level}`,
+          disabled: !playing || this.pending || entry.level !== next,
+          title: entry.level === next ? null : "Ask the hints before it first",
+          onclick: () => this.ask(entry.level),
+        }, this.pending && entry.level === next ? "…" : "Show"));
+      }
+      return item;
+    }));
+    const over = view.status !== "active" || !!view.result;
+    this.el.hintList.hidden = !levels.length || over;
+    this.el.hintsHead.hidden = !levels.length || over;
+  }
+
+  /** Ask the next graded hint (the game page's Hint button and the H key come here for a puzzle). */
+  askNext() {
+    const levels = this.levels();
+    const next = this.hints.length + 1;
+    if (!levels.some((x) => x.level === next)) {
+      if (levels.length) showMessage("Every hint for this position is shown.", "info");
+      return;
+    }
+    this.ask(next);
+  }
+
+  async ask(level) {
+    const page = this.page;
+    const view = page.shown;
+    if (!page.isMyTurn(view) || this.pending) return;
+    this.pending = true;
+    this.update(view);
+    try {
+      const answer = await api.hint(page.id, page.actingToken(view), level);
+      if (page.shown?.version !== view.version) return;
+      this.forPosition(view);
+      this.hints = [...this.hints.filter((x) => x.level !== level), { ...answer, level }].sort((a, b) => a.level - b.level);
+      if (answer.move) page.hint = { square: answer.move, version: view.version };
+      if (Array.isArray(answer.moves) && answer.moves.length) {
+        page.path = { moves: answer.moves, step: 0, version: view.version };
+      }
+      page.connection.refresh(); // the view counts the hint
+    } catch (err) {
+      showError(err);
+    } finally {
+      this.pending = false;
+      if (page.shown) page.renderAll();
+    }
+  }
+
+  renderPath(view) {
+    const page = this.page;
+    const path = page.path && page.path.version === view.version ? page.path : null;
+    const box = this.el.path;
+    box.hidden = !path;
+    if (!path) return;
+    const total = path.moves.length;
+    const step = (k) => { page.path = { ...path, step: Math.max(0, Math.min(total, k)) }; page.renderAll(); };
+    replace(box,
+      h("div", { class: "path-head" },
+        h("strong", {}, "The path"),
+        h("span", { class: "path-moves" }, path.moves.map((m, k) => h("span", { class: k < path.step ? "done" : null }, m)))),
+      h("div", { class: "path-controls" },
+        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-first", "aria-label": "Back to the start", disabled: path.step === 0, onclick: () => step(0) }, icon("first")),
+        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-prev", "aria-label": "Step back", disabled: path.step === 0, onclick: () => step(path.step - 1) }, icon("prev")),
+        h("span", { class: "path-step", "data-testid": "path-step", "data-step": String(path.step) },
+          path.step === 0 ? `${total} move${total === 1 ? "" : "s"}` : `${path.step} of ${total}: ${path.moves[path.step - 1]}`),
+        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-next", "aria-label": "Step forward", disabled: path.step === total, onclick: () => step(path.step + 1) }, icon("next")),
+        h("button", { type: "button", class: "btn small", "data-testid": "path-hide", onclick: () => { page.path = null; page.renderAll(); } }, "Hide")));
+  }
+
+  /** Take every move back (undo until none is left). */
+  async reset() {
+    const page = this.page;
+    if (this.busy || !page.canUndo(page.latest)) return;
+    await page.views.settle();
+    this.busy = true;
+    this.el.reset.disabled = true;
+    try {
+      let view = page.latest;
+      for (let guard = 0; guard < 500 && (view.moves || []).length > 0 && view.can_undo !== false; guard++) {
+        view = await api.undo(page.id, seats.token(page.id, page.localSeats()[0]));
+        page.receive(view, "undo");
+      }
+    } catch (err) {
+      showError(err);
+    } finally {
+      this.busy = false;
+      if (page.shown) page.renderAll();
+    }
+  }
+}
