@@ -57,7 +57,8 @@ def play_help(state: Any) -> str:
     """The command summary of ``play``, with a move of this game as the example."""
     moves = state.legal_moves()
     example = f" (e.g. {state.move_to_str(moves[len(moves) // 2])})" if moves else ""
-    return f"Commands: a move in notation{example} | moves | undo | hint | save FILE | resign | help"
+    hint = "hint (again for more)" if state.game.info.has("hints") else "hint"
+    return f"Commands: a move in notation{example} | moves | undo | {hint} | save FILE | resign | help"
 
 
 @app.command()

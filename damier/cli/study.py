@@ -167,11 +167,21 @@ def solve(
         count = ""
         if "count" in report:
             count = f" ({report['count']:,} optimal line{'s' if report['count'] != 1 else ''})"
-        console.print(Text(f"{report['length']} moves{count}: {' '.join(report['moves'])}"), soft_wrap=True)
+        console.print(Text(f"{plural(report['length'], 'move')}{count}: {' '.join(report['moves'])}"),
+                      soft_wrap=True)
     if "exact" in report:
         line = report["exact"]["moves"]
         k = report["exact"]["k"]
-        console.print(Text(f"exactly {k} moves: {' '.join(line)}" if line is not None else
-                           f"no line of exactly {k} moves"), soft_wrap=True)
+        console.print(Text(f"exactly {plural(k, 'move')}: {' '.join(line)}" if line is not None else
+                           f"no line of exactly {plural(k, 'move')}"), soft_wrap=True)
     for number, line in enumerate(report.get("all", []), start=1):
         console.print(Text(f"  {number}. {' '.join(line)}"), soft_wrap=True)
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 move``, ``3 moves``.
+
+    >>> plural(1, "move"), plural(0, "move")
+    ('1 move', '0 moves')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"

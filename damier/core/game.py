@@ -159,7 +159,8 @@ def resignation(state: State, seat: int) -> Outcome:
     (0.5, -1.0, 0.5)
     """
     _check_seat(state, seat)
-    return _early_end(state.game.player_names, {seat}, "resigned", Termination.RESIGNATION)
+    verb = "gave up" if state.game.num_players == 1 else "resigned"
+    return _early_end(state.game.player_names, {seat}, verb, Termination.RESIGNATION)
 
 
 def agreement(state: State) -> Outcome:

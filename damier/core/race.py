@@ -31,6 +31,8 @@ class RaceRules:
     round_seconds: int = 180
     #: with ``at_most`` claims: seconds from the first bid to the demonstrations
     bid_seconds: int = 60
+    #: seconds a claimant has to demonstrate
+    demo_seconds: int = 60
 
     def __post_init__(self) -> None:
         if self.claim not in ("exact", "at_most"):

@@ -91,6 +91,8 @@ class GameInfo:
     agents: dict[str, str] = field(default_factory=dict)
     #: the agent spec that gives hints to people (a level, a named agent or any spec)
     hint: str = "hard"
+    #: puzzles: the options of the puzzle of the day (beside the defaults), e.g. no one-move puzzles
+    daily: Mapping[str, Any] = field(default_factory=dict)
     #: names of the evaluation functions the ``evaluate`` feature offers, the default first
     evaluations: tuple[str, ...] = ()
     #: the optional features (keys of ``FEATURES``), each ``"package.module:attribute"``
@@ -133,6 +135,7 @@ class GameInfo:
             "levels": dict(self.levels),
             "agents": dict(self.agents),
             "hint": self.hint,
+            "daily": dict(self.daily),
             "evaluations": list(self.evaluations),
             "features": sorted(self.features) + (["engine"] if self.engine else []),
         }

@@ -110,7 +110,7 @@ def test_solve_an_impossible_exact_k_answers_null() -> None:
     report = solve_json("--puzzle", PUZZLE, "--exact", "1")  # B1 is not one jump from R5
     assert report["exact"] == {"k": 1, "moves": None} and report["length"] == 2
     result = invoke("solve", "micro", "--puzzle", PUZZLE, "--exact", "1")
-    assert result.exit_code == 0 and "no line of exactly 1 moves" in result.stdout
+    assert result.exit_code == 0 and "no line of exactly 1 move" in result.stdout
 
 
 def test_solve_all_lists_every_optimal_line() -> None:

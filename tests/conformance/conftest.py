@@ -34,6 +34,12 @@ EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"repetition": "claim", "quiet_ply_limit": 12},
         {"strict_swap_reserved": False, "quiet_ply_limit": 0},
     ],
+    "micro": [
+        {"board": "B", "expert": True},
+        {"board": "random", "expert": True, "waypoint_pass": True},
+        {"difficulty": 9},
+        {"reroll_short": True},
+    ],
     "test-dice": [{"target": 30}],
     "test-slide": [{"size": 7, "layout": 3}],
 }

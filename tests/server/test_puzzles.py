@@ -53,7 +53,7 @@ def test_bad_daily_requests_are_clear(client: TestClient) -> None:
     assert client.get("/api/puzzles/atoms/daily").status_code == 404  # not a puzzle
     assert client.get("/api/puzzles/nope/daily").status_code == 404
     refused = client.post("/api/puzzles", json={"game": GAME, "daily": True, "options": {"expert": True}})
-    assert refused.status_code == 422 and "default options" in refused.json()["error"]
+    assert refused.status_code == 422 and "its own options" in refused.json()["error"]
 
 
 def test_puzzles_by_difficulty_by_id_and_a_new_one_each_time(client: TestClient) -> None:

@@ -34,6 +34,7 @@ INFO = GameInfo(
     has_draws=False,
     rules_version=1,
     hint="solver",
+    daily={"reroll_short": True},  # the puzzle of the day is never one or two moves
     features={
         "solver": "damier.games.micro.solver:solve",
         "puzzle": "damier.games.micro.rules:puzzle_state",

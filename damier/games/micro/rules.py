@@ -134,8 +134,10 @@ class MicroGame(Game):
                          + (" from its start" if start is not None else "") + " (try another difficulty or board)")
 
     def new_state(self, seed: int | None = None) -> MicroState:
-        """The puzzle that ``seed`` draws (seed None is seed 0: a puzzle is always reproducible)."""
-        return MicroState(self, self.draw_puzzle(random.Random(0 if seed is None else seed)), seed=seed, start=None)
+        """The puzzle that ``seed`` draws (seed None is seed 0: a puzzle is always reproducible). Its ``start`` is
+        the puzzle id, so records replay the same puzzle whatever a later damier would draw from the seed."""
+        puzzle = self.draw_puzzle(random.Random(0 if seed is None else seed))
+        return MicroState(self, puzzle, seed=seed, start=notation.puzzle_id(puzzle))
 
     def state_from_position(self, position: str, seed: int | None = None) -> MicroState:
         """A state from a position, a puzzle id or the JSON puzzle form (its ``waypoint_pass`` must agree with the

@@ -45,6 +45,15 @@ def puzzle_game(name: str, options: dict[str, Any] | None = None) -> Game:
     return game
 
 
+def daily_options(name: str) -> dict[str, Any]:
+    """The options game ``name`` declares for its puzzle of the day (none for an unknown game: loading it says
+    what is wrong)."""
+    try:
+        return dict(registry.info(name).daily)
+    except DamierError:
+        return {}
+
+
 def day_of(text: str | None) -> date:
     """A date from ``YYYY-MM-DD`` (None: today, UTC); ``Invalid`` for a bad one or one after today."""
     if text is None:
@@ -59,9 +68,10 @@ def day_of(text: str | None) -> date:
 
 
 def daily(name: str, day: date) -> dict[str, Any]:
-    """The puzzle of the day of game ``name`` (its default options): what a client shows before playing it."""
+    """The puzzle of the day of game ``name`` (with the options its declaration gives the daily puzzle): what a
+    client shows before playing it."""
     try:
-        game = puzzle_game(name)
+        game = puzzle_game(name, daily_options(name))
     except Invalid as exc:
         raise NotFound(f"no puzzle of the day: {exc.message}") from None
     seed = daily_seed(game.name, day)
@@ -80,13 +90,14 @@ def _first(game: Game, start: str | None, seed: int | None) -> State:
 
 async def create(arcade: Arcade, name: str, options: dict[str, Any], puzzle: str | None, seed: int | None,
                  day: date | None) -> tuple[GameRoom, str]:
-    """A solo puzzle room and the token of its one seat: the puzzle of ``day`` (the game's default options), the
-    puzzle ``puzzle`` (an id or JSON the game reads), or one drawn by ``options`` and ``seed`` (None: random)."""
-    game = puzzle_game(name, {} if day is not None else options)
+    """A solo puzzle room and the token of its one seat: the puzzle of ``day`` (the options the game declares for
+    it), the puzzle ``puzzle`` (an id or JSON the game reads), or one drawn by ``options`` and ``seed`` (None:
+    random)."""
+    game = puzzle_game(name, daily_options(name) if day is not None else options)
     start = None
     if day is not None:
         if options or puzzle is not None or seed is not None:
-            raise Invalid("the puzzle of the day has the game's default options; send no options, puzzle or seed")
+            raise Invalid("the puzzle of the day has its own options; send no options, puzzle or seed")
         seed = daily_seed(game.name, day)
     elif puzzle is not None:
         info = registry.info(game.name)

@@ -62,7 +62,7 @@ class Settings:
     BOUNDS: ClassVar[dict[str, tuple[int, int]]] = {
         "round_seconds": (5, 3600), "bid_seconds": (5, 600), "demo_seconds": (5, 600), "max_players": (2, 12),
         "chips_total": (1, 100), "chips_to_win": (1, 100), "idle_rounds": (1, 20), "max_rounds": (1, 200)}
-    DEFAULTS: ClassVar[dict[str, int]] = {"demo_seconds": 60, "max_players": 8, "idle_rounds": 3, "max_rounds": 100}
+    DEFAULTS: ClassVar[dict[str, int]] = {"max_players": 8, "idle_rounds": 3, "max_rounds": 100}
 
     @classmethod
     def read(cls, given: Mapping[str, Any], rules: RaceRules) -> Settings:
@@ -71,7 +71,8 @@ class Settings:
         if unknown:
             raise Invalid(f"unknown race setting {unknown[0]!r}; accepted: {', '.join(cls.BOUNDS)}")
         values: dict[str, int] = {**cls.DEFAULTS, "round_seconds": rules.round_seconds,
-                                  "bid_seconds": rules.bid_seconds, "chips_total": rules.chips_total}
+                                  "bid_seconds": rules.bid_seconds, "demo_seconds": rules.demo_seconds,
+                                  "chips_total": rules.chips_total}
         values["chips_to_win"] = rules.chips_to_win
         for name, value in given.items():
             low, high = cls.BOUNDS[name]
