@@ -109,3 +109,16 @@ def test_a_puzzle_room_has_one_human_seat_undo_no_draws_and_giving_up_is_a_resig
     again = client.post(f"/api/games/{game_id}/rematch", headers=headers(token)).json()
     replay = client.get(f"/api/games/{again['id']}", headers=headers(again["token"])).json()
     assert replay["position"] == created["state"]["position"] and replay["you"] == 0  # the same puzzle again
+
+
+def test_the_puzzle_of_the_day_uses_the_options_the_game_declares_for_it(client: TestClient) -> None:
+    import damier
+
+    declared = damier.load(GAME).info.daily
+    assert declared  # Micro Robots: no one- or two-move puzzle of the day
+    for back in range(8):
+        day = (date.today() - timedelta(days=back)).isoformat()
+        puzzle = client.get(f"/api/puzzles/{GAME}/daily?date={day}").json()
+        assert {k: puzzle["options"][k] for k in declared} == dict(declared)
+        state = damier.load(GAME, **puzzle["options"]).state_from_position(puzzle["position"])
+        assert damier.load(GAME).info.hook("solver")(state, None, None).cost >= 3
