@@ -117,7 +117,7 @@ def test_the_puzzle_of_the_day_uses_the_options_the_game_declares_for_it(client:
     declared = damier.load(GAME).info.daily
     assert declared  # Micro Robots: no one- or two-move puzzle of the day
     for back in range(8):
-        day = (date.today() - timedelta(days=back)).isoformat()
+        day = (puzzles.today() - timedelta(days=back)).isoformat()  # the server's day is UTC
         puzzle = client.get(f"/api/puzzles/{GAME}/daily?date={day}").json()
         assert {k: puzzle["options"][k] for k in declared} == dict(declared)
         state = damier.load(GAME, **puzzle["options"]).state_from_position(puzzle["position"])
