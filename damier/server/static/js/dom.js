@@ -74,6 +74,7 @@ const ICONS = {
   x: "M6 6l12 12M18 6 6 18",
   "turn-cw": "M19.5 12a7.5 7.5 0 1 1-2.6-5.7M19 3.5v4.5h-4.5",
   "turn-ccw": "M4.5 12a7.5 7.5 0 1 0 2.6-5.7M5 3.5v4.5h4.5",
+  clock: "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 7v5l3.5 2",
 };
 
 export function icon(name, extra = "") {

@@ -7,6 +7,7 @@ import * as game from "./pages/game.js";
 import * as replay from "./pages/replay.js";
 import * as importPage from "./pages/import.js";
 import * as editor from "./pages/editor.js";
+import * as race from "./pages/race.js";
 import * as notFound from "./pages/notfound.js";
 
 initTheme();
@@ -21,6 +22,7 @@ startRouter(document.getElementById("main"), [
   { pattern: "/new/:game", page: newgame, title: "New game", nav: "home" },
   { pattern: "/game/:id", page: game, title: "Game" },
   { pattern: "/replay/:id", page: replay, title: "Replay" },
+  { pattern: "/race/:id", page: race, title: "Race" },
   { pattern: "/editor/:game", page: editor, title: "Set up a position", nav: "home" },
   { pattern: "/import", page: importPage, title: "Import a record", nav: "import" },
   { pattern: "*", page: notFound, title: "Not found" },

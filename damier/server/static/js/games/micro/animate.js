@@ -73,13 +73,20 @@ export async function animate(container, events, before, opts = {}) {
 }
 
 /**
- * A move known only by the square it reaches (a race's last demonstration move, when the round closed at once and
- * the next round's board came instead of the jump's events): the robot glides from where it stood on `before`.
+ * Moves known only by the squares they reach (a race's last demonstration moves, when the round closed at once and
+ * the next round's board came instead of their events): the robot glides from where it stood on `before`, square
+ * to square.
  */
-export async function animateMove(container, before, move, opts = {}) {
+export async function animateMove(container, before, moves, opts = {}) {
   const view = views.get(container);
-  if (!view || view.compact || !before?.squares || !before.robot || indexOf(before, move) < 0) return;
-  await play(view, before, { type: "jump", from: before.robot, to: move, passed: [] }, {}, opts);
+  const line = (Array.isArray(moves) ? moves : [moves]).filter((m) => indexOf(before, m) >= 0);
+  if (!view || view.compact || !before?.squares || !before.robot || !line.length) return;
+  let from = before.robot;
+  for (const to of line) {
+    if (opts.signal?.aborted) return;
+    await play(view, { ...before, robot: from }, { type: "jump", from, to, passed: [] }, {}, opts);
+    from = to;
+  }
 }
 
 async function play(view, before, jump, { waypoint, solved }, opts) {

@@ -38,6 +38,12 @@ export function boardInfo(board) {
   return parts.join(" · ");
 }
 
+/** The squares the robot may jump to now (the server's list in the board): what a race page offers the player
+ * demonstrating. */
+export function legalMoves(board) {
+  return Array.isArray(board?.legal) ? board.legal : [];
+}
+
 /** The puzzle's id, to share it (the new-game page takes it back): board, start, target and waypoint. */
 export function puzzleId(board) {
   return board?.puzzle || "";

@@ -1,5 +1,6 @@
-// Keeping a game's view fresh: the WebSocket (every change, as it happens), reconnecting with backoff (0.5 s
-// doubling to 10 s) and asking over HTTP every 3 s while it is down; a close with code 4404 (unknown game) stops.
+// Keeping a room's view fresh (a game's, or a race's with `url` and `fetch`): the WebSocket (every change, as it
+// happens), reconnecting with backoff (0.5 s doubling to 10 s) and asking over HTTP every 3 s while it is down; a
+// close with code 4404 (unknown room) stops.
 
 import { api, seats, socketUrl } from "../../api.js";
 import { showMessage } from "../../messages.js";
@@ -7,11 +8,14 @@ import { showMessage } from "../../messages.js";
 const POLL_MS = 3000;
 
 export class Connection {
-  /** receive(view, source): a view arrived; status(state): "connecting", "live" or "offline". */
-  constructor(id, { receive, status }) {
+  /** receive(view, source): a view arrived; status(state): "connecting", "live" or "offline"; url(id): the
+   * socket's address (a game's by default); fetch(id): the view over HTTP (a game's, with the primary token). */
+  constructor(id, { receive, status, url = socketUrl, fetch = null }) {
     this.id = id;
     this.receive = receive;
     this.status = status;
+    this.url = url;
+    this.fetch = fetch || ((gameId) => api.game(gameId, seats.primaryToken(gameId)));
     this.ws = null;
     this.backoff = 500;
     this.timers = new Set();
@@ -30,7 +34,7 @@ export class Connection {
     this.status("connecting");
     let ws;
     try {
-      ws = new WebSocket(socketUrl(this.id));
+      ws = new WebSocket(this.url(this.id));
     } catch {
       this.reconnectLater();
       return;
@@ -75,10 +79,10 @@ export class Connection {
     }
   }
 
-  /** Ask for the view over HTTP now (with the primary seat's token, so `you` is set). */
+  /** Ask for the view over HTTP now (a game's with the primary seat's token, so `you` is set). */
   async refresh() {
     try {
-      const view = await api.game(this.id, seats.primaryToken(this.id));
+      const view = await this.fetch(this.id);
       this.receive(view, "poll");
     } catch { /* the next try will tell */ }
   }
