@@ -116,6 +116,14 @@ def reverse(out: np.ndarray, count: np.ndarray, back: np.ndarray, back_count: np
             back_count[v] += 1
 
 
+@njit(cache=True, inline="always")
+def _has_edge(out: np.ndarray, count: np.ndarray, u: int, v: int) -> bool:
+    for i in range(count[u]):
+        if out[u, i] == v:
+            return True
+    return False
+
+
 @njit(cache=True)
 def shortest_line(out: np.ndarray, count: np.ndarray, dist: np.ndarray, goal: int, path: np.ndarray) -> None:
     """One shortest path to ``goal`` into ``path[:dist[goal]]`` (the nodes reached), walking back from the goal
@@ -124,15 +132,9 @@ def shortest_line(out: np.ndarray, count: np.ndarray, dist: np.ndarray, goal: in
     for step in range(dist[goal], 0, -1):
         path[step - 1] = node
         for u in range(count.shape[0]):
-            if dist[u] == step - 1:
-                found = False
-                for i in range(count[u]):
-                    if out[u, i] == node:
-                        found = True
-                        break
-                if found:
-                    node = u
-                    break
+            if dist[u] == step - 1 and _has_edge(out, count, u, node):
+                node = u
+                break
 
 
 @njit(cache=True)
@@ -154,15 +156,9 @@ def exact_path(out: np.ndarray, count: np.ndarray, source: int, goal: int, k: in
     for step in range(k, 0, -1):
         path[step - 1] = node
         for u in range(n):
-            if reach[step - 1, u] and u != goal:
-                found = False
-                for i in range(count[u]):
-                    if out[u, i] == node:
-                        found = True
-                        break
-                if found:
-                    node = u
-                    break
+            if reach[step - 1, u] and u != goal and _has_edge(out, count, u, node):
+                node = u
+                break
     return True
 
 
