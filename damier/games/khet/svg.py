@@ -30,6 +30,7 @@ from typing import Any
 from damier.core.game import State
 from damier.core.svg import caption, document, number, text
 from damier.games.khet.rules import KhetState
+from damier.games.khet.view import beam_end
 
 FILES = "abcdefghij"
 COLS, ROWS = 10, 8
@@ -269,15 +270,7 @@ def _last_shot(events: list[dict[str, Any]], names: tuple[str, ...]) -> str:
     beam = next((e for e in events if e["type"] == "laser"), None)
     if move is None or beam is None:
         return "Last move: a draw claimed" if any(e["type"] == "claim" for e in events) else ""
-    laser = f"{names[beam['player']]}'s laser"
-    if beam["removed"]:
-        hit = beam["removed"]
-        what = f"removes {names[hit['colour']]}'s {hit['kind'].capitalize()} on {hit['square']}"
-    elif beam["stop"] == "absorbed":
-        what = f"is stopped on {beam['at']}"
-    else:
-        what = "leaves the board"
-    return f"Last move {move}: {laser} {what}"
+    return f"Last move {move}: {names[beam['player']]}'s laser {beam_end(beam, names)}"
 
 
 def _caption(root: ET.Element, status: str, shot: str, colour: int) -> None:

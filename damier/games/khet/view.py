@@ -63,6 +63,17 @@ def render(s: np.ndarray, beam: set[int] | None = None) -> str:
     return "".join(text for text, _ in render_styled(s, beam))
 
 
+def beam_end(laser: dict[str, Any], names: tuple[str, ...]) -> str:
+    """How a ``laser`` event's beam ended, in words: ``removes Silver's Anubis on f1``, ``absorbed on a8``,
+    ``leaves the board``."""
+    if laser["stop"] == "removed":
+        hit = laser["removed"]
+        return f"removes {names[hit['colour']]}'s {hit['kind'].capitalize()} on {hit['square']}"
+    if laser["stop"] == "absorbed":
+        return f"absorbed on {laser['at']}"
+    return "leaves the board"
+
+
 def describe_events(state: Any) -> list[str]:
     """What the last move did, for the terminal: ``Silver's laser: j1 -> j4 -> h4 -> h5 -> j5 -> j8: leaves the
     board`` (where it starts, turns and ends), then who won or why it is a draw (the ``describe_events`` feature).
@@ -81,14 +92,7 @@ def describe_events(state: Any) -> list[str]:
             path = [event["from"], *event["turns"]]
             if event["squares"] and event["squares"][-1] != path[-1]:
                 path.append(event["squares"][-1])
-            if event["stop"] == "removed":
-                hit = event["removed"]
-                end = f"removes {names[hit['colour']]}'s {hit['kind'].capitalize()} on {hit['square']}"
-            elif event["stop"] == "absorbed":
-                end = f"absorbed on {event['at']}"
-            else:
-                end = "leaves the board"
-            lines.append(f"{names[event['player']]}'s laser: {' -> '.join(path)}: {end}")
+            lines.append(f"{names[event['player']]}'s laser: {' -> '.join(path)}: {beam_end(event, names)}")
         elif kind == "win":
             lines.append(f"{names[event['player']]} wins")
         elif kind == "draw":

@@ -78,9 +78,9 @@ def puzzle_graph(board: np.ndarray, waypoint: int, passing: bool, out: np.ndarra
 
 
 @njit(cache=True)
-def distances(out: np.ndarray, count: np.ndarray, source: int, dist: np.ndarray, ways: np.ndarray) -> None:
+def distances(out: np.ndarray, count: np.ndarray, source: int, dist: np.ndarray, ways: np.ndarray) -> int:
     """Breadth-first search from node ``source``: each node's distance (``UNREACHABLE`` if none) and how many
-    shortest paths reach it."""
+    shortest paths reach it; returns how many nodes it reached."""
     n = dist.shape[0]
     for i in range(n):
         dist[i] = UNREACHABLE
@@ -101,6 +101,7 @@ def distances(out: np.ndarray, count: np.ndarray, source: int, dist: np.ndarray,
                 tail += 1
             if dist[v] == dist[u] + 1:
                 ways[v] += ways[u]
+    return tail
 
 
 @njit(cache=True)
@@ -168,20 +169,9 @@ def is_connected(board: np.ndarray) -> bool:
     targets = np.empty((SQUARES, MAX_JUMPS), dtype=np.int64)
     degree = np.empty(SQUARES, dtype=np.int64)
     jumps(board, targets, degree)
-    seen = np.zeros(SQUARES, dtype=np.bool_)
-    queue = np.empty(SQUARES, dtype=np.int64)
-    queue[0], seen[0] = 0, True
-    head, tail = 0, 1
-    while head < tail:
-        u = queue[head]
-        head += 1
-        for i in range(degree[u]):
-            v = targets[u, i]
-            if not seen[v]:
-                seen[v] = True
-                queue[tail] = v
-                tail += 1
-    return tail == SQUARES
+    dist = np.empty(SQUARES, dtype=np.int64)
+    ways = np.empty(SQUARES, dtype=np.int64)
+    return distances(targets, degree, 0, dist, ways) == SQUARES
 
 
 @njit(cache=True)
@@ -192,29 +182,16 @@ def board_statistics(boards: np.ndarray, diameters: np.ndarray, lengths: np.ndar
     targets = np.empty((SQUARES, MAX_JUMPS), dtype=np.int64)
     degree = np.empty(SQUARES, dtype=np.int64)
     dist = np.empty(SQUARES, dtype=np.int64)
-    queue = np.empty(SQUARES, dtype=np.int64)
+    ways = np.empty(SQUARES, dtype=np.int64)
     for b in range(boards.shape[0]):
         jumps(boards[b], targets, degree)
         longest = 0
         connected = True
         for source in range(SQUARES):
-            for i in range(SQUARES):
-                dist[i] = -1
-            dist[source] = 0
-            queue[0] = source
-            head, tail = 0, 1
-            while head < tail:
-                u = queue[head]
-                head += 1
-                for i in range(degree[u]):
-                    v = targets[u, i]
-                    if dist[v] < 0:
-                        dist[v] = dist[u] + 1
-                        queue[tail] = v
-                        tail += 1
+            distances(targets, degree, source, dist, ways)
             for t in range(SQUARES):
                 if t != source:
-                    if dist[t] < 0:
+                    if dist[t] == UNREACHABLE:
                         lengths[0] += 1
                         connected = False
                     else:
