@@ -106,6 +106,35 @@ def test_hints_are_shown_level_by_level(page: Page, live_server: ServerProcess) 
     robot_on(page, "R5")  # stepping moves no robot: the puzzle is where it was
 
 
+def test_an_expert_puzzle_played_by_keyboard_marks_its_waypoint(page: Page, live_server: ServerProcess) -> None:
+    """R5 to R1 by the waypoint P1: the robot reaches the target first (the puzzle goes on: the waypoint is still
+    to visit), then the waypoint (marked visited), then the target again; every jump by arrow keys and Enter."""
+    page.goto(f"{live_server.url}/#/new/micro")
+    page.get_by_test_id("option-expert").check()
+    page.get_by_test_id("puzzle-id-input").fill("A-1234-0000_R5_R1_P1")
+    expect(page.get_by_test_id("puzzle-id-check")).to_have_attribute("data-valid", "true")
+    page.get_by_test_id("puzzle-id-play").click()
+    page.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
+    waypoint = page.get_by_test_id("square-P1")
+    expect(waypoint).to_have_attribute("data-waypoint", "true")
+    expect(waypoint).to_have_attribute("data-visited", "false")
+    expect(page.get_by_test_id("square-R1")).to_have_attribute("data-target", "true")
+    page.locator("body").press("ArrowRight")  # brings the cursor to the board: the first jump, R1
+    expect(page.get_by_test_id("square-R1")).to_be_focused()
+    page.keyboard.press("Enter")
+    robot_on(page, "R1")
+    expect(page.get_by_test_id("result-banner")).to_be_hidden()  # on the target, the waypoint still to visit
+    page.keyboard.press("ArrowRight")
+    expect(waypoint).to_be_focused()
+    page.keyboard.press("Enter")
+    robot_on(page, "P1")
+    expect(waypoint).to_have_attribute("data-visited", "true")
+    expect(page.get_by_test_id("board-info")).to_contain_text("visited")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("result-banner")).to_have_attribute("data-optimal", "true")
+
+
 def race_view(base: str, race_id: str) -> Any:
     return httpx.get(f"{base}/api/races/{race_id}", timeout=10).json()
 
