@@ -49,6 +49,21 @@ class RacePage {
       fetch: (raceId) => api.race(raceId, this.token),
     });
     this.onVisible = () => { if (!document.hidden) this.connection.refresh(); };
+    this.onKey = (e) => this.keydown(e);
+  }
+
+  /** Arrow keys anywhere on the page bring the keyboard cursor to the board (Enter then plays the square). */
+  keydown(event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    const tag = event.target?.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (event.key.startsWith("Arrow") && !this.el.board.contains(event.target)) {
+      const current = this.el.board.querySelector("[tabindex='0']");
+      if (current) {
+        event.preventDefault();
+        current.focus();
+      }
+    }
   }
 
   async load() {
@@ -80,6 +95,7 @@ class RacePage {
     this.connection.connect();
     this.ticker = setInterval(() => { if (this.latest) renderTimer(this, this.latest); }, 250);
     document.addEventListener("visibilitychange", this.onVisible);
+    document.addEventListener("keydown", this.onKey);
   }
 
   destroy() {
@@ -88,6 +104,7 @@ class RacePage {
     this.connection.close();
     clearInterval(this.ticker);
     document.removeEventListener("visibilitychange", this.onVisible);
+    document.removeEventListener("keydown", this.onKey);
   }
 
   // ---- views, in order, each demonstration move animated --------------------------------------------------------
@@ -276,9 +293,5 @@ class RacePage {
     const info = this.mod.boardInfo?.(round.board) || "";
     el.info.textContent = info;
     el.info.hidden = !info;
-    if (mine && !this.el.board.contains(document.activeElement) && document.activeElement?.tagName !== "INPUT") {
-      // the demonstrator's keyboard goes straight to the board
-      this.el.board.querySelector("[tabindex='0']")?.focus({ preventScroll: true });
-    }
   }
 }

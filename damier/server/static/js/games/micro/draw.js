@@ -169,14 +169,15 @@ function square(view, i, x, y) {
       svg("circle", { class: "mr-target-inner", r: 20 }),
       svg("path", { class: "mr-target-ticks", d: "M0 -29 V-21 M0 29 V21 M-29 0 H-21 M29 0 H21" })),
     waypoint: svg("g", { class: "mr-waypoint", transform: `translate(${half} ${half})` },
-      svg("rect", { class: "mr-halo", x: -17, y: -17, width: 34, height: 34, rx: 4, transform: "rotate(45)" }),
-      svg("rect", { class: "mr-diamond", x: -17, y: -17, width: 34, height: 34, rx: 4, transform: "rotate(45)" }),
+      svg("g", { class: "mr-pulse" },
+        svg("rect", { class: "mr-halo", x: -17, y: -17, width: 34, height: 34, rx: 4, transform: "rotate(45)" }),
+        svg("rect", { class: "mr-diamond", x: -17, y: -17, width: 34, height: 34, rx: 4, transform: "rotate(45)" })),
       svg("path", { class: "mr-check", d: "M13 -22 l4 4 l8 -9" })),
     chip: svg("circle", { class: "mr-chip", cx: half, cy: half, r: 13.5 }),
     number: svg("text", { class: "mr-number", x: half, y: half + 0.5, "text-anchor": "middle", "dominant-baseline": "central" }),
     letter: svg("text", { class: "mr-letter", x: 6, y: 6, "dominant-baseline": "hanging" }),
     step: svg("g", { class: "mr-step" },
-      svg("circle", { class: "mr-step-dot", cx: SIZE - 9, cy: 9, r: 8 }),
+      svg("rect", { class: "mr-step-dot", x: SIZE - 17, y: 1, width: 16, height: 16, rx: 8 }),
       svg("text", { class: "mr-step-text", x: SIZE - 9, y: 9.5, "text-anchor": "middle", "dominant-baseline": "central" })),
     dot: svg("circle", { class: "mr-legal-dot", cx: half, cy: SIZE - 8, r: 3.2 }),
     focus: svg("rect", { class: "sq-focus", x: -1.5, y: -1.5, width: SIZE + 3, height: SIZE + 3, rx: 9 }),
@@ -264,7 +265,8 @@ export function update(view, board, opts) {
   view.root.dataset.robot = board.robot || "";
   view.root.dataset.used = String(board.used ?? 0);
   const path = opts.path && Array.isArray(opts.path.moves) ? opts.path : null;
-  const pathIndex = new Map((path?.moves || []).map((m, k) => [m, k]));
+  const steps = new Map(); // square -> the steps of the path that reach it (a path may come back to a square)
+  (path?.moves || []).forEach((m, k) => steps.set(m, [...(steps.get(m) || []), k + 1]));
   let firstLegal = -1;
   view.squares.forEach((parts, i) => {
     const sq = board.squares[i];
@@ -300,13 +302,19 @@ export function update(view, board, opts) {
     g.classList.toggle("target", target);
     g.classList.toggle("waypoint", waypoint);
     g.classList.toggle("visited", waypoint && !!board.visited);
-    const step = pathIndex.has(name) ? pathIndex.get(name) + 1 : 0;
+    const reached = steps.get(name) || [];
+    const step = reached.length ? reached[0] : 0;
     g.classList.toggle("on-path", step > 0);
-    g.classList.toggle("path-done", step > 0 && path && step <= (path.step || 0));
-    parts.step.lastChild.textContent = step ? String(step) : "";
+    g.classList.toggle("path-done", step > 0 && !!path && reached.some((k) => k <= (path.step || 0)));
+    const label = reached.join(",");
+    const width = label.length > 1 ? 6 + 6 * label.length : 16; // a pill for a square the path comes back to
+    parts.step.firstChild.setAttribute("x", String(SIZE - 1 - width));
+    parts.step.firstChild.setAttribute("width", String(width));
+    parts.step.lastChild.setAttribute("x", String(SIZE - 1 - width / 2));
+    parts.step.lastChild.textContent = label;
     Object.assign(g.dataset, {
       legal: String(isLegal), robot: String(robot), start: String(start), target: String(target),
-      waypoint: String(waypoint), visited: String(waypoint && !!board.visited), step: String(step),
+      waypoint: String(waypoint), visited: String(waypoint && !!board.visited), step: label || "0",
     });
     if (!view.compact) {
       const marks = [];
@@ -315,7 +323,7 @@ export function update(view, board, opts) {
       if (target) marks.push("target");
       if (waypoint) marks.push(board.visited ? "waypoint, visited" : "waypoint, to visit");
       if (isLegal) marks.push("the robot can jump here");
-      if (step) marks.push(`step ${step} of the path`);
+      if (step) marks.push(`step ${reached.join(" and ")} of the path`);
       g.setAttribute("aria-label", squareLabel(board, i, colours, marks));
       if (interactive) g.setAttribute("aria-disabled", String(!isLegal));
       else g.removeAttribute("aria-disabled");

@@ -151,9 +151,14 @@ export class PuzzlePanel {
 
   async ask(level) {
     const page = this.page;
-    const view = page.shown;
-    if (!page.isMyTurn(view) || this.pending) return;
+    if (this.pending) return;
     this.pending = true;
+    await page.views.settle(); // the hint is for the position the server has: the one drawn once the jump is shown
+    const view = page.shown;
+    if (!page.isMyTurn(view)) {
+      this.pending = false;
+      return;
+    }
     this.update(view);
     try {
       const answer = await api.hint(page.id, page.actingToken(view), level);
@@ -184,14 +189,14 @@ export class PuzzlePanel {
     replace(box,
       h("div", { class: "path-head" },
         h("strong", {}, "The path"),
-        h("span", { class: "path-moves" }, path.moves.map((m, k) => h("span", { class: k < path.step ? "done" : null }, m)))),
+        h("button", { type: "button", class: "link-btn", "data-testid": "path-hide", onclick: () => { page.path = null; page.renderAll(); } }, "Hide")),
+      h("span", { class: "path-moves" }, path.moves.map((m, k) => h("span", { class: k < path.step ? "done" : null }, m))),
       h("div", { class: "path-controls" },
         h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-first", "aria-label": "Back to the start", disabled: path.step === 0, onclick: () => step(0) }, icon("first")),
         h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-prev", "aria-label": "Step back", disabled: path.step === 0, onclick: () => step(path.step - 1) }, icon("prev")),
         h("span", { class: "path-step", "data-testid": "path-step", "data-step": String(path.step) },
           path.step === 0 ? `${total} move${total === 1 ? "" : "s"}` : `${path.step} of ${total}: ${path.moves[path.step - 1]}`),
-        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-next", "aria-label": "Step forward", disabled: path.step === total, onclick: () => step(path.step + 1) }, icon("next")),
-        h("button", { type: "button", class: "btn small", "data-testid": "path-hide", onclick: () => { page.path = null; page.renderAll(); } }, "Hide")));
+        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-next", "aria-label": "Step forward", disabled: path.step === total, onclick: () => step(path.step + 1) }, icon("next"))));
   }
 
   /** Take every move back (undo until none is left). */

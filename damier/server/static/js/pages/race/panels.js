@@ -37,7 +37,7 @@ export function buildSkeleton(root, page) {
     h("div", { class: "game-head" }, h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
-        el.status, el.bar, el.result, el.verdict, el.lobby, el.board, el.info, el.action),
+        el.status, el.bar, el.result, el.lobby, el.action, el.verdict, el.board, el.info),
       h("aside", { class: "side-col" },
         h("section", { class: "panel players", "aria-labelledby": "race-players-title" },
           h("h2", { id: "race-players-title" }, "Players"), el.players),
@@ -141,8 +141,9 @@ export function renderPlayers(page, view, moved = {}) {
       winners.has(p.seat) ? h("span", { class: "badge win" }, "winner") : null,
       change ? h("span", { class: `chip-change ${change > 0 ? "up" : "down"}`, "data-testid": `chip-change-${p.seat}` },
         change > 0 ? `+${change}` : `${change}`) : null,
+      chipRow(p.chips, toWin),
       h("span", { class: "player-score", "data-testid": `chips-${p.seat}` },
-        chipRow(p.chips, toWin), h("b", {}, String(p.chips)), h("small", {}, p.chips === 1 ? "chip" : "chips")));
+        h("b", {}, String(p.chips)), h("small", {}, p.chips === 1 ? "chip" : "chips")));
   }));
 }
 
