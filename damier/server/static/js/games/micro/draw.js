@@ -254,7 +254,7 @@ export function showPreview(view, name) {
 /**
  * Draw `board` on `view` with `opts`: legal (square names the robot may jump to now), hint (a square), last (the
  * last move's square), events (the last move's: its trail is drawn faintly), path ({moves, step}: a line of moves
- * to follow from the robot, `step` of them shown done: the ghost robot stands where they lead), turn.
+ * to follow from the robot, `step` of them shown done: the ghost robot stands where they lead).
  */
 export function update(view, board, opts) {
   view.board = board;
