@@ -323,11 +323,12 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
         return seat_view(arcade, await commands.move(arcade, game_id, x_seat_token, body.move, body.version),
                          x_seat_token)
 
-    @app.post("/api/games/{game_id}/undo", summary="Take back your last move (or ask the other humans)")
-    async def undo(game_id: str, request: Request,
-                   x_seat_token: SeatToken = None) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/undo", summary="Take back your last move (or ask the other humans); all=true "
+                                                   "takes back every move (a puzzle's reset, one human seat)")
+    async def undo(game_id: str, request: Request, x_seat_token: SeatToken = None,
+                   everything: Annotated[bool, Query(alias="all")] = False) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return seat_view(arcade, await commands.undo(arcade, game_id, x_seat_token), x_seat_token)
+        return seat_view(arcade, await commands.undo(arcade, game_id, x_seat_token, everything), x_seat_token)
 
     @app.post("/api/games/{game_id}/resign", summary="Resign")
     async def resign(game_id: str, request: Request,

@@ -122,3 +122,34 @@ def test_the_puzzle_of_the_day_uses_the_options_the_game_declares_for_it(client:
         assert {k: puzzle["options"][k] for k in declared} == dict(declared)
         state = damier.load(GAME, **puzzle["options"]).state_from_position(puzzle["position"])
         assert damier.load(GAME).info.hook("solver")(state, None, None).cost >= 3
+
+
+def test_reset_takes_every_move_back_and_a_finished_puzzle_shows_an_optimal_line(client: TestClient) -> None:
+    import damier
+
+    created = new_puzzle(client, puzzle="A-1234-0000_R5_B1")
+    game_id, token = created["id"], created["token"]
+    assert created["state"]["solution"] is None  # not while the puzzle is played
+    for move in ("R1", "R5", "R1"):  # a detour
+        client.post(f"/api/games/{game_id}/moves", json={"move": move}, headers=headers(token))
+    reset = client.post(f"/api/games/{game_id}/undo?all=true", headers=headers(token)).json()
+    assert reset["moves"] == [] and reset["position"] == created["state"]["position"]
+    again = client.post(f"/api/games/{game_id}/undo?all=true", headers=headers(token))
+    assert again.status_code == 409  # nothing left to take back; nothing changed
+    for move in ("R1", "R5", "B5", "B1"):  # solved, one move over the optimum
+        view = client.post(f"/api/games/{game_id}/moves", json={"move": move}, headers=headers(token)).json()
+    assert view["result"]["cost"] == 4 and view["result"]["optimum"] == 2
+    line = view["solution"]
+    state = damier.load(GAME).state_from_position("A-1234-0000_R5_B1")
+    for move in line:
+        state.play(state.parse_move(move))
+    assert state.outcome() is not None and state.outcome().cost == 2  # type: ignore[union-attr]
+
+
+def test_taking_every_move_back_is_for_games_with_one_human_seat(client: TestClient) -> None:
+    made = client.post("/api/games", json={"game": "atoms", "options": {"rows": 3, "cols": 3},
+                                           "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    first = made["tokens"]["0"]
+    client.post(f"/api/games/{made['id']}/moves", json={"move": "A1"}, headers=headers(first))
+    refused = client.post(f"/api/games/{made['id']}/undo?all=true", headers=headers(first))
+    assert refused.status_code == 409 and "one human seat" in refused.json()["error"]

@@ -51,13 +51,17 @@ async def move(arcade: Arcade, game_id: str, token: str | None, text: str, versi
     return room
 
 
-async def undo(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
+async def undo(arcade: Arcade, game_id: str, token: str | None, everything: bool = False) -> GameRoom:
     """Against the computer, take back the seat's last move and the replies; between people, ask: done once
-    every human seat asked."""
+    every human seat asked. ``everything`` (a puzzle's reset) takes back every move, with one human seat only."""
     async with seated(arcade, game_id, token, over="the game is over; there is nothing to undo") as (room, seat):
         keep = room.undo_target()
         if keep is None:
             raise Conflict("there is no move to undo")
+        if everything:
+            if len(room.human_seats()) > 1:
+                raise Conflict("taking back every move is for games with one human seat (a puzzle's reset)")
+            keep = 0
         humans = room.human_seats()
         agreed = sorted(set(room.row.undo_request) | {seat})
         if len(humans) > 1 and set(agreed) != set(humans):

@@ -25,6 +25,8 @@ class GameRoom(Room):
         self.hint_lock = asyncio.Lock()
         #: hints computed for the position: (version, graded level or None) -> answer
         self.hint_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
+        #: a finished puzzle's optimal line from its start, once searched (``views.solution``)
+        self.solution: list[str] | None = None
 
     @property
     def active(self) -> bool:

@@ -50,8 +50,30 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "finished_at": row.finished_at,
         "seconds": seconds_taken(row.created_at, row.finished_at),
         "hints": row.hints,
+        "solution": solution(room) if not active else None,
         "now": now_iso(),
     }
+
+
+#: a finished puzzle's shown solution is searched within this many nodes (a bound on the work of a view)
+SOLUTION_NODES = 2_000_000
+
+
+def solution(room: GameRoom) -> list[str] | None:
+    """A finished puzzle's optimal line from its start (the game's declared solver; None for other games, or
+    when the solver finds nothing within ``SOLUTION_NODES``), searched once per room."""
+    info = room.game.info
+    if room.game.num_players != 1 or not info.has("solver"):
+        return None
+    if room.solution is None:
+        start = room.game.start_state(room.row.start, room.row.seed)
+        found = info.hook("solver")(start, None, SOLUTION_NODES)
+        line = []
+        for move in found.moves:  # each move written in the position it is played in
+            line.append(start.move_to_str(move))
+            start.play(move)
+        room.solution = line
+    return room.solution or None
 
 
 def seconds_taken(created_at: str, finished_at: str | None) -> int | None:

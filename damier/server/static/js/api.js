@@ -66,6 +66,7 @@ export const api = {
     return request("POST", `/api/games/${enc(id)}/moves`, { body, token });
   },
   undo(id, token) { return request("POST", `/api/games/${enc(id)}/undo`, { token }); },
+  undoAll(id, token) { return request("POST", `/api/games/${enc(id)}/undo?all=true`, { token }); },
   resign(id, token) { return request("POST", `/api/games/${enc(id)}/resign`, { token }); },
   draw(id, action, token) { return request("POST", `/api/games/${enc(id)}/draw`, { body: { action }, token }); },
   /** The hint agent's move, or with `level` (1, the vaguest, to 4) a puzzle's graded hint {level, kind, text, ...}. */

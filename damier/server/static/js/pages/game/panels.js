@@ -86,10 +86,14 @@ export function renderBanner(page, view) {
   const mine = winner !== null && local.includes(winner);
   el.banner.classList.toggle("won", local.length > 0 && mine);
   el.banner.classList.toggle("lost", local.length > 0 && !mine && local.length < (view.seats || []).length);
+  // a finished puzzle: an optimal line from its start, as the server's solver found it
+  const line = Array.isArray(view.solution) && view.solution.length
+    ? h("span", { class: "result-solution", "data-testid": "result-solution" }, `An optimal line: ${view.solution.join(" ")}`)
+    : null;
   replace(el.banner,
     h("div", { class: "result-main" },
       h("span", { class: "result-medal", "aria-hidden": "true" }, winner === null ? "=" : "★"),
-      h("div", {}, h("strong", {}, resultHeadline(view)), h("span", {}, resultDetail(view)))),
+      h("div", {}, h("strong", {}, resultHeadline(view)), h("span", {}, resultDetail(view)), line)),
     actions);
   el.banner.hidden = false;
 }

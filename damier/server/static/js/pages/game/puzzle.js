@@ -199,7 +199,7 @@ export class PuzzlePanel {
         h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-next", "aria-label": "Step forward", disabled: path.step === total, onclick: () => step(path.step + 1) }, icon("next"))));
   }
 
-  /** Take every move back (undo until none is left). */
+  /** Take every move back (one request: the server's undo of every move). */
   async reset() {
     const page = this.page;
     if (this.busy || !page.canUndo(page.latest)) return;
@@ -207,11 +207,8 @@ export class PuzzlePanel {
     this.busy = true;
     this.el.reset.disabled = true;
     try {
-      let view = page.latest;
-      for (let guard = 0; guard < 500 && (view.moves || []).length > 0 && view.can_undo !== false; guard++) {
-        view = await api.undo(page.id, seats.token(page.id, page.localSeats()[0]));
-        page.receive(view, "undo");
-      }
+      const view = await api.undoAll(page.id, seats.token(page.id, page.localSeats()[0]));
+      page.receive(view, "undo");
     } catch (err) {
       showError(err);
     } finally {
