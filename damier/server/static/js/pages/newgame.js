@@ -59,21 +59,7 @@ function buildForm(page, entry, mod) {
   const optionFields = (entry.options || []).map((opt) => optionField(opt, values, inputs, () => refresh()));
 
   if (presetBox) {
-    for (const preset of mod.presets) {
-      const button = h("button", {
-        type: "button", class: "chip", "data-testid": `preset-${preset.id || preset.label}`,
-        "aria-pressed": "false", title: preset.note || null,
-        onclick: () => {
-          for (const [k, v] of Object.entries(preset.options)) {
-            values[k] = v;
-            if (inputs[k]) inputs[k].value = v;
-          }
-          refresh();
-        },
-      }, preset.label, preset.note ? h("small", {}, preset.note) : null);
-      button._preset = preset;
-      presetBox.append(button);
-    }
+    for (const preset of mod.presets) presetBox.append(presetButton(preset, values, inputs, refresh));
   }
 
   const form = h("form", { class: "panel form", novalidate: true },
@@ -163,6 +149,23 @@ function buildForm(page, entry, mod) {
 const PREVIEW_DELAY_MS = 120;
 
 /** The input for option `opt` of the catalog (its value kept in `values[opt.name]`). */
+/** A preset's chip: choosing it sets its options (``preset.options``) in the form, then ``changed()``. */
+export function presetButton(preset, values, inputs, changed) {
+  const button = h("button", {
+    type: "button", class: "chip", "data-testid": `preset-${preset.id || preset.label}`,
+    "aria-pressed": "false", title: preset.note || null,
+    onclick: () => {
+      for (const [k, v] of Object.entries(preset.options)) {
+        values[k] = v;
+        if (inputs[k]) inputs[k].value = v;
+      }
+      changed();
+    },
+  }, preset.label, preset.note ? h("small", {}, preset.note) : null);
+  button._preset = preset;
+  return button;
+}
+
 export function optionField(opt, values, inputs, changed) {
   const id = `opt-${opt.name}`;
   let input;

@@ -7,7 +7,7 @@ import { api, raceSeats } from "../api.js";
 import { navigate } from "../router.js";
 import { showError } from "../messages.js";
 import { hasFeature, optionDefaults, startPuzzle } from "../session.js";
-import { optionField, validate } from "./newgame.js";
+import { optionField, presetButton, validate } from "./newgame.js";
 
 const PREVIEW_DELAY_MS = 150;
 
@@ -21,20 +21,7 @@ export function buildPuzzlePage(page, entry, mod) {
     .map((opt) => optionField(opt, values, inputs, () => refresh()));
 
   const presetBox = h("div", { class: "presets", role: "group", "aria-label": "Difficulty" },
-    mod.presets.map((preset) => {
-      const button = h("button", {
-        type: "button", class: "chip", "data-testid": `preset-${preset.id}`, "aria-pressed": "false",
-        onclick: () => {
-          for (const [k, v] of Object.entries(preset.options)) {
-            values[k] = v;
-            if (inputs[k]) inputs[k].value = v;
-          }
-          refresh();
-        },
-      }, preset.label, preset.note ? h("small", {}, preset.note) : null);
-      button._preset = preset;
-      return button;
-    }));
+    mod.presets.map((preset) => presetButton(preset, values, inputs, refresh)));
 
   const preview = h("div", { class: "preview-board" });
   const previewText = h("p", { class: "preview-text" });
