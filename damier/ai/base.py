@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from damier.core.game import Iteration, State
 
@@ -38,6 +38,26 @@ class AgentFailure(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class AgentResigned(Exception):
+    """An agent that gives the game up while it has legal moves: an external engine that answered ``bestmove
+    none`` (Khet2-AI does when every move loses to a forced mate).
+
+    Not a failure: the match ends by resignation (``damier.core.game.resignation``, termination
+    ``RESIGNATION``); ``reason`` says what the agent did (``engine answered bestmove none ...``).
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def untold_rules(agent: Agent) -> dict[str, Any]:
+    """The game's rules that ``agent`` plays the current game without having been told (an external engine
+    that refused ``setoption`` under ``ext(untold=play)``: option name -> the value in force); empty for others."""
+    untold = getattr(agent, "untold", None)
+    return dict(untold) if isinstance(untold, dict) else {}
 
 
 def close_agent(agent: Agent) -> None:

@@ -7,7 +7,7 @@ exact solver); a level of the game (``easy``, ``medium``,
 
 An external engine speaking the text protocol is ``ext:COMMAND`` (everything after ``ext:`` is the command
 line, split like a shell does), with optional parameters in parentheses before the colon:
-``ext(time=0.5,margin=2):./my-engine --hash 64``.
+``ext(time=0.5,margin=2):./my-engine --hash 64``, ``ext(clock=wall,untold=play):./khet``.
 """
 
 from __future__ import annotations
@@ -44,8 +44,14 @@ class Param:
     help: str
     minimum: float | None = None
     maximum: float | None = None
+    #: the accepted words of a ``str`` parameter (any word when empty)
+    choices: tuple[str, ...] = ()
 
     def parse(self, text: str, spec: str) -> Any:
+        if self.choices:
+            if text.lower() not in self.choices:
+                raise AgentSpecError(f"agent {spec!r}: {self.name}={text!r} is not one of: {', '.join(self.choices)}")
+            return text.lower()
         try:
             if self.kind is bool:
                 lowered = text.lower()
@@ -96,15 +102,24 @@ EXT_PARAMS = (
     Param("time", float, "seconds per move (go movetime)", 0.001, EXT_MAX_SECONDS),
     Param("margin", float, "seconds past the move time before the engine loses on time", 0.0, EXT_MAX_SECONDS),
     Param("startup", float, "seconds to start and answer isready", 0.001, EXT_MAX_SECONDS),
+    Param("clock", str, "engine: go movetime, timed by the engine; wall: go infinite, then stop after time "
+                        "(for engines whose movetime is not wall-clock time)", choices=("engine", "wall")),
+    Param("untold", str, "when the engine refuses a rule's setoption: forfeit, or play on by its own rules "
+                         "(the match result says so)", choices=("forfeit", "play")),
 )
-EXT_DEFAULTS = {"time": 1.0, "margin": 1.0, "startup": 60.0}
+EXT_DEFAULTS: dict[str, Any] = {"time": 1.0, "margin": 1.0, "startup": 60.0, "clock": "engine", "untold": "forfeit"}
 _EXT = re.compile(r"^ext(?:\((?P<params>[^)]*)\))?:(?P<command>.*)$", re.IGNORECASE | re.DOTALL)
 
 
 def describe_kinds() -> list[str]:
     """One line per kind of agent with its parameters, for help texts."""
-    lines = [f"{kind}:" + ",".join(f"{p.name}=..." for p in params) for kind, params in KINDS.items()]
-    return [*lines, "ext(" + ",".join(f"{p.name}=..." for p in EXT_PARAMS) + "):COMMAND"]
+    lines = [f"{kind}:" + ",".join(map(_param_form, params)) for kind, params in KINDS.items()]
+    return [*lines, "ext(" + ",".join(map(_param_form, EXT_PARAMS)) + "):COMMAND"]
+
+
+def _param_form(param: Param) -> str:
+    """``time=...``, or the accepted words of a parameter that has them: ``clock=engine|wall``."""
+    return f"{param.name}={'|'.join(param.choices) if param.choices else '...'}"
 
 
 def is_external(spec: str) -> bool:
@@ -239,7 +254,7 @@ def _external(values: dict[str, Any], game: Game, seed: int | None, spec: str) -
     if shutil.which(program) is None:
         raise AgentSpecError(f"agent {spec!r}: cannot run {program!r} (no such program, or not executable)")
     return ExternalAgent(values["command"], time_limit=values["time"], margin=values["margin"],
-                         startup=values["startup"], spec=spec)
+                         startup=values["startup"], clock=values["clock"], untold=values["untold"], spec=spec)
 
 
 _BUILDERS: dict[str, Callable[[dict[str, Any], Game, int | None, str], Agent]] = {

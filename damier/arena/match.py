@@ -1,7 +1,9 @@
 """One game between computer players: seats, a seeded random opening, chance events, forfeits, the record.
 
 An agent that cannot give a move (``AgentFailure``: an external engine that crashed, timed out or answered an
-illegal move) loses the game by forfeit; the result says why.
+illegal move) loses the game by forfeit; the result says why. An agent that gives the game up (``AgentResigned``:
+an external engine that answered ``bestmove none`` with moves left) resigns it. An external engine that played
+by rules it could not be told (``ext(untold=play)``) is named in the result's ``untold``.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from damier.ai.base import Agent, AgentFailure, close_agent
+from damier.ai.base import Agent, AgentFailure, AgentResigned, close_agent, untold_rules
 from damier.ai.spec import make_agent
-from damier.core.game import CHANCE, Game, Outcome, State, forfeit
+from damier.core.game import CHANCE, Game, Outcome, State, forfeit, resignation
 from damier.core.record import Record, now_iso
 from damier.core.registry import load
 
@@ -31,11 +33,39 @@ class Forfeit:
         return {"seat": self.seat, "agent": self.agent, "reason": self.reason}
 
 
+@dataclass(frozen=True)
+class Resignation:
+    """An agent that gave the game up with legal moves left: its seat, its index, what it did (``engine answered
+    bestmove none with 12 legal moves left``)."""
+
+    seat: int
+    agent: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "agent": self.agent, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Untold:
+    """Rules in force that an agent played without being told them (an external engine that refused
+    ``setoption``, under ``ext(untold=play)``): its index, the seats it held, the rules (option -> value)."""
+
+    agent: int
+    seats: tuple[int, ...]
+    rules: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"agent": self.agent, "seats": list(self.seats), "rules": dict(self.rules)}
+
+
 @dataclass
 class MatchResult:
     """The outcome of one game, with the index of the agent in each seat.
 
-    After a forfeit the record's result is the forfeit (termination ``FORFEIT``; its moves do not end the game).
+    After a forfeit or a resignation the record's result says so (termination ``FORFEIT`` or ``RESIGNATION``; its
+    moves do not end the game). ``untold`` lists the agents that played without being told some of the game's
+    rules (the rules in force are the record's ``options``).
     """
 
     seats: list[int]
@@ -45,11 +75,19 @@ class MatchResult:
     seconds: float
     move_seconds: dict[int, float] = field(default_factory=dict)
     forfeit: Forfeit | None = None
+    resignation: Resignation | None = None
+    untold: list[Untold] = field(default_factory=list)
 
     @property
     def winner_agent(self) -> int | None:
         """Index (in the agent list) of the winner, or None for a draw."""
         return None if self.outcome.winner is None else self.seats[self.outcome.winner]
+
+    @property
+    def loser_agent(self) -> int | None:
+        """Index of the agent that ended the game early, by forfeit or resignation (it lost), or None."""
+        ended = self.forfeit or self.resignation
+        return None if ended is None else ended.agent
 
 
 def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, opening_plies: int = 0,
@@ -65,6 +103,7 @@ def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, ope
     started = time.perf_counter()
     thinking: dict[int, float] = {}
     forfeit: Forfeit | None = None
+    resigned: Resignation | None = None
     for agent in agents:
         agent.reset()
     while not state.is_over():
@@ -80,15 +119,25 @@ def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, ope
             except AgentFailure as failure:
                 forfeit = Forfeit(seat=state.player, agent=index, reason=failure.reason)
                 break
+            except AgentResigned as gave_up:
+                resigned = Resignation(seat=state.player, agent=index, reason=gave_up.reason)
+                break
             finally:
                 thinking[index] = thinking.get(index, 0.0) + time.perf_counter() - t
             state.play(move)
-    outcome = state.outcome() if forfeit is None else forfeit_outcome(state, seats, forfeit)
-    assert outcome is not None
+    if forfeit is not None:
+        outcome = forfeit_outcome(state, seats, forfeit)
+    elif resigned is not None:
+        outcome = resignation_outcome(state, seats, resigned)
+    else:
+        final = state.outcome()
+        assert final is not None
+        outcome = final
     players = [names[i] if names else agents[i].spec for i in seats]
     record = Record.from_state(state, players=players, started_at=started_at, result=outcome).to_json()
     return MatchResult(seats=list(seats), outcome=outcome, plies=len(state.history), record=record,
-                       seconds=time.perf_counter() - started, move_seconds=thinking, forfeit=forfeit)
+                       seconds=time.perf_counter() - started, move_seconds=thinking, forfeit=forfeit,
+                       resignation=resigned, untold=untold_in(agents, seats))
 
 
 def forfeit_outcome(state: State, seats: list[int], lost: Forfeit) -> Outcome:
@@ -101,6 +150,22 @@ def forfeit_outcome(state: State, seats: list[int], lost: Forfeit) -> Outcome:
     if outcome.winner is None and others and len({seats[s] for s in others}) == 1:
         outcome = dataclasses.replace(outcome, winner=others[0])
     return outcome
+
+
+def resignation_outcome(state: State, seats: list[int], gave_up: Resignation) -> Outcome:
+    """The result of a game that ``gave_up.agent`` resigned: its seat to move resigns (the one rule of
+    ``damier.core.game.resignation``); the arena scores the game as the agent's loss in every seat it holds."""
+    return resignation(state, gave_up.seat)
+
+
+def untold_in(agents: list[Agent], seats: list[int]) -> list[Untold]:
+    """The agents of the game just played that were not told some of its rules (``ext(untold=play)``)."""
+    found = []
+    for index in sorted(set(seats)):
+        rules = untold_rules(agents[index])
+        if rules:
+            found.append(Untold(agent=index, seats=tuple(s for s, a in enumerate(seats) if a == index), rules=rules))
+    return found
 
 
 def run_match_task(task: dict[str, Any]) -> MatchResult:

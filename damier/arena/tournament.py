@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -43,6 +44,23 @@ class TournamentResult:
     pairs: dict[str, dict[str, int]]  # "a vs b" -> {"wins": .., "draws": .., "losses": ..} from a's side
     games: list[dict[str, Any]] = field(default_factory=list)
 
+    def terminations(self) -> dict[str, int]:
+        """How many games ended each way (``pharaoh_hit``, ``move_limit``, ``resignation``, ``forfeit`` ...),
+        most frequent first."""
+        counts = Counter(str(game["termination"]) for game in self.games)
+        return dict(counts.most_common())
+
+    def untold(self) -> list[dict[str, Any]]:
+        """Per agent that played without being told some rules in force (``ext(untold=play)``): the agent, the
+        rules (option -> value) and in how many games."""
+        found: dict[str, dict[str, Any]] = {}
+        for game in self.games:
+            for entry in game["untold"]:
+                seen = found.setdefault(entry["agent"], {"agent": entry["agent"], "rules": {}, "games": 0})
+                seen["rules"].update(entry["rules"])
+                seen["games"] += 1
+        return list(found.values())
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -56,6 +74,8 @@ class TournamentResult:
             "elo": [{"agent": r.name, "elo": round(r.elo, 1), "low": round(r.low, 1), "high": round(r.high, 1)}
                     for r in self.ratings],
             "pairs": self.pairs,
+            "terminations": self.terminations(),
+            "untold": self.untold(),
             "games": self.games,
         }
 
@@ -130,13 +150,14 @@ def summarise(game: str, options: dict[str, Any], specs: list[str], results: lis
 def _points(result: MatchResult, a: int, b: int | None) -> float:
     """What agent ``a`` scored in ``result``: against agent ``b``, or (``b`` None) in the game as a whole.
 
-    A forfeit is a loss for the agent that forfeited and a win for the others against it, whoever the game names
-    as its winner.
+    A forfeit or a resignation is a loss for the agent that ended the game and a win for the others against it,
+    whoever the game names as its winner.
     """
-    if result.forfeit is not None:
-        if a == result.forfeit.agent:
+    loser = result.loser_agent
+    if loser is not None:
+        if a == loser:
             return 0.0
-        if b == result.forfeit.agent or result.winner_agent == a:
+        if b == loser or result.winner_agent == a:
             return 1.0
         return 0.5
     winner = result.winner_agent
@@ -153,9 +174,13 @@ def _count(standing: Standing, points: float) -> None:
 
 
 def _game_json(result: MatchResult, specs: list[str]) -> dict[str, Any]:
-    forfeit = None
-    if result.forfeit is not None:
-        forfeit = {**result.forfeit.to_json(), "agent": specs[result.forfeit.agent]}
+    """One game of the report, agents named by their specs: ``forfeit`` and ``resignation`` are ``{"seat", "agent",
+    "reason"}`` or null, ``untold`` lists ``{"agent", "seats", "rules"}``."""
+    early = {}
+    for key, ended in (("forfeit", result.forfeit), ("resignation", result.resignation)):
+        early[key] = None if ended is None else {**ended.to_json(), "agent": specs[ended.agent]}
     return {"seats": [specs[i] for i in result.seats],
             "winner": None if result.winner_agent is None else specs[result.winner_agent],
-            "reason": result.outcome.reason, "plies": result.plies, "forfeit": forfeit, "record": result.record}
+            "reason": result.outcome.reason, "termination": result.outcome.termination.value, "plies": result.plies,
+            **early, "untold": [{**u.to_json(), "agent": specs[u.agent]} for u in result.untold],
+            "record": result.record}

@@ -64,10 +64,28 @@ def arena(
     console.print(table)
     for pair, wdl in result.pairs.items():
         console.print(Text(f"  {pair}: {wdl['wins']} W, {wdl['draws']} D, {wdl['losses']} L"), soft_wrap=True)
+    endings = ", ".join(f"{count} {termination}" for termination, count in result.terminations().items())
+    console.print(Text(f"  games ended by: {endings}"), soft_wrap=True)
     for number, played in enumerate(result.games, start=1):
         if played["forfeit"]:
             console.print(Text(f"  game {number} forfeited by {played['forfeit']['agent']}: {played['reason']}"),
                           soft_wrap=True)
+        if played["resignation"]:
+            resigned = played["resignation"]
+            console.print(Text(f"  game {number} resigned by {resigned['agent']} ({resigned['reason']}): "
+                               f"{played['reason']}"), soft_wrap=True)
+    played_by = {s.name: s.games for s in result.standings}
+    for entry in result.untold():
+        console.print(Text(f"  {entry['agent']} was not told {rules_text(entry['rules'])} in {entry['games']} of "
+                           f"its {played_by[entry['agent']]} games: it refused setoption and played by its own "
+                           f"rules (rules in force: {rules_text(result.options)})"), soft_wrap=True)
+
+
+def rules_text(rules: dict[str, Any]) -> str:
+    """``strict_swap_reserved=false, quiet_ply_limit=100``: options as ``setoption`` writes their values."""
+    from damier.protocol.searchers import option_text
+
+    return ", ".join(f"{name}={option_text(value)}" for name, value in rules.items())
 
 
 # ----- bench -------------------------------------------------------------------------------------------

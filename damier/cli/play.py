@@ -94,7 +94,7 @@ def play(
 
 def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | None, save: Path | None) -> None:
     """The terminal game of ``play`` (seat ``i`` is ``agents[i]``, or a person when it has no agent)."""
-    from damier.ai.base import AgentFailure
+    from damier.ai.base import AgentFailure, AgentResigned
     from damier.ai.spec import hint_agent
     from damier.core.game import CHANCE, forfeit, resignation
     from damier.core.record import Record, now_iso
@@ -121,6 +121,10 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
             except AgentFailure as failure:
                 cause = f"{game.player_names[me]}'s {failure.reason}"
                 finish_early(state, forfeit(state, [me], cause), names, started, save)
+                return
+            except AgentResigned as gave_up:
+                console.print(Text(f"{names[me]} resigns: {gave_up.reason}"), soft_wrap=True)
+                finish_early(state, resignation(state, me), names, started, save)
                 return
             console.print(f"{names[me]} plays [bold]{state.move_to_str(move)}[/]")
             state.play(move)

@@ -2,10 +2,13 @@
 
 The program runs as a child process with pipes; it starts at the first move and serves game after game
 (``newgame`` between them, then ``setoption`` for each rule of the game that is not the default, then
-``isready``). A move is asked with ``position ...`` and ``go movetime MS``. An engine that does not
-answer in time, exits, or answers a move that is not legal loses the game: ``choose`` raises ``AgentFailure``
-saying which, and the match records the forfeit. The process is killed on ``close``, on a timeout, and when the
-agent is garbage-collected or the interpreter exits.
+``isready``). A move is asked with ``position ...`` and ``go movetime MS`` (``clock=wall``: ``go infinite``,
+then ``stop`` when the move time has passed on the wall clock). An engine that does not answer in time, exits,
+or answers a move that is not legal loses the game: ``choose`` raises ``AgentFailure`` saying which, and the
+match records the forfeit. An engine that answers ``bestmove none`` while moves remain resigns
+(``AgentResigned``). An engine that refuses a rule's ``setoption`` forfeits too, unless ``untold="play"``: then
+it plays on by its own rules, and ``untold`` lists the rules it was not told. The process is killed on
+``close``, on a timeout, and when the agent is garbage-collected or the interpreter exits.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from functools import partial
 from types import TracebackType
 from typing import IO, Any
 
-from damier.ai.base import AgentFailure
+from damier.ai.base import AgentFailure, AgentResigned
 from damier.core.errors import DamierError, StateError
 from damier.core.game import Game, Iteration, State
 from damier.protocol.searchers import option_text
@@ -34,6 +37,11 @@ from damier.protocol.searchers import option_text
 QUIT_GRACE = 0.5
 #: lines of the engine's standard error kept to explain a crash
 STDERR_LINES = 5
+#: how the move time is kept: by the engine (``go movetime``), or by the agent on the wall clock (``go infinite``,
+#: then ``stop``)
+CLOCKS = ("engine", "wall")
+#: what a refused ``setoption`` does: the engine forfeits the game, or plays on by its own rules
+UNTOLD = ("forfeit", "play")
 
 
 class _Late(Exception):
@@ -211,18 +219,31 @@ def _kill(process: subprocess.Popen[str]) -> None:
 class ExternalAgent:
     """A player that asks an external engine for its moves (``ext:COMMAND``).
 
-    ``time_limit`` is the ``go movetime`` sent (seconds); the engine loses if no ``bestmove`` comes within
-    ``time_limit + margin`` seconds. ``startup`` bounds the answer to ``isready`` (start-up, a new game).
+    ``time_limit`` is the time per move (seconds); the engine loses if no ``bestmove`` comes within
+    ``time_limit + margin`` seconds. With ``clock="engine"`` the engine is sent ``go movetime`` and keeps the time
+    itself; with ``clock="wall"`` it is sent ``go infinite`` and, when ``time_limit`` has passed on the wall clock
+    without an answer, ``stop`` (then ``margin`` more seconds to answer): for engines that count their move time
+    in CPU time, which overruns the wall-clock deadline on a loaded machine. ``startup`` bounds the answer to
+    ``isready`` (start-up, a new game). ``untold`` says what a refused ``setoption`` does: ``"forfeit"`` the game,
+    or ``"play"`` on by the engine's own rules (the rules it was not told are then in ``untold``).
     """
 
     def __init__(self, command: Sequence[str], time_limit: float = 1.0, margin: float = 1.0, startup: float = 60.0,
-                 spec: str = "ext") -> None:
+                 spec: str = "ext", clock: str = "engine", untold: str = "forfeit") -> None:
         if not command:
             raise ValueError("an external engine needs a command line")
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
+        if untold not in UNTOLD:
+            raise ValueError(f"untold must be one of {', '.join(UNTOLD)}, not {untold!r}")
         self.command = list(command)
         self.time_limit = time_limit
         self.margin = margin
         self.startup = startup
+        self.clock = clock
+        self.play_untold = untold == "play"
+        #: the rules of the current game the engine refused to be told (``untold="play"``): name -> value in force
+        self.untold: dict[str, Any] = {}
         self.spec = spec
         self.info = Iteration()
         self._engine: EngineProcess | None = None
@@ -246,22 +267,29 @@ class ExternalAgent:
     def reset(self) -> None:
         """A new game starts: the engine hears ``newgame`` before the next move (a dead engine is restarted)."""
         self._new_game = True
+        self.untold = {}
 
     def choose(self, state: State) -> int:
         if state.player < 0:
             raise StateError("an external engine chooses moves for a player; this state is a chance node or over")
         engine = self._ready_engine(state.game)
-        millis = max(1, round(self.time_limit * 1000))
         started = time.monotonic()
+        info = Iteration()
         try:
             engine.drain()
             engine.send(position_command(state))
-            engine.send(f"go movetime {millis}")
-            words, info = self._await_bestmove(engine, state, started + self.time_limit + self.margin)
-        except _Late:
+            if self.clock == "wall":
+                words = self._think_on_wall_clock(engine, state, started, info)
+            else:
+                millis = max(1, round(self.time_limit * 1000))
+                engine.send(f"go movetime {millis}")
+                try:
+                    words = self._await_bestmove(engine, state, started + self.time_limit + self.margin, info)
+                except _Late:
+                    raise _Late(f"no bestmove {self.time_limit + self.margin:g} s after go movetime {millis}") from None
+        except _Late as late:
             engine.kill()  # it may still be thinking; a late answer must not be read as the next move
-            raise AgentFailure(f"engine timed out: no bestmove {self.time_limit + self.margin:g} s after "
-                               f"go movetime {millis}") from None
+            raise AgentFailure(f"engine timed out: {late}") from None
         except _Gone:
             raise AgentFailure(engine.exit_description()) from None
         move = self._legal_move(words, state)
@@ -298,6 +326,7 @@ class ExternalAgent:
             self._new_game = True
         if self._new_game:
             self._errors.clear()
+            self.untold = {}
             deadline = time.monotonic() + self.startup
             try:
                 engine.drain()
@@ -328,13 +357,17 @@ class ExternalAgent:
 
     def _set_option(self, engine: EngineProcess, name: str, value: Any, deadline: float) -> None:
         """``setoption name NAME value VALUE``, then ``isready``: an engine that complains before ``readyok``
-        does not play by that rule, and loses the game (it would be blamed for moves the game does not allow)."""
+        does not play by that rule, and loses the game (it would be blamed for moves the game does not allow);
+        with ``untold="play"`` it plays on, and the rule is noted in ``untold``."""
         text = option_text(value)
         engine.send(f"setoption name {name} value {text}")
         refusal = self._await_ready(engine, deadline)
-        if refusal is not None:
+        if refusal is None:
+            self._options[name] = value
+        elif self.play_untold:
+            self.untold[name] = value
+        else:
             raise AgentFailure(f"engine does not support option {name}={text} (it answered: {refusal[:200]!r})")
-        self._options[name] = value
 
     @staticmethod
     def _await_ready(engine: EngineProcess, deadline: float) -> str | None:
@@ -359,14 +392,28 @@ class ExternalAgent:
             if refusal is None and (lowered[:1] == ["error"] or "setoption" in lowered):
                 refusal = said.removeprefix("error: ")
 
-    def _await_bestmove(self, engine: EngineProcess, state: State, deadline: float) -> tuple[list[str], Iteration]:
-        info = Iteration()
+    def _think_on_wall_clock(self, engine: EngineProcess, state: State, started: float, info: Iteration) -> list[str]:
+        """``go infinite``; ``stop`` once ``time_limit`` has passed on the wall clock without an answer (an engine
+        may answer before, e.g. on finding a forced result); then ``margin`` seconds for its ``bestmove``."""
+        engine.send("go infinite")
+        try:
+            return self._await_bestmove(engine, state, started + self.time_limit, info)
+        except _Late:
+            engine.send("stop")
+        try:
+            return self._await_bestmove(engine, state, time.monotonic() + self.margin, info)
+        except _Late:
+            raise _Late(f"no bestmove {self.margin:g} s after stop (sent {self.time_limit:g} s after "
+                        "go infinite)") from None
+
+    def _await_bestmove(self, engine: EngineProcess, state: State, deadline: float, info: Iteration) -> list[str]:
+        """The words of the engine's ``bestmove`` line, read before ``deadline``; its ``info`` lines fill ``info``."""
         while True:
             words = engine.read(deadline).split()
             if not words:
                 continue
             if words[0] == "bestmove":
-                return words, info
+                return words
             if words[:3] == ["info", "string", "error:"]:
                 self._errors.append(" ".join(words[3:]))
             elif words[0] == "info":
@@ -378,7 +425,10 @@ class ExternalAgent:
             raise AgentFailure(f"engine answered 'bestmove' without a move{said}")
         text = words[1]
         if text == "none":
-            raise AgentFailure(f"engine answered bestmove none in a position with legal moves{said}")
+            if self._errors:  # it could not follow what it was told: not a choice of its own
+                raise AgentFailure(f"engine answered bestmove none in a position with legal moves{said}")
+            # it has nothing to play: it sees every move lose (Khet2-AI's way of resigning)
+            raise AgentResigned(f"engine answered bestmove none with {len(state.legal_moves())} legal moves left")
         try:
             return state.parse_move(text)
         except DamierError as exc:

@@ -59,19 +59,22 @@ def pid_gone(pid: int, timeout: float = 10.0) -> bool:
 def test_ext_takes_the_rest_of_the_spec_as_a_command_line() -> None:
     kind, values = parse("ext:./my engine --hash 64 'a b'", "khet")
     assert kind == "ext"
-    assert values == {"time": 1.0, "margin": 1.0, "startup": 60.0, "command": ["./my", "engine", "--hash", "64", "a b"]}
+    assert values == {"time": 1.0, "margin": 1.0, "startup": 60.0, "clock": "engine", "untold": "forfeit",
+                      "command": ["./my", "engine", "--hash", "64", "a b"]}
     kind, values = parse("ext(time=0.25,margin=3):damier engine khet -o setup=imhotep", "khet")
     assert (values["time"], values["margin"], values["command"]) == (0.25, 3.0, ["damier", "engine", "khet", "-o",
                                                                                  "setup=imhotep"])
     assert parse("EXT:x:y=1,z", "khet")[1]["command"] == ["x:y=1,z"]  # colons and commas belong to the command
-    assert "ext(time=...,margin=...,startup=...):COMMAND" in describe_kinds()
+    assert "ext(time=...,margin=...,startup=...,clock=engine|wall,untold=forfeit|play):COMMAND" in describe_kinds()
 
 
 @pytest.mark.parametrize(("spec", "words"), [
     ("ext:", "give the engine's command line after the colon, e.g. ext:./my-engine --fast"),
     ("ext:   ", "give the engine's command line after the colon"),
     ("ext(time=0.5)", "write an external engine as ext:COMMAND or ext(time=1.0):COMMAND"),
-    ("ext(speed=2):x", "'speed=2' is not a parameter of ext (accepted: time, margin, startup)"),
+    ("ext(speed=2):x", "'speed=2' is not a parameter of ext (accepted: time, margin, startup, clock, untold)"),
+    ("ext(clock=cpu):x", "clock='cpu' is not one of: engine, wall"),
+    ("ext(untold=ignore):x", "untold='ignore' is not one of: forfeit, play"),
     ("ext(time=0):x", "time=0 is out of range"),
     ("ext(time=1e7):x", "time=1e7 is out of range (0.001 to 1000000.0)"),
     ("ext(margin=1e300):x", "margin=1e300 is out of range"),
@@ -308,7 +311,6 @@ def test_an_engine_that_never_answers_isready_loses(fake_engine: FakeEngine) -> 
 @pytest.mark.parametrize(("mode", "reason"), [
     ("illegal", "engine played the illegal move x9 ('x9' is not a Khet move"),
     ("wrong-side", "engine played the illegal move a8- (a8-: the Sphinx on a8 is Red's; Silver is to move)"),
-    ("none", "engine answered bestmove none in a position with legal moves"),
     ("empty", "engine answered 'bestmove' without a move"),
 ])
 def test_an_engine_that_answers_no_legal_move_loses(fake_engine: FakeEngine, mode: str, reason: str) -> None:
