@@ -15,6 +15,16 @@ since a piece was last removed::
     xs3aspsasye2/2ys7/3Yw6/yn1Ys1snse1ye1Yw/ye1Yw1SeSn1yn1Ys/6ye3/7Yn2/2YwAnPnAn3Xn s 0
 
 (the Classic setup: Red's Sphinx ``xs`` on a8, Silver's ``Xn`` on j1).
+
+Positions are also read from, and written as, the strings of the C++ engine Khet2-AI (``KHET2AI``): two fields,
+the board (a piece is one letter, ``X`` Sphinx, ``K`` Pharaoh, ``A`` Anubis, ``P`` Pyramid, ``S`` Scarab, upper
+case Silver, then a digit 1-4 for its facing N, E, S, W, none for the Pharaoh; a digit 1-9 counts empty squares;
+an empty rank is written as nothing) and the side to move (``0`` Silver, ``1`` Red)::
+
+    x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0
+
+(the Classic setup again). ``read_position`` tells the two formats apart by the side to move (``s``/``r``/``-X``
+against ``0``/``1``).
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ import re
 
 import numpy as np
 
-from damier.core.errors import IllegalMoveError, ParseError
+from damier.core.errors import IllegalMoveError, ParseError, StateError
 from damier.games.khet import COLOURS
 from damier.games.khet.kernel import (
     ACTIONS,
@@ -321,3 +331,172 @@ def setup_position(name: str) -> str:
     'xs3aspsasye2/2ys7/3Yw6/yn1Ys1snse1ye1Yw/ye1Yw1SeSn1yn1Ys/6ye3/7Yn2/2YwAnPnAn3Xn s 0'
     """
     return format_position(setup_array(name))
+
+
+# ----- Khet2-AI's position strings ------------------------------------------------------------------------------
+#: the position formats read and written: damier's own, and the C++ engine Khet2-AI's
+FORMATS = ("damier", "khet2ai")
+DAMIER, KHET2AI = FORMATS
+#: Khet2-AI's piece letters, index = kind (``K`` is the Pharaoh, ``P`` the Pyramid)
+KHET2AI_LETTERS = " XKAPS"
+#: the side to move in Khet2-AI's strings, by colour
+KHET2AI_SIDES = ("0", "1")
+_DAMIER_BOARD = re.compile(r"(?:[xpaysXPAYS][nesw]|10|[1-9]|/)*")
+_KHET2AI_BOARD = re.compile(r"(?:[xaspXASP][1-4]|[kK]|[1-9]|/)*")
+
+
+def position_format(text: str) -> str | None:
+    """Which format ``text`` is written in (``"damier"`` or ``"khet2ai"``), or None when it looks like neither.
+
+    The side to move decides (``s``, ``r`` or a finished game's ``-P`` ... against Khet2-AI's ``0`` or ``1``:
+    no word is both); without a side to tell, the board does (a board with any piece fits at most one format).
+
+    >>> position_format("xs9/10/10/10/10/10/10/4Pn4Xn s 0"), position_format("x34k4///////4K4X1 0")
+    ('damier', 'khet2ai')
+    """
+    fields = text.split()
+    if len(fields) >= 2:
+        if fields[1] in KHET2AI_SIDES:
+            return KHET2AI
+        if fields[1] in ("s", "r") or (len(fields[1]) == 2 and fields[1][0] == "-"):
+            return DAMIER
+    if fields:
+        damier = _DAMIER_BOARD.fullmatch(fields[0]) is not None
+        khet2ai = _KHET2AI_BOARD.fullmatch(fields[0]) is not None
+        if damier != khet2ai:
+            return DAMIER if damier else KHET2AI
+    return None
+
+
+def position_words(words: list[str]) -> int:
+    """How many of ``words`` (a protocol ``position`` command's, moves may follow) are the position string: 2 for
+    a Khet2-AI string (its side to move, ``0`` or ``1``, is the second word), else damier's 3.
+
+    >>> position_words("x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0 j1-".split())
+    2
+    """
+    return 2 if len(words) >= 2 and words[1] in KHET2AI_SIDES else 3
+
+
+def read_position(text: str, strict_swap_reserved: bool = True) -> tuple[np.ndarray, str]:
+    """The position array of ``text`` written in either format, and the format (``position_format``).
+
+    ``ParseError`` saying what is wrong, in the format the text is written in; naming both formats when the text
+    looks like neither.
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a position must be a string, not {type(text).__name__}")
+    found = position_format(text)
+    if found == KHET2AI:
+        return parse_khet2ai(text, strict_swap_reserved), KHET2AI
+    if found == DAMIER:
+        return parse_position(text, strict_swap_reserved), DAMIER
+    raise ParseError(
+        f"{text.strip()[:100]!r} is not a Khet position in either format read: a Khet position has 3 fields in "
+        f"damier's format (the board, two letters a piece such as 'Yn'; the side to move, s or r; the quiet plies), "
+        f"or 2 in Khet2-AI's (the board, a letter and a facing digit 1-4 a piece such as 'P1', the Pharaoh 'K' "
+        f"without one; the side to move, 0 or 1)"
+    )
+
+
+def parse_khet2ai(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
+    """The position array of a Khet2-AI position string; ``ParseError`` saying what is wrong.
+
+    The format has no quiet-ply count (read as 0), no mark for a finished game, and no facing for a Pharaoh
+    (read as in the setups: Silver's N, Red's S). A Scarab's digits 3 and 4 are read as 1 and 2 (the same
+    mirrors). The pieces are checked as in ``parse_position``.
+
+    >>> format_position(parse_khet2ai("x34k4///////4K4X1 1"))
+    'xs4ps4/10/10/10/10/10/10/4Pn4Xn r 0'
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a position must be a string, not {type(text).__name__}")
+    fields = text.split()
+    if len(fields) != 2:
+        raise ParseError(f"a Khet2-AI position string has 2 fields (board, side to move 0 or 1), got {len(fields)}: "
+                         f"{text.strip()[:100]!r}")
+    board, side = fields
+    ranks = board.split("/")
+    if len(ranks) != HEIGHT:
+        raise ParseError(f"a Khet2-AI board has {HEIGHT} ranks separated by '/' (an empty rank is written as "
+                         f"nothing), got {len(ranks)}")
+    s = np.zeros(STATE_LENGTH, dtype=np.int32)
+    for i, rank_text in enumerate(ranks):
+        r = HEIGHT - 1 - i
+        f, at = 0, 0
+        while at < len(rank_text) and f <= WIDTH:
+            char = rank_text[at]
+            at += 1
+            if char in "123456789":
+                f += int(char)
+                continue
+            if char.upper() not in KHET2AI_LETTERS.strip():
+                raise ParseError(
+                    f"Khet2-AI rank {r + 1} ({rank_text!r}): {char!r} is not a piece or a count; a piece is X, K, A, P "
+                    f"or S (upper case Silver, lower case Red) then a facing digit 1-4 (none for K), and a digit 1-9 "
+                    f"counts empty squares"
+                )
+            kind = KHET2AI_LETTERS.index(char.upper())
+            colour = SILVER if char.isupper() else RED
+            if kind == PHARAOH:
+                facing = 0 if colour == SILVER else 2
+            else:
+                digit = rank_text[at] if at < len(rank_text) else ""
+                if digit not in ("1", "2", "3", "4"):
+                    raise ParseError(
+                        f"Khet2-AI rank {r + 1} ({rank_text!r}): the {KIND_NAMES[kind]} {char!r} needs its facing "
+                        f"digit 1-4 (N, E, S, W) right after it, not {digit or 'the end of the rank'!r}"
+                    )
+                at += 1
+                facing = int(digit) - 1
+                if kind == SCARAB:
+                    facing &= 1
+            if f < WIDTH:
+                s[r * WIDTH + f] = code(kind, colour, facing)
+            f += 1
+        if rank_text and f != WIDTH:  # an empty rank is written as nothing
+            covers = f"more than {WIDTH}" if f > WIDTH else str(f)
+            raise ParseError(f"Khet2-AI rank {r + 1} ({rank_text!r}) covers {covers} squares, not {WIDTH}")
+    if side not in KHET2AI_SIDES:
+        raise ParseError(f"the side to move of a Khet2-AI string is 0 (Silver) or 1 (Red), not {side!r}")
+    s[TO_MOVE] = KHET2AI_SIDES.index(side)
+    s[WINNER] = -1
+    s[REMOVED_SQ] = -1
+    _check_pieces(s, strict_swap_reserved)
+    return s
+
+
+def format_khet2ai(s: np.ndarray) -> str:
+    """The Khet2-AI position string of the position array ``s`` (a game in progress).
+
+    The quiet-ply count and the Pharaoh's facing are not written (the format has neither); a finished game has no
+    Khet2-AI string (``StateError``): the format cannot say that the game is over.
+
+    >>> format_khet2ai(setup_array("imhotep"))
+    'x33a3ka3s22//3P42p13/p1P32P2s22p2P4/p2P42S2p42p1P3/3P32p23//2S2A1KA13X1 0'
+    """
+    if int(s[TO_MOVE]) == TERMINAL:
+        raise StateError(
+            f"the game is over (its position ends '{format_position(s).split()[1]}'); a Khet2-AI position string "
+            f"has no way to say so (only a board and a side to move 0 or 1): write it in damier's format"
+        )
+    ranks = []
+    for r in range(HEIGHT - 1, -1, -1):
+        out, empty = "", 0
+        for f in range(WIDTH):
+            c = int(s[r * WIDTH + f])
+            if c == 0:
+                empty += 1
+                continue
+            if empty:
+                out += str(empty)
+                empty = 0
+            kind, colour, facing = c >> 3, (c >> 2) & 1, c & 3
+            letter = KHET2AI_LETTERS[kind]
+            out += letter if colour == SILVER else letter.lower()
+            if kind != PHARAOH:
+                out += str(facing + 1)
+        if empty < WIDTH and empty:
+            out += str(empty)
+        ranks.append(out)
+    return f"{'/'.join(ranks)} {KHET2AI_SIDES[int(s[TO_MOVE])]}"

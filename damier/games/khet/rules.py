@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from damier.core.errors import IllegalMoveError, ParseError, StateError
+from damier.core.errors import DamierError, IllegalMoveError, ParseError, StateError
 from damier.core.game import Game, Outcome, State, Termination
 from damier.core.rng import make_rng
 from damier.games.khet import COLOURS, INFO, kernel, notation, view
@@ -90,18 +90,23 @@ class KhetGame(Game):
         return KhetState(self, self._start.copy(), seed=seed, start=None)
 
     def state_from_position(self, position: str, seed: int | None = None) -> KhetState:
-        """A state from a position string (see ``damier.games.khet.notation``) or a setup name.
+        """A state from a position string, damier's or Khet2-AI's (see ``damier.games.khet.notation``), or a setup
+        name. The state's ``start`` is the position in damier's format.
 
         >>> import damier
         >>> game = damier.load("khet")
         >>> dynasty = damier.load("khet", setup="dynasty").new_state()
         >>> game.state_from_position("dynasty").position() == dynasty.position()
         True
+        >>> game.state_from_position("x34k4///////4K4X1 1").position()  # Khet2-AI's: Red (1) to move
+        'xs4ps4/10/10/10/10/10/10/4Pn4Xn r 0'
         """
         text = position.strip() if isinstance(position, str) else position
         if isinstance(text, str) and text.lower() in notation.SETUP_TEXT:
             text = notation.setup_position(text.lower())
-        s = notation.parse_position(text, self.strict_swap)
+        s, written = notation.read_position(text, self.strict_swap)
+        if written != notation.DAMIER:
+            text = notation.format_position(s)  # records and replays carry damier's string
         if s[END] == END_QUIET and not (self.quiet_limit and s[QUIET] >= self.quiet_limit):
             raise ParseError(
                 f"'-Q' (drawn by the quiet-ply limit) needs a count of at least quiet_ply_limit="
@@ -286,8 +291,19 @@ class KhetState(State):
         }
         return words.get(why, "not a legal move here")
 
-    def position(self) -> str:
-        return notation.format_position(self._s)
+    def position(self, format: str = notation.DAMIER) -> str:
+        """The position as text: damier's position string (``format="damier"``, the default), or Khet2-AI's
+        (``format="khet2ai"``: no quiet-ply count, no Pharaoh facing; ``StateError`` once the game is over).
+
+        >>> import damier
+        >>> damier.load("khet").new_state().position(format="khet2ai")
+        'x33a3ka3p22/2p37/3P46/p11P31s1s21p21P4/p21P41S2S11p11P3/6p23/7P12/2P4A1KA13X1 0'
+        """
+        if format == notation.DAMIER:
+            return notation.format_position(self._s)
+        if format == notation.KHET2AI:
+            return notation.format_khet2ai(self._s)
+        raise DamierError(f"unknown position format {format!r}; formats: {', '.join(notation.FORMATS)}")
 
     # ----- lasers ---------------------------------------------------------------------------------------
     def laser(self, colour: int | None = None) -> dict[str, Any]:
