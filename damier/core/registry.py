@@ -19,7 +19,7 @@ damier.core.errors.FeatureError: atoms has no solver; games with one: micro
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -58,11 +58,26 @@ class EngineInfo:
     setups: Mapping[str, str] = field(default_factory=dict)
     #: how many space-separated fields a position string has (``position <fields...> [moves]``)
     position_fields: int = 1
+    #: for a game that reads positions in more than one format: ``"package.module:function"``, a function (the
+    #: words after ``position``) -> how many of them are the position string; empty: always ``position_fields``
+    position_words: str = ""
     #: the deepest ``go depth`` the search can do
     max_depth: int = 64
     #: game options that every ``position`` command conveys (the setup's name), so an ``ext:`` agent does not
     #: send them with ``setoption``
     position_options: tuple[str, ...] = ()
+
+    def count_position_words(self, words: Sequence[str]) -> int:
+        """How many of ``words`` (a ``position`` command's, after ``position``) are the position string.
+
+        >>> EngineInfo(position_fields=4).count_position_words(["a", "b", "c", "d", "e"])
+        4
+        """
+        if not self.position_words:
+            return self.position_fields
+        module_name, _, attribute = self.position_words.partition(":")
+        count: int = getattr(importlib.import_module(module_name), attribute)(list(words))
+        return count
 
     def setup_word(self, setup: str) -> str:
         """The protocol word of the game's setup ``setup`` (the first word naming it)."""

@@ -124,7 +124,7 @@ class EngineSession:
             state = self._setup_state(word)
             moves = args[1:]
         else:
-            fields = self.protocol.position_fields
+            fields = self.protocol.count_position_words(args)
             text = " ".join(args[:fields])
             try:
                 state = self.game.state_from_position(text)

@@ -58,6 +58,7 @@ INFO = GameInfo(
     engine=EngineInfo(
         setups={"standard": "classic", "classic": "classic", "imhotep": "imhotep", "dynasty": "dynasty"},
         position_fields=3,
+        position_words="damier.games.khet.notation:position_words",  # 2 for a Khet2-AI string
         max_depth=80,  # the engine's stack holds 96 plies, quiescence included
         position_options=("setup",),
     ),
