@@ -58,5 +58,6 @@ class Race(Protocol):
         ...
 
     def next_round(self, game: Game, previous: State, seed: int) -> State:
-        """The puzzle after the round played on ``previous`` (its first state)."""
+        """The puzzle after a round: ``previous`` is where the round left it (its first state with the successful
+        demonstration's moves played, or its first state when nobody scored)."""
         ...

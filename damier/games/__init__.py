@@ -6,7 +6,7 @@ import importlib
 
 from damier.core import registry
 
-BUILTIN_GAMES = ("damier.games.atoms", "damier.games.khet", "damier.games.micro")
+BUILTIN_GAMES = ("damier.games.atoms", "damier.games.khet", "damier.games.micro", "damier.games.ricochet")
 
 
 def register_builtin_games() -> None:

@@ -70,12 +70,12 @@ async def next_round(arcade: Arcade, change: Change) -> None:
     room = change.room
     number = len(change.log.rounds) + 1
     seed = round_seed(arcade, room, number)
-    previous = change.log.rounds[-1].first if change.log.rounds else None
+    previous = change.log.rounds[-1] if change.log.rounds else None
 
     def draw() -> State:
-        if previous is not None:
+        if previous is not None and previous.first is not None:
             try:
-                return room.race.next_round(room.game, previous.copy(), seed)
+                return room.race.next_round(room.game, round_end(previous.first, previous), seed)
             except DamierError as exc:
                 log.info("race %s: round %d cannot follow the last puzzle (%s); a fresh one", room.id, number, exc)
         return room.race.first_round(room.game, seed)
@@ -89,6 +89,16 @@ async def next_round(arcade: Arcade, change: Change) -> None:
     change.add("round", None, {"number": number, "start": first.start, "seed": first.seed,
                                "position": first.position(),
                                "deadline": round(change.now + room.settings.round_seconds, 3)}, first)
+
+
+def round_end(first: State, played: Any) -> State:
+    """Where a round left the puzzle: its first state with the successful demonstration's moves played (the
+    robots stay there), or its first state when nobody scored."""
+    state = first.copy()
+    scored = next((d for d in played.demos if d.verdict is not None and d.verdict.get("correct")), None)
+    for text in scored.moves if scored is not None else []:
+        state.play(state.parse_move(text))
+    return state
 
 
 async def close_round(arcade: Arcade, change: Change, outcome: str) -> None:

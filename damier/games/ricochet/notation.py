@@ -1,0 +1,193 @@
+"""Ricochet Robots notation: moves, puzzle ids, DriftingDroids game ids and the JSON puzzle form.
+
+A move is the robot's letter and a direction: ``RN``, ``GE``, ``BS``, ``YW``, ``SN`` (silver), ``TE``
+(transparent); the transparent robot passing walls adds how many: ``TE2`` passes two walls (it costs 3 moves).
+
+Puzzle id (ours, compact and shareable): ``BOARD.ROBOTS.TARGET[.RULES]``: the four sides (``1A2B3C4D``), each robot's
+cell as two hex digits in the order red, green, blue, yellow[, silver][, transparent] (``--`` for an absent
+silver when the transparent robot is there), the target (``rc`` red circle ... ``yh`` yellow hexagon, ``v`` the
+vortex) and the rules when not the defaults (``i``: ricochet if trivial, ``s``: strict ricochet, ``x``: no
+rebound): ``1A2B3C4D.E2302B12.bt`` or ``1A2A3A4A.00F0F0FF.v.sx``.
+
+>>> text = "1A2B3C4D.E2302B12.bt.i"
+>>> puzzle = parse_puzzle_id(text)
+>>> puzzle_id(puzzle) == text, puzzle.target.name, puzzle.ricochet
+(True, 'blue triangle', 'if_trivial')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from damier.core.errors import ParseError
+from damier.games.ricochet import boards
+from damier.games.ricochet.boards import Board, Target
+
+#: robot letters in robot order
+LETTERS = "RGBYST"
+ROBOT_NAMES = ("red", "green", "blue", "yellow", "silver", "transparent")
+DIRECTIONS = "NESW"
+RICOCHET = ("off", "if_trivial", "strict")
+_SHAPE_LETTERS = {"circle": "c", "triangle": "t", "square": "s", "hexagon": "h"}
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A board, the robots' cells (-1: a robot not in play), a target and the rules."""
+
+    board: Board
+    robots: tuple[int, ...]  # red, green, blue, yellow, silver, transparent
+    target: Target
+    ricochet: str = "off"
+    rebound: bool = True
+
+    @property
+    def silver(self) -> bool:
+        return self.robots[4] >= 0
+
+    @property
+    def transparent(self) -> bool:
+        return self.robots[5] >= 0
+
+
+def target_code(target: Target) -> str:
+    return "v" if target.shape == "vortex" else target.colour[0] + _SHAPE_LETTERS[target.shape]
+
+
+def find_target(board: Board, code: str) -> Target:
+    """The target written ``code`` (``rc``, ``v``, or ``red circle``, ``vortex``) on ``board``."""
+    word = code.strip().lower()
+    for target in board.targets:
+        if word in (target_code(target), target.name, target.name.replace(" ", "-")):
+            return target
+    names = ", ".join(f"{target_code(t)} ({t.name})" for t in board.targets)
+    raise ParseError(f"{code!r} is not a target; the targets: {names}")
+
+
+def check(board: Board, robots: tuple[int, ...], target: Target, ricochet: str, rebound: bool) -> Puzzle:
+    """A checked puzzle: robots on distinct cells, none in the centre block; a known rule mode."""
+    placed = [cell for cell in robots if cell >= 0]
+    for cell in placed:
+        if not 0 <= cell < boards.CELLS:
+            raise ParseError(f"a robot's cell must be 0..255 (x, y 0..15), not {cell}")
+        if board.blocked[cell]:
+            raise ParseError(f"a robot cannot stand in the centre block ({boards.cell_name(cell)})")
+    if len(set(placed)) != len(placed):
+        raise ParseError("two robots cannot stand on the same square")
+    if ricochet not in RICOCHET:
+        raise ParseError(f"ricochet must be one of {', '.join(RICOCHET)}, not {ricochet!r}")
+    return Puzzle(board, tuple(robots), target, ricochet, rebound)
+
+
+def puzzle_id(puzzle: Puzzle) -> str:
+    robots = list(puzzle.robots[:4])
+    if puzzle.silver or puzzle.transparent:
+        robots.append(puzzle.robots[4])
+    if puzzle.transparent:
+        robots.append(puzzle.robots[5])
+    cells = "".join("--" if c < 0 else f"{c:02X}" for c in robots)
+    rules = ("" if puzzle.ricochet == "off" else puzzle.ricochet[0]) + ("" if puzzle.rebound else "x")
+    words = [puzzle.board.board_id, cells, target_code(puzzle.target)] + ([rules] if rules else [])
+    return ".".join(words)
+
+
+def parse_puzzle_id(text: str) -> Puzzle:
+    """The puzzle of one of our puzzle ids (see the module's doc) or of a DriftingDroids game id."""
+    if not isinstance(text, str):
+        raise ParseError(f"a puzzle id is a string, not {type(text).__name__}")
+    word = text.strip()
+    if "+" in word:
+        return parse_driftingdroids(word)
+    parts = word.split(".")
+    if len(parts) not in (3, 4):
+        raise ParseError(f"{text!r} is not a puzzle id: write BOARD.ROBOTS.TARGET[.RULES], e.g. "
+                         f"1A2B3C4D.E2302B12.bt, or a DriftingDroids id such as 7650+42+E2302B12+C9")
+    board = boards.build("".join(boards.parse_sides(parts[0])))
+    cells_text = parts[1].upper()
+    if len(cells_text) not in (8, 10, 12) or not re.fullmatch(r"([0-9A-F]{2}|--)+", cells_text):
+        raise ParseError(f"the robots are 4, 5 or 6 cells of two hex digits each (-- for no silver), not "
+                         f"{parts[1]!r}")
+    cells = [-1 if cells_text[i:i + 2] == "--" else int(cells_text[i:i + 2], 16) for i in range(0, len(cells_text), 2)]
+    if -1 in cells[:4] or (len(cells) == 5 and cells[4] < 0):
+        raise ParseError("only the silver robot may be absent (--), and only before a transparent robot")
+    cells += [-1] * (6 - len(cells))
+    rules = parts[3] if len(parts) == 4 else ""
+    if not re.fullmatch(r"[is]?x?", rules):
+        raise ParseError(f"the rules are i (ricochet if trivial) or s (strict ricochet), then x (no rebound); "
+                         f"not {rules!r}")
+    ricochet = {"i": "if_trivial", "s": "strict"}.get(rules[:1], "off")
+    return check(board, tuple(cells), find_target(board, parts[2]), ricochet, "x" not in rules)
+
+
+def parse_driftingdroids(text: str) -> Puzzle:
+    """A DriftingDroids game id ``QQQQ+NG+ROBOTS+TARGET``: the quadrant sides NW, NE, SE, SW by its numbering
+    (the data file's ``driftingdroids_index``), the number of robots and the target robot's colour (0 red, 1 green,
+    2 blue, 3 yellow; 4 or more: any robot, the vortex), each robot's cell in hex, the target's cell in hex."""
+    parts = text.strip().upper().split("+")
+    if len(parts) != 4 or not re.fullmatch(r"[0-9A-F]{4}", parts[0]) or not re.fullmatch(r"[0-9A-F]{2}", parts[1]):
+        raise ParseError(f"{text!r} is not a DriftingDroids game id (QQQQ+NG+ROBOTS+TARGET, e.g. "
+                         f"7650+42+E2302B12+C9)")
+    sides = boards.driftingdroids_sides()
+    board = boards.build("".join(sides[int(ch, 16)] for ch in parts[0]))
+    count = int(parts[1][0], 16)
+    if count not in (4, 5) or len(parts[2]) != 2 * count or not re.fullmatch(r"[0-9A-F]+", parts[2] + parts[3]):
+        raise ParseError(f"{text!r}: DriftingDroids ids here have 4 or 5 robots and a target cell in hex")
+    cells = [int(parts[2][i:i + 2], 16) for i in range(0, 2 * count, 2)] + [-1] * (6 - count)
+    target = board.target_at(int(parts[3], 16))
+    if target is None:
+        raise ParseError(f"{text!r}: cell {parts[3]} is not a target square of this board")
+    return check(board, tuple(cells), target, "off", True)
+
+
+def parse_puzzle_json(text: str | dict[str, Any]) -> Puzzle:
+    """The JSON form: ``{"quadrants": ["1B", "4C", "2A", "3A"], "robots": {"red": [x, y], ...}, "target":
+    {"color": "yellow" | ... | "any", "cell": [x, y]}, "ricochet": "off", "rebound": true}``."""
+    try:
+        obj = json.loads(text) if isinstance(text, str) else text
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"the puzzle is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(obj, dict):
+        raise ParseError("a JSON puzzle is an object with quadrants, robots, target and optionally ricochet, rebound")
+    unknown = sorted(set(obj) - {"quadrants", "robots", "target", "ricochet", "rebound", "id"})
+    if unknown:
+        raise ParseError(f"a JSON puzzle has no field {unknown[0]!r}; its fields: quadrants, robots, target, "
+                         f"ricochet, rebound")
+    quadrants = obj.get("quadrants")
+    if not isinstance(quadrants, list) or not all(isinstance(q, str) for q in quadrants):
+        raise ParseError('quadrants must be a list of four sides, NW, NE, SE, SW (e.g. ["1B", "4C", "2A", "3A"])')
+    board = boards.build("".join(boards.parse_sides("".join(quadrants))))
+    robots_obj = obj.get("robots")
+    if not isinstance(robots_obj, dict):
+        raise ParseError("robots must be an object: {\"red\": [x, y], \"green\": ..., \"blue\": ..., \"yellow\": ...}")
+    unknown = sorted(set(robots_obj) - set(ROBOT_NAMES))
+    if unknown or any(name not in robots_obj for name in ROBOT_NAMES[:4]):
+        raise ParseError(f"robots names red, green, blue, yellow (and optionally silver, transparent); got "
+                         f"{', '.join(robots_obj)}")
+    cells = [_cell(robots_obj[name], name) if name in robots_obj else -1 for name in ROBOT_NAMES]
+    target_obj = obj.get("target")
+    if not isinstance(target_obj, dict):
+        raise ParseError("target must be an object: {\"color\": \"yellow\", \"cell\": [x, y]}")
+    cell = _cell(target_obj.get("cell"), "target")
+    target = board.target_at(cell)
+    colour = target_obj.get("color")
+    if target is None:
+        raise ParseError(f"the target cell {boards.cell_name(cell)} is not a target square of this board")
+    if colour != target.colour:
+        raise ParseError(f"the target at {boards.cell_name(cell)} is the {target.name}, not {colour!r}")
+    rebound = obj.get("rebound", True)
+    if not isinstance(rebound, bool):
+        raise ParseError(f"rebound must be true or false, not {rebound!r}")
+    return check(board, tuple(cells), target, str(obj.get("ricochet", "off")), rebound)
+
+
+def _cell(value: Any, what: str) -> int:
+    if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                                   for v in value)):
+        raise ParseError(f"{what} must be a cell [x, y] (0-15 each), not {value!r}")
+    x, y = value
+    if not (0 <= x < boards.SIZE and 0 <= y < boards.SIZE):
+        raise ParseError(f"{what}: x and y run from 0 to 15, not {value!r}")
+    return int(y * boards.SIZE + x)

@@ -1,0 +1,411 @@
+"""Ricochet Robots with the transparent robot: the ``Game`` and ``State`` facade of the one-player puzzle.
+
+>>> import damier
+>>> state = damier.load("ricochet").state_from_position("1A2A3A4A.0F00F0FF.v")
+>>> [state.move_to_str(m) for m in state.legal_moves()][:6]
+['RS', 'RW', 'GE', 'GS', 'BN', 'BE']
+>>> state.play(state.parse_move("RS")); state.move_to_str(state.history[-1]), state.moves_used
+('RS', 1)
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
+from damier.core.game import TERMINAL, Game, Outcome, State, solved
+from damier.games.ricochet import INFO, boards, kernel, notation
+from damier.games.ricochet.notation import DIRECTIONS, LETTERS, Puzzle
+
+ROBOTS = 6
+TRANSPARENT = 5
+#: moves: robot * 4 + direction for the five sliding robots, then the transparent robot's (direction, walls passed)
+FIRST_TRANSPARENT = 5 * 4
+NUM_MOVES = FIRST_TRANSPARENT + 4 * kernel.MAX_PASS
+
+
+def move_of(robot: int, direction: int, passes: int = 0) -> int:
+    if robot == TRANSPARENT:
+        return FIRST_TRANSPARENT + direction * kernel.MAX_PASS + passes
+    return robot * 4 + direction
+
+
+def parts_of(move: int) -> tuple[int, int, int]:
+    """(robot, direction, walls passed) of a move."""
+    if move >= FIRST_TRANSPARENT:
+        direction, passes = divmod(move - FIRST_TRANSPARENT, kernel.MAX_PASS)
+        return TRANSPARENT, direction, passes
+    return move // 4, move % 4, 0
+
+
+class RicochetGame(Game):
+    """Ricochet Robots puzzles by the options: the board, the rule modes, the silver and transparent robots."""
+
+    info = INFO
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.board_option: str = self.options["board"]
+        self.ricochet: str = self.options["ricochet"]
+        self.rebound: bool = self.options["rebound"]
+        self.silver: bool = self.options["silver"]
+        self.transparent: bool = self.options["transparent"]
+        self.difficulty: int = self.options["difficulty"]
+        if self.board_option != "random":
+            try:
+                self.board_option = "".join(boards.parse_sides(self.board_option))
+            except ParseError as exc:
+                raise OptionError(f"option 'board': {exc}; or random") from None
+
+    @property
+    def num_players(self) -> int:
+        return 1
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        return (boards.SIZE, boards.SIZE)
+
+    @property
+    def num_moves(self) -> int:
+        return NUM_MOVES
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return ("Player",)
+
+    def draw_puzzle(self, rng: random.Random, robots: tuple[int, ...] | None = None,
+                    board_id: str | None = None) -> Puzzle:
+        """A puzzle drawn with ``rng`` by the options: robots on free cells (or ``robots``), a target no robot
+        solves in 0 or 1 moves, of the ``difficulty`` when one is set (with a solver)."""
+        board = boards.build(board_id or (boards.random_board_id(rng) if self.board_option == "random"
+                                          else self.board_option))
+        free = [c for c in range(boards.CELLS) if not board.blocked[c]]
+        for _ in range(200):
+            if robots is None:
+                count = 4 + int(self.silver) + int(self.transparent)
+                cells = rng.sample([c for c in free if board.target_at(c) is None], count)
+                placed = cells[:4] + ([cells[4]] if self.silver else [-1])
+                placed += [cells[-1]] if self.transparent else [-1]
+            else:
+                placed = list(robots)
+            target = rng.choice(board.targets)
+            puzzle = notation.check(board, tuple(placed), target, self.ricochet, self.rebound)
+            state = RicochetState(self, puzzle, seed=None, start=None)
+            if state.is_over() or any(state.solved_after(m) for m in state.legal_moves()):
+                continue  # 0- or 1-move puzzles are not puzzles
+            if self.difficulty and self.info.has("solver"):
+                found = self.info.hook("solver")(state, self.difficulty, None)
+                if not found.found or found.cost != self.difficulty:
+                    continue
+            return puzzle
+        raise StateError(f"no puzzle of {self.difficulty} moves was found on {board.board_id}")
+
+    def new_state(self, seed: int | None = None) -> RicochetState:
+        """The puzzle that ``seed`` draws (None is seed 0); its ``start`` is its puzzle id, so records replay it."""
+        puzzle = self.draw_puzzle(random.Random(0 if seed is None else seed))
+        return RicochetState(self, puzzle, seed=seed, start=notation.puzzle_id(puzzle))
+
+    def state_from_position(self, position: str, seed: int | None = None) -> RicochetState:
+        """A state from a position, a puzzle id (ours or DriftingDroids') or the JSON form; the puzzle's robots
+        and rules must be those of the game's options."""
+        text = position.strip() if isinstance(position, str) else position
+        if isinstance(text, str) and text.startswith("{"):
+            puzzle = notation.parse_puzzle_json(text)
+            return self._state(puzzle, seed, notation.puzzle_id(puzzle))
+        if not isinstance(text, str):
+            raise ParseError(f"a position is a string, not {type(text).__name__}")
+        fields = text.split()
+        puzzle = notation.parse_puzzle_id(fields[0])
+        state = self._state(puzzle, seed, text)
+        if len(fields) > 1:
+            state.set_progress(fields[1:])
+        return state
+
+    def _state(self, puzzle: Puzzle, seed: int | None, start: str) -> RicochetState:
+        for name, wanted, has in (("silver", self.silver, puzzle.silver),
+                                  ("transparent", self.transparent, puzzle.transparent),
+                                  ("ricochet", self.ricochet, puzzle.ricochet),
+                                  ("rebound", self.rebound, puzzle.rebound)):
+            if wanted != has:
+                raise ParseError(f"the puzzle has {name}={has!r}, the game {name}={wanted!r}; load the game with "
+                                 f"the puzzle's rules (damier solve reads them from the puzzle)")
+        return RicochetState(self, puzzle, seed=seed, start=start)
+
+
+class RicochetState(State):
+    """A Ricochet Robots puzzle in play: the robots' cells, the cost used, what the ricochet and rebound rules
+    remember (each robot's last direction and whether it turned, the last move)."""
+
+    game: RicochetGame
+
+    def __init__(self, game: RicochetGame, puzzle: Puzzle, seed: int | None, start: str | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.start = start
+        self.history = []
+        self.puzzle = puzzle
+        self.robots = np.array(puzzle.robots, dtype=np.int64)
+        self.cost = 0
+        self.last_dir = [-1] * ROBOTS
+        self.turned = [False] * ROBOTS
+        self.last_move = -1
+        self._trail: list[tuple[int, int, int, int, bool, int]] = []
+        board = puzzle.board
+        self._coloured = np.array([t is not None and t.shape != "vortex" for t in map(board.target_at,
+                                                                                       range(boards.CELLS))])
+
+    # ----- the rules ------------------------------------------------------------------------------------
+    @cached_property
+    def _trivial(self) -> frozenset[int]:
+        """The robots that could finish at the puzzle's start in 0 or 1 straight moves (the ``if_trivial`` rule)."""
+        first = RicochetState.__new__(RicochetState)
+        first.__dict__.update({k: v for k, v in self.__dict__.items() if k != "_trivial"})
+        first.robots = np.array(self.puzzle.robots, dtype=np.int64)
+        first.last_dir, first.turned, first.last_move, first.history = [-1] * ROBOTS, [False] * ROBOTS, -1, []
+        out = {r for r in range(ROBOTS) if first._on_target(r)}
+        for m in first._moves():
+            r, _, k = parts_of(m)
+            if k == 0 and first._destination(m) == self.puzzle.target.cell and self._may_finish(r):
+                out.add(r)
+        return frozenset(out)
+
+    def _may_finish(self, robot: int) -> bool:
+        target = self.puzzle.target
+        if target.shape == "vortex":
+            return True
+        return robot < 4 and notation.ROBOT_NAMES[robot] == target.colour
+
+    def _on_target(self, robot: int) -> bool:
+        return self.robots[robot] == self.puzzle.target.cell and self._may_finish(robot)
+
+    def _rule_met(self, robot: int, turned: bool) -> bool:
+        mode = self.puzzle.ricochet
+        if mode == "strict":
+            return turned
+        if mode == "if_trivial" and robot in self._trivial:
+            return turned
+        return True
+
+    def _finisher(self) -> int:
+        """The robot that solved the puzzle, or -1."""
+        for r in range(ROBOTS):
+            if self.robots[r] >= 0 and self._on_target(r) and self._rule_met(r, self.turned[r]):
+                return r
+        return -1
+
+    def _destination(self, move: int) -> int:
+        r, d, k = parts_of(move)
+        b = self.puzzle.board
+        if r == TRANSPARENT:
+            cells = np.empty(kernel.MAX_PASS, dtype=np.int64)
+            passes = np.empty(kernel.MAX_PASS, dtype=np.int64)
+            count = kernel.transparent_stops(b.walls, b.solid, self._coloured, self.robots, ROBOTS, r, d, cells,
+                                             passes)
+            for i in range(count):
+                if passes[i] == k:
+                    return int(cells[i])
+            return -1
+        return int(kernel.slide(b.walls, self.robots, ROBOTS, r, d))
+
+    def _moves(self) -> list[int]:
+        b = self.puzzle.board
+        out = []
+        back = -1
+        if not self.puzzle.rebound and self.last_move >= 0:
+            r, d, _ = parts_of(self.last_move)
+            back = r * 4 + (d + 2) % 4
+        for r in range(ROBOTS):
+            if self.robots[r] < 0:
+                continue
+            for d in range(4):
+                if r * 4 + d == back:
+                    continue
+                if r == TRANSPARENT:
+                    cells = np.empty(kernel.MAX_PASS, dtype=np.int64)
+                    passes = np.empty(kernel.MAX_PASS, dtype=np.int64)
+                    count = kernel.transparent_stops(b.walls, b.solid, self._coloured, self.robots, ROBOTS, r, d,
+                                                     cells, passes)
+                    out += [move_of(r, d, int(passes[i])) for i in range(count)]
+                elif kernel.slide(b.walls, self.robots, ROBOTS, r, d) != self.robots[r]:
+                    out.append(move_of(r, d))
+        return sorted(out)
+
+    def solved_after(self, move: int) -> bool:
+        """Whether playing ``move`` now solves the puzzle."""
+        self._apply(move)
+        try:
+            return self.player == TERMINAL
+        finally:
+            self.undo()
+
+    # ----- contract -------------------------------------------------------------------------------------
+    @property
+    def moves_used(self) -> int:
+        """The cost used: one per move, plus one per wall the transparent robot passed."""
+        return self.cost
+
+    @property
+    def player(self) -> int:
+        return TERMINAL if self._finisher() >= 0 else 0
+
+    def legal_moves(self) -> list[int]:
+        return [] if self.player == TERMINAL else self._moves()
+
+    def is_legal(self, move: int) -> bool:
+        return 0 <= move < NUM_MOVES and move in self.legal_moves()
+
+    def _apply(self, move: int) -> None:
+        r, d, k = parts_of(move)
+        self._trail.append((r, int(self.robots[r]), self.last_dir[r], self.last_move, self.turned[r], self.cost))
+        self.robots[r] = self._destination(move)
+        if self.last_dir[r] >= 0 and self.last_dir[r] % 2 != d % 2:
+            self.turned[r] = True
+        self.last_dir[r] = d
+        self.last_move = move
+        self.cost += 1 + k
+        self.history.append(move)
+
+    def undo(self) -> None:
+        if not self._trail:
+            raise StateError("there is no move to undo")
+        r, cell, last_dir, last_move, turned, cost = self._trail.pop()
+        self.robots[r], self.last_dir[r], self.last_move, self.turned[r], self.cost = cell, last_dir, last_move, \
+            turned, cost
+        self.history.pop()
+
+    def copy(self) -> RicochetState:
+        other = RicochetState.__new__(RicochetState)
+        other.__dict__.update(self.__dict__)
+        other.robots = self.robots.copy()
+        other.history, other._trail = list(self.history), list(self._trail)
+        other.last_dir, other.turned = list(self.last_dir), list(self.turned)
+        return other
+
+    @cached_property
+    def _optimum(self) -> int | None:
+        if not self.game.info.has("solver"):
+            return None
+        start = self.game.start_state(self.start, self.seed) if self.start else RicochetState(
+            self.game, self.puzzle, None, None)
+        found = self.game.info.hook("solver")(start, None, None)
+        return found.cost if found.found else None
+
+    def outcome(self) -> Outcome | None:
+        if self.player != TERMINAL:
+            return None
+        return solved(self.cost, self._optimum)
+
+    # ----- notation -------------------------------------------------------------------------------------
+    def move_to_str(self, move: int) -> str:
+        if not isinstance(move, int | np.integer) or isinstance(move, bool) or not 0 <= move < NUM_MOVES:
+            raise IllegalMoveError(f"{move!r} is not a move of this game (0 to {NUM_MOVES - 1})")
+        r, d, k = parts_of(int(move))
+        return f"{LETTERS[r]}{DIRECTIONS[d]}{k if k else ''}"
+
+    def parse_move(self, text: str) -> int:
+        word = text.strip().upper() if isinstance(text, str) else ""
+        if len(word) < 2 or word[0] not in LETTERS or word[1] not in DIRECTIONS or not (
+                word[2:] == "" or (word[2:].isdigit() and word[0] == "T")):
+            raise ParseError(f"{text!r} is not a move: write a robot (R, G, B, Y, S silver, T transparent) and a "
+                             f"direction (N, E, S, W), e.g. RN; the transparent robot adds the walls it passes: TE2")
+        r = LETTERS.index(word[0])
+        k = int(word[2:] or 0)
+        if k >= kernel.MAX_PASS:
+            raise ParseError(f"{text!r}: the transparent robot passes at most {kernel.MAX_PASS - 1} walls")
+        if self.robots[r] < 0:
+            raise IllegalMoveError(f"there is no {notation.ROBOT_NAMES[r]} robot in this puzzle")
+        move = move_of(r, DIRECTIONS.index(word[1]), k)
+        if self.player == TERMINAL:
+            raise IllegalMoveError(f"the puzzle is solved ({self.outcome_reason()}); no move can be played")
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"{word} moves nothing here (a wall, a robot or the rules stop it); legal moves: "
+                                   f"{self._legal_summary()}")
+        return move
+
+    def position(self) -> str:
+        """The puzzle id, then the robots' cells now, the cost used, each robot's memory (its last direction, in
+        capitals once it turned; ``-`` before it moved) and the last move (``-`` for none)."""
+        cells = "".join("--" if c < 0 else f"{c:02X}" for c in self.robots)
+        memory = "".join("-" if self.last_dir[r] < 0 else (DIRECTIONS[self.last_dir[r]] if self.turned[r]
+                                                            else DIRECTIONS[self.last_dir[r]].lower())
+                         for r in range(ROBOTS))
+        last = self.move_to_str(self.last_move) if self.last_move >= 0 else "-"
+        return f"{notation.puzzle_id(self.puzzle)} {cells} {self.cost} {memory} {last}"
+
+    def set_progress(self, fields: list[str]) -> None:
+        """The robots, cost and memory of a position's later fields (see ``position``)."""
+        if self.history or len(fields) != 4:
+            raise ParseError("a position is PUZZLE ROBOTS COST MEMORY LAST (see RicochetState.position)")
+        cells_text, cost_text, memory, last = fields
+        import re
+
+        if not re.fullmatch(r"([0-9A-Fa-f]{2}|--){6}", cells_text) or not cost_text.isdigit() or \
+                not re.fullmatch(r"[-neswNESW]{6}", memory):
+            raise ParseError("a position's robots are six cells in hex (-- for none), its cost a number, its "
+                             "memory six of - n e s w (capitals once turned)")
+        cells = [-1 if cells_text[i:i + 2] == "--" else int(cells_text[i:i + 2], 16) for i in range(0, 12, 2)]
+        if [c < 0 for c in cells] != [c < 0 for c in self.puzzle.robots]:
+            raise ParseError("the position's robots are not the puzzle's robots")
+        notation.check(self.puzzle.board, tuple(cells), self.puzzle.target, self.puzzle.ricochet,
+                       self.puzzle.rebound)
+        self.robots = np.array(cells, dtype=np.int64)
+        self.cost = int(cost_text)
+        self.last_dir = [-1 if ch == "-" else DIRECTIONS.index(ch.upper()) for ch in memory]
+        self.turned = [ch.isupper() for ch in memory]
+        self.last_move = -1 if last == "-" else self.parse_move_text(last)
+
+    def parse_move_text(self, text: str) -> int:
+        """A move's int from its notation, legal or not (a position's last move)."""
+        word = text.strip().upper()
+        if len(word) < 2 or word[0] not in LETTERS or word[1] not in DIRECTIONS:
+            raise ParseError(f"{text!r} is not a move")
+        return move_of(LETTERS.index(word[0]), DIRECTIONS.index(word[1]), int(word[2:] or 0))
+
+    # ----- views ----------------------------------------------------------------------------------------
+    def render_text(self) -> str:
+        from damier.games.ricochet import view
+
+        return view.render(self)
+
+    def observation(self) -> np.ndarray:
+        """float32 (12, 16, 16): walls N, E, S, W; each robot's cell (6 planes); the target; the centre block."""
+        b = self.puzzle.board
+        planes = np.zeros((12, boards.SIZE, boards.SIZE), dtype=np.float32)
+        flat = planes.reshape(12, boards.CELLS)
+        for d in range(4):
+            flat[d] = (b.walls & boards.BITS[d]) != 0
+        for r in range(ROBOTS):
+            if self.robots[r] >= 0:
+                flat[4 + r, self.robots[r]] = 1
+        flat[10, self.puzzle.target.cell] = 1
+        flat[11] = b.blocked
+        return planes
+
+    def events(self) -> list[dict[str, Any]]:
+        """The last move: ``slide`` (robot, from, to, the cells crossed, the walls passed), then ``solved``."""
+        if not self._trail:
+            return []
+        r, before, *_ = self._trail[-1]
+        _, d, k = parts_of(self.history[-1])
+        step = int(kernel.STEP[d])
+        crossed = [boards.cell_name(c) for c in range(before + step, int(self.robots[r]) + step, step)]
+        out: list[dict[str, Any]] = [{"type": "slide", "robot": notation.ROBOT_NAMES[r], "from":
+                                      boards.cell_name(before), "to": boards.cell_name(int(self.robots[r])),
+                                      "cells": crossed, "walls_passed": k}]
+        if self.player == TERMINAL:
+            outcome = self.outcome()
+            assert outcome is not None
+            out.append({"type": "solved", "moves": outcome.cost, "optimum": outcome.optimum})
+        return out
+
+    def key(self) -> bytes:
+        return self.robots.tobytes() + bytes(self.turned) + bytes([self.last_move + 1])
+
+    def board_json(self, previews: bool = True) -> dict[str, Any]:
+        from damier.games.ricochet import view
+
+        return view.board_json(self)
