@@ -35,8 +35,8 @@ def main_options(
 def expand_multi_value_options(argv: list[str], options: tuple[str, ...] = ("--agents", "-a")) -> list[str]:
     """Let ``--agents a b c`` mean ``--agents a --agents b --agents c`` (click options take one value).
 
-    >>> expand_multi_value_options(["arena", "atoms", "--agents", "hard", "random", "--games", "4"])
-    ['arena', 'atoms', '--agents', 'hard', '--agents', 'random', '--games', '4']
+    >>> expand_multi_value_options(["arena", "GAME", "--agents", "hard", "random", "--games", "4"])
+    ['arena', 'GAME', '--agents', 'hard', '--agents', 'random', '--games', '4']
     """
     out: list[str] = []
     current: str | None = None
