@@ -249,6 +249,8 @@ class ExternalAgent:
         self._engine: EngineProcess | None = None
         self._new_game = True
         self._errors: deque[str] = deque(maxlen=3)
+        #: the last ``info`` line of the current move (not an ``info string``), as the engine wrote it
+        self._last_info = ""
         #: the options the running engine was told with ``setoption``, and for which game
         self._options: dict[str, Any] = {}
         self._options_game: str | None = None
@@ -275,6 +277,7 @@ class ExternalAgent:
         engine = self._ready_engine(state.game)
         started = time.monotonic()
         info = Iteration()
+        self._last_info = ""
         try:
             engine.drain()
             engine.send(position_command(state))
@@ -418,6 +421,8 @@ class ExternalAgent:
                 self._errors.append(" ".join(words[3:]))
             elif words[0] == "info":
                 _read_info(words[1:], state, info)
+                if words[1:2] != ["string"]:
+                    self._last_info = " ".join(words)
 
     def _legal_move(self, words: list[str], state: State) -> int:
         said = f" (it had reported: {'; '.join(self._errors)})" if self._errors else ""
@@ -427,8 +432,10 @@ class ExternalAgent:
         if text == "none":
             if self._errors:  # it could not follow what it was told: not a choice of its own
                 raise AgentFailure(f"engine answered bestmove none in a position with legal moves{said}")
-            # it has nothing to play: it sees every move lose (Khet2-AI's way of resigning)
-            raise AgentResigned(f"engine answered bestmove none with {len(state.legal_moves())} legal moves left")
+            # it has nothing to play: it sees every move lose (Khet2-AI's way of resigning, after "info ... mate -3")
+            last = f" (its last report: {self._last_info[:200]})" if self._last_info else ""
+            raise AgentResigned(f"engine answered bestmove none with {len(state.legal_moves())} legal moves "
+                                f"left{last}")
         try:
             return state.parse_move(text)
         except DamierError as exc:

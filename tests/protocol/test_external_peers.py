@@ -142,7 +142,7 @@ def test_bestmove_none_with_moves_left_is_a_resignation(peer_engine: PeerEngine)
     assert result.forfeit is None
     assert result.resignation is not None and (result.resignation.seat, result.resignation.agent) == (1, 1)
     assert result.resignation.reason.startswith("engine answered bestmove none with ")
-    assert result.resignation.reason.endswith(" legal moves left")
+    assert result.resignation.reason.endswith(" legal moves left (its last report: info time 3 mate -3)")
     assert result.outcome.termination == Termination.RESIGNATION
     assert result.outcome.reason == "Red resigned: Silver wins"
     assert result.outcome.winner == 0 and result.winner_agent == 0 and result.loser_agent == 1
@@ -157,7 +157,8 @@ def test_an_engine_that_resigns_raises_agent_resigned(peer_engine: PeerEngine) -
     state = khet().new_state()
     with ExternalAgent(shlex.split(command), startup=10.0) as agent, pytest.raises(AgentResigned) as caught:
         agent.choose(state)
-    assert caught.value.reason == f"engine answered bestmove none with {len(state.legal_moves())} legal moves left"
+    assert caught.value.reason == (f"engine answered bestmove none with {len(state.legal_moves())} legal moves left "
+                                   "(its last report: info time 3 mate -3)")
     assert not isinstance(caught.value, AgentFailure)
 
 
