@@ -40,5 +40,6 @@ INFO = GameInfo(
     features={
         "describe_events": "damier.games.ricochet.view:describe_events",
         "race": "damier.games.ricochet.race:RACE",
+        "client": "damier.games.ricochet.client:describe",
     },
 )

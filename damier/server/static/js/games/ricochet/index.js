@@ -1,0 +1,99 @@
+// The Ricochet Robots board module (see games/index.js for the interface): drawing in draw.js, picking a robot and
+// a direction in input.js, the slide in animate.js. The walls, targets, robots, the legal moves with the square
+// each ends on, each slide's squares, hints and solutions come from the server; the robots' letters and names, the
+// shapes and the directions from the game's client description.
+
+import { ensureView, parseMove, robotTable, update } from "./draw.js";
+import { attachInput, pageKey } from "./input.js";
+
+export { animate, animateMove } from "./animate.js";
+export { pageKey };
+
+export const keyHelp = [
+  [["R", "G", "B", "Y"], "pick a robot"], [["←", "↑", "→", "↓"], "move it"], [["U"], "undo"], [["H"], "hint"],
+];
+
+/**
+ * Draw `board` in `container`, or update the drawing there (the selected robot is kept). opts (see
+ * games/index.js): legal (the moves playable now, in notation), onMove(move) (a move chosen; else
+ * onSquare(move)), hint (a move), events (the last move's: its slide is drawn faintly), path ({moves, step,
+ * boards?}: a line of moves to follow; `boards`, the server's boards after each move, place the ghosts), compact,
+ * label, client.
+ */
+export function render(container, board, opts = {}) {
+  const view = ensureView(container, board, opts, attachInput);
+  update(view, board, opts);
+  return view.root;
+}
+
+/** The players panel's figure: the moves used (the transparent robot's walls count). */
+export function score(board, players) {
+  const used = Number(board?.used ?? 0);
+  return Array.from({ length: players }, () => ({ value: used, unit: used === 1 ? "move" : "moves" }));
+}
+
+/** The puzzle in words, under the board: the target, who must reach it, the moves used. */
+export function boardInfo(board) {
+  const t = board?.target;
+  if (!t) return "";
+  const target = t.shape === "vortex" ? `Target: the vortex on ${t.cell} (any robot)`
+    : `Target: the ${t.colour} ${t.shape} on ${t.cell} (the ${t.colour} robot)`;
+  const used = Number(board.used ?? 0);
+  return `${target} · ${used} move${used === 1 ? "" : "s"} used`;
+}
+
+/** The moves the board lists (the server's, each with where it ends): what a race page offers the demonstrator. */
+export function legalMoves(board) {
+  return Array.isArray(board?.legal) ? board.legal.map((m) => m.move) : [];
+}
+
+/** The puzzle's id, to share it (the new-puzzle page takes it back): the board, the robots, the target, the rules. */
+export function puzzleId(board) {
+  return board?.puzzle || "";
+}
+
+/**
+ * The position after `move` from `board`, in the game's position notation (PUZZLE ROBOTS COST MEMORY LAST, see
+ * docs/games/ricochet.md), for the page to ask the server for the board it makes (a path stepped through): the
+ * robot moved to the square the server's `legal` says the move ends on. Only where the robots stand (and the moves
+ * used) is carried; null when the board does not list the move.
+ */
+export function positionAfter(board, move, { client } = {}) {
+  const entry = (board?.legal || []).find((m) => m.move === move);
+  const [puzzle] = String(board?.position || board?.puzzle || "").split(/\s+/);
+  if (!entry || !puzzle) return null;
+  const robots = robotTable(client);
+  const mover = robots.byLetter.get(parseMove(move).letter);
+  if (!mover) return null;
+  const cells = robots.list.map((r) => {
+    const i = squareIndex(r.name === mover.name ? entry.to : board.robots?.[r.name], client);
+    return i < 0 ? "--" : i.toString(16).toUpperCase().padStart(2, "0");
+  });
+  const used = Number(board.used ?? 0) + 1 + parseMove(move).passes;
+  return `${puzzle} ${cells.join("")} ${used} ${"-".repeat(robots.list.length)} -`;
+}
+
+/** The index of a square name (`a1` = 0, row-major from the north-west corner), or -1. */
+function squareIndex(name, client) {
+  const files = client?.squares?.files || "abcdefghijklmnop";
+  const size = Number(client?.size) || 16;
+  const match = /^([a-z])(\d{1,2})$/.exec(String(name || ""));
+  const x = match ? files.indexOf(match[1]) : -1;
+  const y = match ? Number(match[2]) - 1 : -1;
+  return x >= 0 && y >= 0 && y < size ? y * size + x : -1;
+}
+
+/** The options in words: "Board 1A2B3C4D · 5 moves · silver robot · transparent robot". */
+export function describeOptions(options = {}) {
+  const parts = [];
+  const board = String(options.board ?? "random");
+  parts.push(board === "random" ? "Random board" : `Board ${board}`);
+  const difficulty = Number(options.difficulty ?? 0);
+  parts.push(difficulty > 0 ? `${difficulty} move${difficulty === 1 ? "" : "s"}` : "any length");
+  if (options.silver) parts.push("silver robot");
+  if (options.transparent) parts.push("transparent robot");
+  if (options.ricochet === "if_trivial") parts.push("ricochet if trivial");
+  if (options.ricochet === "strict") parts.push("strict ricochet");
+  if (options.rebound === false) parts.push("no rebound");
+  return parts.join(" · ");
+}
