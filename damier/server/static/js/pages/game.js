@@ -223,6 +223,9 @@ class GamePage {
     } else if (key === "h") {
       event.preventDefault();
       this.askHint();
+    } else if (!this.el.board.contains(event.target) && this.mod.pageKey?.(this.el.board, event)) {
+      // a board module may take a key pressed anywhere on the page (Ricochet: arrows move the selected robot)
+      event.preventDefault();
     } else if (event.key.startsWith("Arrow") && !this.el.board.contains(event.target)) {
       // arrows anywhere else bring the keyboard cursor to the board
       const current = this.el.board.querySelector("[tabindex='0']");
@@ -243,23 +246,26 @@ class GamePage {
   }
 
   drawBoard(view, { still = false } = {}) {
-    const mine = !still && !this.busy && this.isMyTurn(view);
+    const path = this.path && this.path.version === view.version ? this.path : null;
+    // a line shown from another board than the view's (a finished puzzle's solution, from its start) draws that board
+    const board = !still && path?.board ? path.board : view.board;
+    const mine = !still && !this.busy && this.isMyTurn(view) && board === view.board;
     const last = (view.moves || []).at(-1);
-    this.mod.render(this.el.board, view.board, {
+    this.mod.render(this.el.board, board, {
       legal: mine ? view.legal_moves || [] : [],
       turn: view.status === "active" && !view.result ? view.player : -1,
       hint: this.hint && this.hint.version === view.version ? this.hint.square : null,
-      path: this.path && this.path.version === view.version ? { moves: this.path.moves, step: this.path.step } : null,
-      last: last ? last.move : null,
+      path: path ? { moves: path.moves, step: path.step, boards: this.puzzle.boardsFor(path) } : null,
+      last: board === view.board && last ? last.move : null,
       seatNames: (view.seats || []).map((s) => s.name),
       onSquare: (square) => this.onMove(square),
       onMove: (move) => this.onMove(move),
-      events: view.events || [],
+      events: board === view.board ? view.events || [] : [],
       perspective: this.perspective(),
       label: `${view.title} board`,
     });
     this.el.board.dataset.version = String(view.version);
-    const info = this.mod.boardInfo?.(view.board) || "";
+    const info = this.mod.boardInfo?.(board) || "";
     this.el.info.textContent = info;
     this.el.info.hidden = !info;
     this.el.board.classList.toggle("my-turn", mine);

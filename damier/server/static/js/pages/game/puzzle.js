@@ -1,7 +1,10 @@
 // The puzzle panel of a one-player game (a puzzle): the timer (from the view's times), the moves and hints used,
 // the puzzle's id to share, the graded hints asked level by level (POST /api/games/<id>/hint?level=N; the levels and
 // their names come from the game's client description `hints`), a line of moves to step through on the board (the
-// whole-path hint), and reset (every move taken back). What a hint says is the server's; the page knows no game.
+// whole-path hint, or once the puzzle is over the optimal line the view's `solution` gives, from the puzzle's
+// start), and reset (every move taken back). What a hint says is the server's; the page knows no game. A board
+// module whose moves do not name the square they reach (`positionAfter`) has the server make the board after each
+// move of a line (POST /api/positions), so the module draws where the line leads without knowing the rules.
 
 import { h, icon, replace } from "../../dom.js";
 import { api, seats } from "../../api.js";
@@ -51,6 +54,7 @@ export class PuzzlePanel {
           icon("copy"), "Copy")));
     el.hintList = h("ol", { class: "hint-levels", "data-testid": "hint-list" });
     el.path = h("div", { class: "path-stepper", "data-testid": "path-stepper", hidden: true });
+    el.solution = h("div", { class: "puzzle-solution", "data-testid": "puzzle-solution", hidden: true });
     el.reset = h("button", { type: "button", class: "btn small", "data-testid": "btn-reset", onclick: () => this.reset() },
       icon("first"), "Reset");
     el.root = h("section", { class: "panel puzzle-panel", "data-testid": "puzzle-panel", "aria-labelledby": "puzzle-title", hidden: true },
@@ -62,6 +66,7 @@ export class PuzzlePanel {
       el.idRow,
       el.hintsHead = h("div", { class: "hints-head" }, h("h3", {}, "Hints"), el.reset),
       el.hintList,
+      el.solution,
       el.path);
     this.tick = setInterval(() => this.showTime(), 1000);
   }
@@ -101,6 +106,7 @@ export class PuzzlePanel {
     el.id.value = id;
     el.reset.disabled = !this.page.canUndo(view) || this.busy;
     this.renderHints(view);
+    this.renderSolution(view);
     this.renderPath(view);
   }
 
@@ -166,15 +172,80 @@ export class PuzzlePanel {
       this.forPosition(view);
       this.hints = [...this.hints.filter((x) => x.level !== level), { ...answer, level }].sort((a, b) => a.level - b.level);
       if (answer.move) page.hint = { square: answer.move, version: view.version };
-      if (Array.isArray(answer.moves) && answer.moves.length) {
-        page.path = { moves: answer.moves, step: 0, version: view.version };
-      }
+      if (Array.isArray(answer.moves) && answer.moves.length) this.showPath(answer.moves, view);
       page.connection.refresh(); // the view counts the hint
     } catch (err) {
       showError(err);
     } finally {
       this.pending = false;
       if (page.shown) page.renderAll();
+    }
+  }
+
+  /** Show `moves` on the board as a line to step through, from `board` (null: the board of `view`). */
+  showPath(moves, view, { board = null, title = "The path" } = {}) {
+    const path = { moves, step: 0, version: view.version, board, title, key: `${view.version} ${moves.join(" ")} ${board?.position || ""}` };
+    this.page.path = path;
+    this.loadBoards(path, board || view.board, view);
+  }
+
+  /** The server's board after each move of `path` (for a module with `positionAfter`), one request a move; the
+   * board is drawn again as each arrives. */
+  async loadBoards(path, start, view) {
+    const mod = this.page.mod;
+    if (!mod?.positionAfter || this.boards?.key === path.key) return;
+    const boards = [start];
+    this.boards = { key: path.key, boards };
+    for (const move of path.moves) {
+      const position = mod.positionAfter(boards.at(-1), move, { client: mod.client });
+      if (!position) break;
+      try {
+        const answer = await api.position(view.game, view.options || {}, position);
+        if (this.boards?.key !== path.key) return;
+        boards.push(answer.board);
+      } catch (err) {
+        console.error("the board after a move of the path could not be made", err);
+        break;
+      }
+      if (this.page.path?.key === path.key && !this.page.views.pumping) this.page.drawBoard(this.page.shown);
+    }
+  }
+
+  /** The boards after each move of `path` known so far (the first is the one it starts from), or null. */
+  boardsFor(path) {
+    return path && this.boards?.key === path.key ? this.boards.boards : null;
+  }
+
+  /** Once the puzzle is over: the optimal line the server found, to step through from the puzzle's start. */
+  renderSolution(view) {
+    const box = this.el.solution;
+    const line = Array.isArray(view.solution) ? view.solution : [];
+    const over = view.status !== "active" || !!view.result;
+    box.hidden = !over || !line.length || this.page.path?.version === view.version;
+    if (box.hidden) return;
+    const show = h("button", { type: "button", class: "btn small", "data-testid": "solution-show" }, icon("play"), "Step through it");
+    show.addEventListener("click", () => this.showSolution(view, show));
+    replace(box,
+      h("div", { class: "path-head" }, h("strong", {}, "An optimal line"),
+        h("span", { class: "muted small" }, `${line.length} move${line.length === 1 ? "" : "s"}`)),
+      h("span", { class: "path-moves" }, line.map((m) => h("span", {}, m))),
+      show);
+  }
+
+  /** Step through the view's solution on the board, from the puzzle's start (its board made by the server). */
+  async showSolution(view, button) {
+    const page = this.page;
+    const id = page.mod?.puzzleId?.(view.board) || view.start;
+    button.disabled = true;
+    try {
+      const start = id ? (await api.position(view.game, view.options || {}, id)).board : null;
+      if (page.shown?.version !== view.version) return;
+      this.showPath(view.solution, view, { board: start, title: "An optimal line" });
+    } catch (err) {
+      showError(err);
+    } finally {
+      button.disabled = false;
+      page.renderAll();
     }
   }
 
@@ -188,7 +259,7 @@ export class PuzzlePanel {
     const step = (k) => { page.path = { ...path, step: Math.max(0, Math.min(total, k)) }; page.renderAll(); };
     replace(box,
       h("div", { class: "path-head" },
-        h("strong", {}, "The path"),
+        h("strong", {}, path.title || "The path"),
         h("button", { type: "button", class: "link-btn", "data-testid": "path-hide", onclick: () => { page.path = null; page.renderAll(); } }, "Hide")),
       h("span", { class: "path-moves" }, path.moves.map((m, k) => h("span", { class: k < path.step ? "done" : null }, m))),
       h("div", { class: "path-controls" },
