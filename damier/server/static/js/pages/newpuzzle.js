@@ -169,8 +169,29 @@ function idPanel(entry, mod, values) {
     h("div", { class: "choice-body stack" }, form, picture));
 }
 
+/** The race room's timers offered on the form (seconds; the room's settings, docs/server.md): the bids' only in a
+ * race of bids. */
+const RACE_TIMERS = [
+  { key: "round_seconds", label: "Round", help: "seconds to find a path" },
+  { key: "bid_seconds", label: "Bidding", help: "seconds from the first bid", bids: true },
+  { key: "demo_seconds", label: "Demonstration", help: "seconds to show it" },
+];
+
 function racePanel(entry, mod, values) {
-  const rules = mod.client?.race?.words || [];
+  const race = mod.client?.race || {};
+  const rules = race.words || [];
+  const timers = RACE_TIMERS.filter((t) => Number.isInteger(race[t.key]) && (!t.bids || race.claim === "at_most"));
+  const settingInputs = {};
+  const settingsBox = timers.length ? h("fieldset", { class: "race-settings" },
+    h("legend", {}, "Timers (seconds)"),
+    timers.map((t) => {
+      const input = h("input", {
+        type: "number", min: "5", max: t.key === "round_seconds" ? "3600" : "600", step: "1", value: String(race[t.key]),
+        id: `race-setting-${t.key}`, "data-testid": `race-setting-${t.key}`, title: t.help,
+      });
+      settingInputs[t.key] = input;
+      return h("label", { for: `race-setting-${t.key}` }, t.label, input);
+    })) : null;
   const name = h("input", {
     type: "text", id: "race-name", "data-testid": "race-name", maxlength: "24", autocomplete: "nickname",
     placeholder: "your name",
@@ -192,8 +213,18 @@ function racePanel(entry, mod, values) {
       error.textContent = problem;
       return;
     }
+    const settings = {};
+    for (const [key, input] of Object.entries(settingInputs)) {
+      const n = Number(input.value);
+      if (!Number.isInteger(n) || n < Number(input.min) || n > Number(input.max)) {
+        error.hidden = false;
+        error.textContent = `The ${key.replace("_seconds", "")} timer is a whole number of seconds from ${input.min} to ${input.max}.`;
+        return;
+      }
+      if (n !== race[key]) settings[key] = n;
+    }
     await busy(create, async () => {
-      const made = await api.createRace(entry.name, { ...values }, who);
+      const made = await api.createRace(entry.name, { ...values }, who, settings);
       raceSeats.set(made.id, made.seat, made.token, who);
       navigate(`/race/${encodeURIComponent(made.id)}`);
     });
@@ -203,5 +234,6 @@ function racePanel(entry, mod, values) {
     h("p", { class: "muted" }, "Everyone plays the same puzzles, round after round, with the options above. "
       + "Create the room, send its link, and start when everyone is in."),
     rules.length ? h("ul", { class: "race-rules" }, rules.map((line) => h("li", {}, line))) : null,
+    settingsBox,
     form);
 }

@@ -10,7 +10,7 @@ import { showError, showMessage } from "../messages.js";
 import { Connection } from "./game/connection.js";
 import { showConnection } from "./game/skeleton.js";
 import {
-  buildSkeleton, renderAction, renderLobby, renderPlayers, renderResult, renderRounds, renderRules,
+  buildSkeleton, renderAction, renderBids, renderLobby, renderPlayers, renderResult, renderRounds, renderRules,
   renderStatus, renderTimer, renderVerdict,
 } from "./race/panels.js";
 
@@ -57,6 +57,10 @@ class RacePage {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const tag = event.target?.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (!this.el.board.contains(event.target) && this.mod?.pageKey?.(this.el.board, event)) {
+      event.preventDefault(); // the board module took it (Ricochet: arrows move the selected robot)
+      return;
+    }
     if (event.key.startsWith("Arrow") && !this.el.board.contains(event.target)) {
       const current = this.el.board.querySelector("[tabindex='0']");
       if (current) {
@@ -234,17 +238,26 @@ class RacePage {
 
   giveUp() { return this.act(() => api.giveUp(this.id, this.token)); }
 
-  /** A square clicked while demonstrating: the next move of the path, judged by the server. */
+  /** A square clicked while demonstrating (a module whose moves are squares): the next move of the path. */
   onSquare(square, { legal }) {
-    const view = this.shown;
-    const demo = view?.round?.demonstration;
-    if (!demo || demo.seat !== this.seat) return;
     if (!legal) {
-      showMessage(`The robot cannot jump to ${square} from here.`, "info");
+      if (this.demonstrating()) showMessage(`${square} is not a move from here.`, "info");
       return;
     }
-    const round = view.round.number;
-    return this.act(() => api.demonstrate(this.id, [square], round, this.token));
+    return this.onMove(square);
+  }
+
+  /** A move chosen on the board while demonstrating (in the game's notation): sent, and judged by the server. */
+  onMove(move) {
+    if (!this.demonstrating()) return;
+    const round = this.shown.round.number;
+    return this.act(() => api.demonstrate(this.id, [move], round, this.token));
+  }
+
+  /** Whether this browser's player is demonstrating in the round drawn. */
+  demonstrating() {
+    const demo = this.shown?.round?.demonstration;
+    return !!demo && demo.seat === this.seat;
   }
 
   // ---- drawing ---------------------------------------------------------------------------------------------------
@@ -269,6 +282,7 @@ class RacePage {
     renderRounds(this, view);
     renderRules(this, view);
     renderAction(this, view);
+    renderBids(this, view);
   }
 
   drawBoard(view) {
@@ -284,6 +298,7 @@ class RacePage {
     this.mod.render(el.board, round.board, {
       legal: mine ? this.mod.legalMoves?.(round.board) || [] : [],
       onSquare: (square, info) => this.onSquare(square, info),
+      onMove: (move) => this.onMove(move),
       events: round.events || [],
       turn: demo ? demo.seat % 8 : -1,
       label: `${view.title} board, round ${round.number}`,

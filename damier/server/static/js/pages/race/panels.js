@@ -28,6 +28,7 @@ export function buildSkeleton(root, page) {
   el.board = h("div", { class: "board-wrap", "data-testid": "board" });
   el.info = h("p", { class: "board-info", "data-testid": "board-info", hidden: true });
   el.action = h("div", { class: "race-action", "data-testid": "race-action" });
+  el.bids = h("section", { class: "race-bids", "data-testid": "race-bids", hidden: true, "aria-live": "polite" });
   el.lobby = h("section", { class: "panel race-lobby", "data-testid": "race-lobby", hidden: true });
   el.players = h("ul", { class: "player-list race-players", "data-testid": "race-players" });
   el.link = h("input", { class: "link-input", readonly: true, "data-testid": "race-link", "aria-label": "Link to this race" });
@@ -37,7 +38,7 @@ export function buildSkeleton(root, page) {
     h("div", { class: "game-head" }, h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
-        el.status, el.bar, el.result, el.lobby, el.action, el.verdict, el.board, el.info),
+        el.status, el.bar, el.result, el.lobby, el.action, el.bids, el.verdict, el.board, el.info),
       h("aside", { class: "side-col" },
         h("section", { class: "panel players", "aria-labelledby": "race-players-title" },
           h("h2", { id: "race-players-title" }, "Players"), el.players),
@@ -60,6 +61,41 @@ export function nameOf(view, seat) {
   return view.players?.find((p) => p.seat === seat)?.name || `player ${seat + 1}`;
 }
 
+/** The moves the demonstration under way has used: the board module's count (a move may cost more than one: the
+ * module's `score`), else the moves sent. */
+export function movesUsed(page, view) {
+  const demo = view.round?.demonstration;
+  if (!demo) return 0;
+  const figure = page.mod?.score?.(view.round.board, 1)?.[0]?.value;
+  return Number.isInteger(figure) && figure >= demo.moves.length ? figure : demo.moves.length;
+}
+
+/**
+ * The round's bids (`at_most` races) in the order they demonstrate: each player's last bid, the lowest first, equal
+ * bids in the order they were made (the server's order; docs/server.md). Each: {seat, count, earlier: [counts
+ * lowered from], order, demo (its judged demonstration, or the one under way), state: waiting, demonstrating, right,
+ * wrong}.
+ */
+export function orderedBids(view) {
+  const round = view.round;
+  if (!round) return [];
+  const last = new Map();
+  (round.claims || []).forEach((claim, order) => {
+    const before = last.get(claim.seat);
+    last.set(claim.seat, { seat: claim.seat, count: claim.count, at: claim.at, order,
+      earlier: before ? [...before.earlier, before.count] : [] });
+  });
+  const judged = new Map((round.demonstrations || []).map((d) => [d.seat, d]));
+  const current = round.demonstration;
+  return [...last.values()]
+    .sort((a, b) => a.count - b.count || a.order - b.order)
+    .map((bid) => {
+      const demo = current && current.seat === bid.seat ? current : judged.get(bid.seat) || null;
+      const state = demo?.verdict ? (demo.verdict.correct ? "right" : "wrong") : demo ? "demonstrating" : "waiting";
+      return { ...bid, demo, state };
+    });
+}
+
 /** The time left before the view's deadline, in seconds (the server's clock through `offset`), or null. */
 export function timeLeft(view, offset) {
   const at = Date.parse(view?.deadline?.at || "");
@@ -78,6 +114,12 @@ export function renderTimer(page, view) {
   el.timer.dataset.seconds = String(Math.ceil(left));
   el.timer.dataset.kind = kind;
   el.timer.classList.toggle("low", left <= 15);
+  const bidsLeft = el.bids.querySelector("[data-testid='bids-timer']");
+  if (bidsLeft) {
+    const open = kind === "bids";
+    bidsLeft.textContent = open ? `bidding closes in ${clock(Math.ceil(left))}` : "";
+    bidsLeft.dataset.seconds = open ? String(Math.ceil(left)) : "";
+  }
 }
 
 export function renderStatus(page, view) {
@@ -93,12 +135,23 @@ export function renderStatus(page, view) {
   } else if (view.status === "finished") {
     text = "The race is over";
   } else if (demo) {
-    const left = demo.count - demo.moves.length;
-    text = demo.seat === me
-      ? `Show your ${demo.count} move${demo.count === 1 ? "" : "s"}: ${left} to play`
-      : `${nameOf(view, demo.seat)} demonstrates ${demo.count} move${demo.count === 1 ? "" : "s"} (${demo.moves.length} played)`;
+    const bids = view.rules?.claim === "at_most";
+    const left = demo.count - movesUsed(page, view);
+    const played = demo.moves.length;
+    if (bids) {
+      text = demo.seat === me
+        ? `Show your bid: the target in at most ${demo.count} move${demo.count === 1 ? "" : "s"} (${left} left)`
+        : `${nameOf(view, demo.seat)} demonstrates a bid of ${demo.count} (${played} move${played === 1 ? "" : "s"} played)`;
+    } else {
+      text = demo.seat === me
+        ? `Show your ${demo.count} move${demo.count === 1 ? "" : "s"}: ${left} to play`
+        : `${nameOf(view, demo.seat)} demonstrates ${demo.count} move${demo.count === 1 ? "" : "s"} (${played} played)`;
+    }
   } else if (view.phase === "bidding") {
-    text = "Bids are open: bid lower, or wait for the demonstrations";
+    const best = orderedBids(view)[0];
+    const mine = me === null ? null : orderedBids(view).find((b) => b.seat === me);
+    text = `Bids are open: the lowest is ${nameOf(view, best.seat)}'s ${best.count}`
+      + (mine ? (mine === best ? " (yours)" : `; yours is ${mine.count}`) : "");
   } else if (round) {
     text = me === null ? "Everyone searches the puzzle" : "Find a path, then claim its number of moves";
   }
@@ -170,11 +223,16 @@ export function renderVerdict(page, view) {
     const who = nameOf(view, demo.seat);
     const v = demo.verdict;
     tone = v.correct ? "correct" : "wrong";
-    lines.push(h("strong", {}, v.correct ? `${who} scores: ${v.reason}` : `${who}'s claim of ${demo.count} is wrong: ${v.reason}`));
+    const noun = view.rules?.claim === "at_most" ? "bid" : "claim";
+    lines.push(h("strong", {}, v.correct ? `${who} scores: ${v.reason}` : `${who}'s ${noun} of ${demo.count} is wrong: ${v.reason}`));
     if (v.correct) lines.push(h("span", { class: "chip-move" }, h("span", { class: "chip-dot" }), ` a chip from the supply to ${who}`));
     else if (v.transfer) {
       lines.push(h("span", { class: "chip-move", "data-testid": "chip-transfer" }, h("span", { class: "chip-dot" }),
         ` ${nameOf(view, v.transfer.from)} gives a chip to ${nameOf(view, v.transfer.to)}`));
+    } else if (view.rules?.wrong_claim === "none") {
+      const next = view.round?.demonstration && !result ? nameOf(view, view.round.demonstration.seat) : null;
+      lines.push(h("span", { class: "chip-move" }, next ? `The robots go back; ${next}, the next lowest bid, shows theirs`
+        : "Nothing is handed over; the round's chip stays in the supply"));
     } else lines.push(h("span", { class: "chip-move" }, `${who} has no chip to give; the round's chip goes back to the supply`));
     if (demo.moves?.length) lines.push(h("span", { class: "muted" }, `Path shown: ${demo.moves.join(" ")}`));
   } else if (result?.outcome === "timeout") {
@@ -190,6 +248,38 @@ export function renderVerdict(page, view) {
   el.verdict.dataset.correct = demo?.verdict ? String(!!demo.verdict.correct) : "";
   replace(el.verdict, lines);
   el.verdict.hidden = !lines.length;
+}
+
+/** The bids of the round (`at_most` races): who bid what (a lowered bid shows the ones before it), in the order they
+ * demonstrate, each one's state; the time left to bid. */
+export function renderBids(page, view) {
+  const el = page.el;
+  const bids = view.rules?.claim === "at_most" && view.status === "playing" ? orderedBids(view) : [];
+  el.bids.hidden = !bids.length;
+  if (!bids.length) {
+    el.bids.replaceChildren();
+    return;
+  }
+  const bidding = view.phase === "bidding";
+  const states = {
+    waiting: (k) => (bidding ? (k === 0 ? "shows first" : "") : "waits"),
+    demonstrating: () => "demonstrating", right: () => "✓ scored", wrong: () => "✗ failed",
+  };
+  replace(el.bids,
+    h("div", { class: "bids-head" },
+      h("h2", {}, bidding ? "Bids" : "Demonstrations, lowest bid first"),
+      h("span", { class: "bids-timer", "data-testid": "bids-timer" })),
+    h("ol", { class: "bid-list", "data-testid": "bid-list" }, bids.map((b, k) => h("li", {
+      class: `bid ${b.state}${b.seat === page.seat ? " mine" : ""}`, "data-testid": `bid-${b.seat}`,
+      "data-count": String(b.count), "data-state": b.state, "data-rank": String(k + 1),
+    },
+      h("span", { class: "bid-rank", "aria-hidden": "true" }, String(k + 1)),
+      h("span", { class: "swatch", style: { "--c": seatColour(b.seat % 8) } }),
+      h("span", { class: "bid-name" }, nameOf(view, b.seat), b.seat === page.seat ? h("small", {}, " (you)") : null),
+      h("span", { class: "bid-count", title: b.earlier.length ? `lowered from ${b.earlier.join(", ")}` : null },
+        b.earlier.map((c) => h("s", { class: "muted" }, String(c))), h("b", {}, String(b.count))),
+      h("span", { class: "bid-state" }, states[b.state](k))))));
+  renderTimer(page, view); // the countdown at once
 }
 
 export function renderRounds(page, view) {
@@ -211,6 +301,7 @@ export function renderRules(page, view) {
   const words = page.mod?.client?.race?.words || [];
   const r = view.rules || {};
   const extra = [`A round lasts ${clock(view.settings?.round_seconds ?? 0)}; a demonstration ${clock(view.settings?.demo_seconds ?? 0)}.`];
+  if (r.claim === "at_most") extra.push(`Bidding closes ${clock(view.settings?.bid_seconds ?? 0)} after the first bid.`);
   replace(page.el.rules, [...words, ...extra].map((w) => h("li", {}, w)));
   page.el.rules.dataset.claim = r.claim || "";
 }
@@ -277,9 +368,10 @@ export function renderAction(page, view) {
   }
   if (demo) {
     const mine = demo.seat === me;
-    const left = demo.count - demo.moves.length;
+    const left = demo.count - movesUsed(page, view);
+    const upTo = view.rules?.claim === "at_most" ? "at most " : "";
     replace(el.action, h("div", { class: `demo-bar${mine ? " mine" : ""}`, "data-testid": "demo-bar" },
-      h("span", {}, mine ? `Click the squares of your path: ${left} move${left === 1 ? "" : "s"} left` : `${nameOf(view, demo.seat)} is showing a path`),
+      h("span", {}, mine ? `Play your path on the board: ${upTo}${left} move${left === 1 ? "" : "s"} left` : `${nameOf(view, demo.seat)} is showing a path`),
       h("span", { class: "demo-moves", "data-testid": "demo-moves" },
         Array.from({ length: demo.count }, (_, k) => h("span", { class: k < demo.moves.length ? "done" : null }, demo.moves[k] || "·"))),
       mine ? h("button", { type: "button", class: "btn small", "data-testid": "demo-giveup", onclick: () => page.giveUp() }, icon("flag"), "Give up") : null));
@@ -301,10 +393,20 @@ export function renderAction(page, view) {
     const n = Number(more.value);
     if (Number.isInteger(n) && n >= 1) page.claim(n);
   });
-  const words = bidding ? (mine ? `Your bid is ${mine.count}; bid lower:` : "Bid a number of moves:")
+  const words = bidding ? (mine ? `Your bid is ${mine.count}; bid lower:` : "Bid: I can reach the target in at most")
     : "Claim: I can reach the target in exactly";
+  const lower = bidding && mine && limit >= 1 && limit > QUICK_CLAIMS
+    ? h("button", { type: "button", class: "btn primary", "data-testid": "claim-lower", disabled: page.busy, onclick: () => page.claim(limit) },
+      `Lower to ${limit}`)
+    : null;
+  if (bidding && limit < 1) {
+    replace(el.action, h("div", { class: "claim-box", "data-testid": "claim-box" },
+      h("span", { class: "claim-label" }, `Your bid is ${mine.count}: it cannot go lower. Wait for the demonstrations.`)));
+    return;
+  }
   replace(el.action, h("div", { class: "claim-box", "data-testid": "claim-box" },
     h("span", { class: "claim-label" }, words),
+    lower,
     h("div", { class: "claim-buttons", role: "group", "aria-label": "Number of moves" }, quick),
     form));
 }
