@@ -115,7 +115,7 @@ def parse_puzzle_id(text: str) -> Puzzle:
         raise ParseError("only the silver robot may be absent (--), and only before a transparent robot")
     cells += [-1] * (6 - len(cells))
     rules = parts[3] if len(parts) == 4 else ""
-    if not re.fullmatch(r"[is]?x?", rules):
+    if not re.fullmatch(r"[is]?x?", rules) or (len(parts) == 4 and not rules):
         raise ParseError(f"the rules are i (ricochet if trivial) or s (strict ricochet), then x (no rebound); "
                          f"not {rules!r}")
     ricochet = {"i": "if_trivial", "s": "strict"}.get(rules[:1], "off")
@@ -124,8 +124,15 @@ def parse_puzzle_id(text: str) -> Puzzle:
 
 def parse_driftingdroids(text: str) -> Puzzle:
     """A DriftingDroids game id ``QQQQ+NG+ROBOTS+TARGET``: the quadrant sides NW, NE, SE, SW by its numbering
-    (the data file's ``driftingdroids_index``), the number of robots and the target robot's colour (0 red, 1 green,
-    2 blue, 3 yellow; 4 or more: any robot, the vortex), each robot's cell in hex, the target's cell in hex."""
+    (the data file's ``driftingdroids_index``), the number of robots (4, or 5 with silver) and the target's robot
+    (0 red, 1 green, 2 blue, 3 yellow, F any robot: the vortex), which must be the colour of the target square,
+    each robot's cell in hex (``y * 16 + x``), the target's cell in hex. The rules are the defaults (DriftingDroids
+    has no ricochet rule), so the puzzle is ``off`` with rebounds.
+
+    >>> puzzle = parse_driftingdroids("7650+42+E2302B12+C9")
+    >>> puzzle.board.board_id, puzzle.target.name, boards.cell_name(puzzle.target.cell)
+    ('4B3B2B1A', 'blue triangle', 'j13')
+    """
     parts = text.strip().upper().split("+")
     if len(parts) != 4 or not re.fullmatch(r"[0-9A-F]{4}", parts[0]) or not re.fullmatch(r"[0-9A-F]{2}", parts[1]):
         raise ParseError(f"{text!r} is not a DriftingDroids game id (QQQQ+NG+ROBOTS+TARGET, e.g. "
@@ -139,12 +146,22 @@ def parse_driftingdroids(text: str) -> Puzzle:
     target = board.target_at(int(parts[3], 16))
     if target is None:
         raise ParseError(f"{text!r}: cell {parts[3]} is not a target square of this board")
+    said = int(parts[1][1], 16)
+    if said not in (0, 1, 2, 3, 15):
+        raise ParseError(f"{text!r}: the target robot digit is 0 red, 1 green, 2 blue, 3 yellow or F (any robot, the "
+                         f"vortex), not {parts[1][1]}")
+    if (ROBOT_NAMES[said] if said < 4 else "any") != target.colour:
+        raise ParseError(f"{text!r} says the target is for the {ROBOT_NAMES[said] + ' robot' if said < 4 else 'vortex'}"
+                         f", but cell {parts[3]} ({boards.cell_name(target.cell)}) holds the {target.name}")
     return check(board, tuple(cells), target, "off", True)
 
 
 def parse_puzzle_json(text: str | dict[str, Any]) -> Puzzle:
     """The JSON form: ``{"quadrants": ["1B", "4C", "2A", "3A"], "robots": {"red": [x, y], ...}, "target":
-    {"color": "yellow" | ... | "any", "cell": [x, y]}, "ricochet": "off", "rebound": true}``."""
+    {"color": "yellow" | ... | "any", "cell": [x, y]}, "ricochet": "off", "rebound": true}``: the sides NW, NE, SE,
+    SW; the four coloured robots (silver and transparent when in play) at x east, y south, 0..15 each; the target's
+    colour (``any``, or ``vortex``, for the vortex) and square; ``ricochet`` and ``rebound`` are optional (``off``,
+    ``true``), an ``id`` field is ignored."""
     try:
         obj = json.loads(text) if isinstance(text, str) else text
     except json.JSONDecodeError as exc:
@@ -164,8 +181,8 @@ def parse_puzzle_json(text: str | dict[str, Any]) -> Puzzle:
         raise ParseError("robots must be an object: {\"red\": [x, y], \"green\": ..., \"blue\": ..., \"yellow\": ...}")
     unknown = sorted(set(robots_obj) - set(ROBOT_NAMES))
     if unknown or any(name not in robots_obj for name in ROBOT_NAMES[:4]):
-        raise ParseError(f"robots names red, green, blue, yellow (and optionally silver, transparent); got "
-                         f"{', '.join(robots_obj)}")
+        raise ParseError(f"robots must be red, green, blue, yellow (and optionally silver, transparent); got "
+                         f"{', '.join(robots_obj) or 'none'}")
     cells = [_cell(robots_obj[name], name) if name in robots_obj else -1 for name in ROBOT_NAMES]
     target_obj = obj.get("target")
     if not isinstance(target_obj, dict):
@@ -175,12 +192,27 @@ def parse_puzzle_json(text: str | dict[str, Any]) -> Puzzle:
     colour = target_obj.get("color")
     if target is None:
         raise ParseError(f"the target cell {boards.cell_name(cell)} is not a target square of this board")
-    if colour != target.colour:
-        raise ParseError(f"the target at {boards.cell_name(cell)} is the {target.name}, not {colour!r}")
+    if colour != target.colour and not (colour == "vortex" and target.shape == "vortex"):
+        said = "the vortex (color \"any\")" if target.shape == "vortex" else f"the {target.name}"
+        raise ParseError(f"the target at {boards.cell_name(cell)} is {said}, not {colour!r}")
     rebound = obj.get("rebound", True)
     if not isinstance(rebound, bool):
         raise ParseError(f"rebound must be true or false, not {rebound!r}")
     return check(board, tuple(cells), target, str(obj.get("ricochet", "off")), rebound)
+
+
+def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
+    """The JSON form of a puzzle (what ``parse_puzzle_json`` reads back), with its id.
+
+    >>> puzzle_json(parse_puzzle_id("1A2B3C4D.E2302B12.bt.x"))["target"]
+    {'color': 'blue', 'cell': [12, 6]}
+    """
+    robots = {name: [cell % boards.SIZE, cell // boards.SIZE] for name, cell in zip(ROBOT_NAMES, puzzle.robots,
+                                                                                    strict=True) if cell >= 0}
+    target = puzzle.target
+    return {"id": puzzle_id(puzzle), "quadrants": list(puzzle.board.side_ids), "robots": robots,
+            "target": {"color": target.colour, "cell": [target.cell % boards.SIZE, target.cell // boards.SIZE]},
+            "ricochet": puzzle.ricochet, "rebound": puzzle.rebound}
 
 
 def _cell(value: Any, what: str) -> int:
