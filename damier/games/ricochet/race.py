@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from damier.core.errors import StateError
 from damier.core.game import Game, State
 from damier.core.race import RaceRules
 from damier.games.ricochet import notation
@@ -24,7 +25,8 @@ class RicochetRace:
         return game.new_state(seed)
 
     def next_round(self, game: Game, previous: State, seed: int) -> State:
-        """The same board, the robots where the round left them, a new target.
+        """The same board, the robots where the round left them, a new target (of the ``difficulty`` when one of the
+        board's targets has it from there, else any that takes 2 moves or more).
 
         >>> import damier
         >>> game = damier.load("ricochet", board="1A2A3A4A")
@@ -35,7 +37,13 @@ class RicochetRace:
         """
         assert isinstance(game, RicochetGame) and isinstance(previous, RicochetState)
         robots = tuple(int(c) for c in previous.robots)
-        puzzle = game.draw_puzzle(random.Random(seed), robots=robots, board_id=previous.puzzle.board.board_id)
+        board_id = previous.puzzle.board.board_id
+        try:
+            puzzle = game.draw_puzzle(random.Random(seed), robots=robots, board_id=board_id)
+        except StateError:
+            if not game.difficulty:
+                raise
+            puzzle = game.draw_puzzle(random.Random(seed), robots=robots, board_id=board_id, difficulty=0)
         return game.state_from_position(notation.puzzle_id(puzzle))
 
 

@@ -11,18 +11,22 @@
 from __future__ import annotations
 
 import random
+import re
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
-from damier.core.game import TERMINAL, Game, Outcome, State, solved
+from damier.core.game import TERMINAL, Game, Outcome, State, Termination, solved
 from damier.games.ricochet import INFO, boards, kernel, notation
 from damier.games.ricochet.notation import DIRECTIONS, LETTERS, Puzzle
 
 ROBOTS = 6
 TRANSPARENT = 5
+#: a puzzle not solved when this many moves are used ends unsolved (``Termination.MOVE_LIMIT``): far above any
+#: optimum (the hardest 4-robot puzzles take 25), it lets random play and RL episodes end
+MOVE_LIMIT = 100
 #: moves: robot * 4 + direction for the five sliding robots, then the transparent robot's (direction, walls passed)
 FIRST_TRANSPARENT = 5 * 4
 NUM_MOVES = FIRST_TRANSPARENT + 4 * kernel.MAX_PASS
@@ -78,31 +82,36 @@ class RicochetGame(Game):
         return ("Player",)
 
     def draw_puzzle(self, rng: random.Random, robots: tuple[int, ...] | None = None,
-                    board_id: str | None = None) -> Puzzle:
-        """A puzzle drawn with ``rng`` by the options: robots on free cells (or ``robots``), a target no robot
-        solves in 0 or 1 moves, of the ``difficulty`` when one is set (with a solver)."""
+                    board_id: str | None = None, difficulty: int | None = None) -> Puzzle:
+        """A puzzle drawn with ``rng`` by the options: robots on free cells that are not target squares (or
+        ``robots``), a target no robot solves in 0 or 1 moves, of the ``difficulty`` (the option's, unless one is
+        given; 0 for any) when the game has a solver."""
         board = boards.build(board_id or (boards.random_board_id(rng) if self.board_option == "random"
                                           else self.board_option))
-        free = [c for c in range(boards.CELLS) if not board.blocked[c]]
-        for _ in range(200):
+        wanted = self.difficulty if difficulty is None else difficulty
+        free = [c for c in range(boards.CELLS) if not board.blocked[c] and board.target_at(c) is None]
+        # with the robots given (the race's next round), each target is tried once, in a random order
+        order = rng.sample(board.targets, len(board.targets)) if robots is not None else []
+        for attempt in range(len(order) or 200):
             if robots is None:
                 count = 4 + int(self.silver) + int(self.transparent)
-                cells = rng.sample([c for c in free if board.target_at(c) is None], count)
+                cells = rng.sample(free, count)
                 placed = cells[:4] + ([cells[4]] if self.silver else [-1])
                 placed += [cells[-1]] if self.transparent else [-1]
+                target = rng.choice(board.targets)
             else:
-                placed = list(robots)
-            target = rng.choice(board.targets)
+                placed, target = list(robots), order[attempt]
             puzzle = notation.check(board, tuple(placed), target, self.ricochet, self.rebound)
             state = RicochetState(self, puzzle, seed=None, start=None)
             if state.is_over() or any(state.solved_after(m) for m in state.legal_moves()):
                 continue  # 0- or 1-move puzzles are not puzzles
-            if self.difficulty and self.info.has("solver"):
-                found = self.info.hook("solver")(state, self.difficulty, None)
-                if not found.found or found.cost != self.difficulty:
+            if wanted and self.info.has("solver"):
+                found = self.info.hook("solver")(state, wanted, None)
+                if not found.found or found.cost != wanted:
                     continue
             return puzzle
-        raise StateError(f"no puzzle of {self.difficulty} moves was found on {board.board_id}")
+        raise StateError(f"no puzzle of {wanted} moves was found on {board.board_id}" if wanted else
+                         f"no puzzle of 2 moves or more was found on {board.board_id} with these robots")
 
     def new_state(self, seed: int | None = None) -> RicochetState:
         """The puzzle that ``seed`` draws (None is seed 0); its ``start`` is its puzzle id, so records replay it."""
@@ -119,6 +128,9 @@ class RicochetGame(Game):
         if not isinstance(text, str):
             raise ParseError(f"a position is a string, not {type(text).__name__}")
         fields = text.split()
+        if not fields:
+            raise ParseError("the position is empty: write a puzzle id (e.g. 1A2B3C4D.E2302B12.bt), a position, a "
+                             "DriftingDroids game id or the JSON form")
         puzzle = notation.parse_puzzle_id(fields[0])
         state = self._state(puzzle, seed, text)
         if len(fields) > 1:
@@ -250,13 +262,24 @@ class RicochetState(State):
 
     @property
     def player(self) -> int:
-        return TERMINAL if self._finisher() >= 0 else 0
+        return TERMINAL if self.cost >= MOVE_LIMIT or self._finisher() >= 0 else 0
 
     def legal_moves(self) -> list[int]:
         return [] if self.player == TERMINAL else self._moves()
 
     def is_legal(self, move: int) -> bool:
-        return 0 <= move < NUM_MOVES and move in self.legal_moves()
+        """The one move asked about, without listing every move."""
+        if not 0 <= move < NUM_MOVES or self.player == TERMINAL:
+            return False
+        r, d, _ = parts_of(move)
+        if self.robots[r] < 0:
+            return False
+        if not self.puzzle.rebound and self.last_move >= 0:
+            last_r, last_d, _ = parts_of(self.last_move)
+            if r == last_r and d == (last_d + 2) % 4:
+                return False
+        end = self._destination(move)
+        return end >= 0 and end != self.robots[r]
 
     def _apply(self, move: int) -> None:
         r, d, k = parts_of(move)
@@ -289,14 +312,16 @@ class RicochetState(State):
     def _optimum(self) -> int | None:
         if not self.game.info.has("solver"):
             return None
-        start = self.game.start_state(self.start, self.seed) if self.start else RicochetState(
-            self.game, self.puzzle, None, None)
-        found = self.game.info.hook("solver")(start, None, None)
+        # from the puzzle's start, also when this state was set up from a position later in it
+        found = self.game.info.hook("solver")(RicochetState(self.game, self.puzzle, None, None), None, None)
         return found.cost if found.found else None
 
     def outcome(self) -> Outcome | None:
         if self.player != TERMINAL:
             return None
+        if self._finisher() < 0:
+            return Outcome(winner=None, returns=(0.0,), reason=f"not solved in {MOVE_LIMIT} moves (the limit)",
+                           termination=Termination.MOVE_LIMIT, cost=self.cost)
         return solved(self.cost, self._optimum)
 
     # ----- notation -------------------------------------------------------------------------------------
@@ -327,8 +352,11 @@ class RicochetState(State):
         return move
 
     def position(self) -> str:
-        """The puzzle id, then the robots' cells now, the cost used, each robot's memory (its last direction, in
-        capitals once it turned; ``-`` before it moved) and the last move (``-`` for none)."""
+        """The puzzle id, then, once a move is used, the robots' cells now, the cost used, each robot's memory (its
+        last direction, in capitals once it turned; ``-`` before it moved) and the last move. Before the first move
+        (and after every move is taken back) the position is the puzzle id alone."""
+        if self.cost == 0:
+            return notation.puzzle_id(self.puzzle)
         cells = "".join("--" if c < 0 else f"{c:02X}" for c in self.robots)
         memory = "".join("-" if self.last_dir[r] < 0 else (DIRECTIONS[self.last_dir[r]] if self.turned[r]
                                                             else DIRECTIONS[self.last_dir[r]].lower())
@@ -337,33 +365,50 @@ class RicochetState(State):
         return f"{notation.puzzle_id(self.puzzle)} {cells} {self.cost} {memory} {last}"
 
     def set_progress(self, fields: list[str]) -> None:
-        """The robots, cost and memory of a position's later fields (see ``position``)."""
+        """The robots, cost and memory of a position's later fields (see ``position``); ``ParseError`` naming what
+        is wrong or does not fit together."""
         if self.history or len(fields) != 4:
-            raise ParseError("a position is PUZZLE ROBOTS COST MEMORY LAST (see RicochetState.position)")
+            raise ParseError("a position is PUZZLE ROBOTS COST MEMORY LAST (see RicochetState.position), e.g. "
+                             "1A2A3A4A.0F00F0FF.v 3F00F0FF---- 1 s----- RS")
         cells_text, cost_text, memory, last = fields
-        import re
-
-        if not re.fullmatch(r"([0-9A-Fa-f]{2}|--){6}", cells_text) or not cost_text.isdigit() or \
-                not re.fullmatch(r"[-neswNESW]{6}", memory):
+        if not re.fullmatch(r"([0-9A-Fa-f]{2}|--){6}", cells_text) or not re.fullmatch(r"[0-9]{1,6}", cost_text) \
+                or not re.fullmatch(r"[-neswNESW]{6}", memory):
             raise ParseError("a position's robots are six cells in hex (-- for none), its cost a number, its "
                              "memory six of - n e s w (capitals once turned)")
         cells = [-1 if cells_text[i:i + 2] == "--" else int(cells_text[i:i + 2], 16) for i in range(0, 12, 2)]
         if [c < 0 for c in cells] != [c < 0 for c in self.puzzle.robots]:
             raise ParseError("the position's robots are not the puzzle's robots")
+        if any(cells[r] < 0 and memory[r] != "-" for r in range(ROBOTS)):
+            raise ParseError("a robot not in the puzzle has no memory: write - for it")
         notation.check(self.puzzle.board, tuple(cells), self.puzzle.target, self.puzzle.ricochet,
                        self.puzzle.rebound)
+        cost = int(cost_text)
+        last_move = -1 if last == "-" else self.parse_move_text(last)
+        if (cost == 0) != (last_move < 0) or (cost == 0 and memory != "-" * ROBOTS):
+            raise ParseError("a position with no move used has no memory and no last move (- each), and one with "
+                             "moves used names its last move")
+        if cost == 0 and tuple(cells) != self.puzzle.robots:
+            raise ParseError("with no move used the robots stand where the puzzle puts them")
+        if last_move >= 0:
+            r, d, _ = parts_of(last_move)
+            if cells[r] < 0 or memory[r].upper() != DIRECTIONS[d]:
+                raise ParseError(f"the last move {last} does not fit the memory {memory}: the robot that moved last "
+                                 f"remembers that direction")
         self.robots = np.array(cells, dtype=np.int64)
-        self.cost = int(cost_text)
+        self.cost = cost
         self.last_dir = [-1 if ch == "-" else DIRECTIONS.index(ch.upper()) for ch in memory]
         self.turned = [ch.isupper() for ch in memory]
-        self.last_move = -1 if last == "-" else self.parse_move_text(last)
+        self.last_move = last_move
 
     def parse_move_text(self, text: str) -> int:
-        """A move's int from its notation, legal or not (a position's last move)."""
-        word = text.strip().upper()
-        if len(word) < 2 or word[0] not in LETTERS or word[1] not in DIRECTIONS:
-            raise ParseError(f"{text!r} is not a move")
-        return move_of(LETTERS.index(word[0]), DIRECTIONS.index(word[1]), int(word[2:] or 0))
+        """A move's int from its notation, legal or not (a position's last move); ``ParseError`` if malformed."""
+        match = re.fullmatch(r"([RGBYS])([NESW])|(T)([NESW])([0-9]{0,2})", text.strip().upper())
+        if match is None or (match.group(3) and int(match.group(5) or 0) >= kernel.MAX_PASS):
+            raise ParseError(f"{text!r} is not a move: write a robot (R, G, B, Y, S, T) and a direction (N, E, S, "
+                             f"W); the transparent robot adds the walls it passes (0 to {kernel.MAX_PASS - 1})")
+        if match.group(1):
+            return move_of(LETTERS.index(match.group(1)), DIRECTIONS.index(match.group(2)))
+        return move_of(TRANSPARENT, DIRECTIONS.index(match.group(4)), int(match.group(5) or 0))
 
     # ----- views ----------------------------------------------------------------------------------------
     def render_text(self) -> str:
@@ -386,7 +431,8 @@ class RicochetState(State):
         return planes
 
     def events(self) -> list[dict[str, Any]]:
-        """The last move: ``slide`` (robot, from, to, the cells crossed, the walls passed), then ``solved``."""
+        """The last move: ``slide`` (robot, from, to, the cells crossed, the walls passed), then ``solved`` when it
+        solved the puzzle."""
         if not self._trail:
             return []
         r, before, *_ = self._trail[-1]
@@ -396,16 +442,44 @@ class RicochetState(State):
         out: list[dict[str, Any]] = [{"type": "slide", "robot": notation.ROBOT_NAMES[r], "from":
                                       boards.cell_name(before), "to": boards.cell_name(int(self.robots[r])),
                                       "cells": crossed, "walls_passed": k}]
-        if self.player == TERMINAL:
-            outcome = self.outcome()
-            assert outcome is not None
+        outcome = self.outcome()
+        if outcome is not None and outcome.termination is Termination.SOLVED:
             out.append({"type": "solved", "moves": outcome.cost, "optimum": outcome.optimum})
         return out
 
     def key(self) -> bytes:
-        return self.robots.tobytes() + bytes(self.turned) + bytes([self.last_move + 1])
+        """The robots, and what the rule modes remember: each robot's last direction and turn, the last move."""
+        return self.robots.tobytes() + bytes(self.turned) + bytes(d + 1 for d in self.last_dir) + bytes(
+            [self.last_move + 1])
 
     def board_json(self, previews: bool = True) -> dict[str, Any]:
         from damier.games.ricochet import view
 
         return view.board_json(self)
+
+
+def puzzle_state(text: str, options: dict[str, Any]) -> RicochetState:
+    """The ``puzzle`` feature: a state from a puzzle id (ours or DriftingDroids'), a position or the JSON form, on a
+    game made with ``options`` and the puzzle's own rules (its robots set ``silver`` and ``transparent``, its rule
+    modes ``ricochet`` and ``rebound``).
+
+    >>> puzzle_state("1A2A3A4A.0F00F0FF10.v.sx", {}).game.options["ricochet"]
+    'strict'
+    """
+    from damier.core import registry
+
+    if not isinstance(text, str):
+        raise ParseError(f"a puzzle is a string, not {type(text).__name__}")
+    word = text.strip()
+    if word.startswith("{"):
+        puzzle = notation.parse_puzzle_json(word)
+    elif word:
+        puzzle = notation.parse_puzzle_id(word.split()[0])
+    else:
+        raise ParseError("the puzzle is empty: write a puzzle id (e.g. 1A2B3C4D.E2302B12.bt), a position, a "
+                         "DriftingDroids game id or the JSON form")
+    chosen = {**options, "silver": puzzle.silver, "transparent": puzzle.transparent, "ricochet": puzzle.ricochet,
+              "rebound": puzzle.rebound}
+    game = registry.load(INFO.name, **chosen)
+    assert isinstance(game, RicochetGame)
+    return game.state_from_position(word)

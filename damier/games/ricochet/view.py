@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from damier.core.game import Termination
 from damier.games.ricochet import boards, notation
 
 _ROBOT_MARKS = "RGBYST"
@@ -30,8 +31,10 @@ def render(state: Any) -> str:
 def status(state: Any) -> str:
     target = state.puzzle.target
     if state.is_over():
-        return f"Solved: {state.outcome().reason}."
-    return f"Target: the {target.name} on {boards.cell_name(target.cell)}; {state.moves_used} moves used."
+        outcome = state.outcome()
+        return f"{'Solved' if outcome.termination is Termination.SOLVED else 'Over'}: {outcome.reason}."
+    used = state.moves_used
+    return f"Target: the {target.name} on {boards.cell_name(target.cell)}; {used} move{'' if used == 1 else 's'} used."
 
 
 def describe_events(state: Any) -> list[str]:
