@@ -40,6 +40,12 @@ EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"difficulty": 9},
         {"reroll_short": True},
     ],
+    "ricochet": [
+        {"board": "1A2A3A4A", "silver": True},
+        {"transparent": True},
+        {"ricochet": "strict", "rebound": False},
+        {"board": "4D3C2B1A", "ricochet": "if_trivial", "silver": True, "transparent": True},
+    ],
     "test-dice": [{"target": 30}],
     "test-slide": [{"size": 7, "layout": 3}],
 }
