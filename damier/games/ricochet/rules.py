@@ -250,7 +250,7 @@ class RicochetState(State):
         """Whether playing ``move`` now solves the puzzle."""
         self._apply(move)
         try:
-            return self.player == TERMINAL
+            return self._finisher() >= 0
         finally:
             self.undo()
 
