@@ -29,6 +29,8 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 CENTRE = frozenset({(7, 7), (8, 7), (7, 8), (8, 8)})
 POSITIONS = ("NW", "NE", "SE", "SW")
 TRANSPARENT = 5
+#: the decision of ``docs/games/ricochet.md``: a puzzle not solved when 100 moves are used ends there, unsolved
+MOVE_LIMIT = 100
 
 #: the shared data next to the repository when present, else the copy the package ships (read as plain JSON)
 SHARED = Path(__file__).resolve().parents[4] / "shared" / "data" / "ricochet_quadrants.json"
@@ -211,6 +213,7 @@ class Puzzle:
         robots = self.robots
         for i, move in enumerate(line):
             assert not self.solved_at(robots, line[:i]), f"the puzzle is solved before move {i + 1} of {line}"
+            assert self.cost(line[:i]) < MOVE_LIMIT, f"the moves are used up before move {i + 1} of {line}"
             ends = self.moves_from(robots, line[i - 1] if i else None)
             assert move in ends, f"{move} is not legal after {line[:i]}"
             robots = tuple(ends[move] if r == move[0] else sq for r, sq in enumerate(robots))
@@ -219,10 +222,14 @@ class Puzzle:
     def solved(self, line: list[Move]) -> bool:
         return self.solved_at(self.walk(line), line)
 
+    def over(self, line: list[Move]) -> bool:
+        """Solved, or the moves used up."""
+        return self.solved(line) or self.cost(line) >= MOVE_LIMIT
+
     def legal(self, line: list[Move]) -> dict[Move, Square]:
-        """The legal moves after ``line`` and where each ends (none once the puzzle is solved)."""
+        """The legal moves after ``line`` and where each ends (none once the puzzle is over)."""
         robots = self.walk(line)
-        if self.solved_at(robots, line):
+        if self.solved_at(robots, line) or self.cost(line) >= MOVE_LIMIT:
             return {}
         return self.moves_from(robots, line[-1] if line else None)
 

@@ -75,7 +75,7 @@ def test_legal_moves_destinations_costs_and_solved_agree_with_the_reference(case
     for choice in [*case.choices, None]:
         expected = puzzle.legal(line)
         assert robots_of(state) == puzzle.walk(line)
-        assert state.is_over() == puzzle.solved(line) == (not expected and puzzle.solved(line))
+        assert state.is_over() == puzzle.over(line) == (not expected and puzzle.over(line))
         assert state.moves_used == puzzle.cost(line)
         legal = {state.move_to_str(m): m for m in state.legal_moves()}
         assert set(legal) == {reference.notation(m) for m in expected}
@@ -85,7 +85,8 @@ def test_legal_moves_destinations_costs_and_solved_agree_with_the_reference(case
             ref_move = move_of(text)
             assert robots_of(after)[ref_move[0]] == expected[ref_move]
             assert after.moves_used == puzzle.cost([*line, ref_move])
-            assert after.is_over() == puzzle.solved([*line, ref_move]) == state.solved_after(move)
+            assert after.is_over() == puzzle.over([*line, ref_move])
+            assert puzzle.solved([*line, ref_move]) == state.solved_after(move)
         if choice is None or not legal:
             break
         text = sorted(legal)[choice % len(legal)]
