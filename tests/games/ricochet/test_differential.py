@@ -1,10 +1,12 @@
 """Ricochet Robots against the naive reference (``reference.py``), by hypothesis: random legal boards (one side per
 group, the groups in a random order), robots (with or without silver and the transparent robot), targets, rule
 modes, then random lines: the legal moves, where each ends, what it costs and whether it solves must agree at every
-step; undo restores every step exactly; a position written mid-puzzle reads back to the same state."""
+step; our puzzle id is the one the reference writes from the documentation, and the JSON form reads back to it;
+undo restores every step exactly; a position written mid-puzzle reads back to the same state."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import damier
+from damier.games.ricochet import notation
 from damier.games.ricochet.rules import RicochetState
 from tests.games.ricochet import reference
 
@@ -71,6 +74,9 @@ def move_of(text: str) -> reference.Move:
 @given(case=cases())
 def test_legal_moves_destinations_costs_and_solved_agree_with_the_reference(case: Case) -> None:
     puzzle, state = case.puzzle, case.state()
+    assert state.position() == reference.puzzle_id(puzzle)  # our id, written by the reference from its docs
+    assert notation.puzzle_id(notation.parse_puzzle_json(json.dumps(notation.puzzle_json(state.puzzle)))) == \
+        state.position()
     line: list[reference.Move] = []
     for choice in [*case.choices, None]:
         expected = puzzle.legal(line)
