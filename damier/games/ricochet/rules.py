@@ -59,6 +59,9 @@ class RicochetGame(Game):
         self.silver: bool = self.options["silver"]
         self.transparent: bool = self.options["transparent"]
         self.difficulty: int = self.options["difficulty"]
+        if self.difficulty == 1:
+            raise OptionError("option 'difficulty': 1 is never drawn (a puzzle solved in one move is not a puzzle); "
+                              "choose 2 to 30, or 0 for any")
         if self.board_option != "random":
             try:
                 self.board_option = "".join(boards.parse_sides(self.board_option))

@@ -369,6 +369,11 @@ def test_a_drawn_puzzles_robots_stand_on_distinct_free_squares_that_are_not_targ
         assert state.start == notation.puzzle_id(state.puzzle) == state.position()
 
 
+def test_difficulty_1_is_refused_since_no_drawn_puzzle_takes_one_move() -> None:
+    with pytest.raises(OptionError, match="option 'difficulty': 1 is never drawn"):
+        damier.load("ricochet", difficulty=1)
+
+
 def test_targets_are_drawn_among_all_17() -> None:
     game = damier.load("ricochet", board=BOARD)
     drawn = {game.new_state(seed).puzzle.target.name for seed in range(200)}  # type: ignore[attr-defined]
