@@ -255,3 +255,14 @@ def test_squares_are_named_a1_in_the_north_west_to_p16_in_the_south_east() -> No
 def test_a_bad_square_is_a_parse_error(text: str) -> None:
     with pytest.raises(ParseError, match=r"is not a square|x and y run from 0 to 15"):
         boards.parse_cell(text)
+
+
+def test_driftingdroids_25_move_line_solves_on_the_reference_board_too() -> None:
+    # 7650+42+E2302B12+C9: sides 4B 3B 2B 1A, red c15, green a4, blue l3, yellow c2, the blue triangle on j13
+    board = reference.assemble(("4B", "3B", "2B", "1A"))
+    robots = ((2, 14), (0, 3), (11, 2), (2, 1), None, None)
+    puzzle = reference.Puzzle(board, robots, (9, 12))
+    assert board.targets[(9, 12)] == ("blue", "triangle")
+    moves = "gS gE gN gE gS gE bN bW bS bW bS bW bS bE gS gW gS gW gN bW gS gE bS bE bN"  # DriftingDroids' line
+    line = [("RGBY".index(m[0].upper()), m[1].upper(), 0) for m in moves.split()]
+    assert puzzle.solved(line) and not any(puzzle.solved(line[:k]) for k in range(len(line)))
