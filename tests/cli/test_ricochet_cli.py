@@ -113,7 +113,7 @@ def test_solve_a_puzzle_id_a_position_and_a_driftingdroids_id() -> None:
         replay.play(replay.parse_move(move))
     assert replay.is_over()
     assert solve_json("--puzzle", "1A2A3A4A.94FFF08F.rc")["moves"] == ["RN"]  # red e10 up to e2
-    assert solve_json("--puzzle", "1A2A3A4A.94FFF08F.rc 9BFFF08F---- 1 s----- RS")["length"] == 1  # from e11
+    assert solve_json("--puzzle", "1A2A3A4A.94FFF08F.rc A4FFF08F---- 1 s----- RS")["length"] == 1  # from e11
 
 
 @needs_solver
@@ -149,7 +149,7 @@ BAD_INPUT = [
     ('{"quadrants": ["1A", "2A", "3A", "4A"]', "the puzzle is not valid JSON"),
     ('{"quadrants": ["1A", "2A", "3A", "4A"], "robots": {"red": [4, 9], "green": [15, 15], "blue": [0, 15], '
      '"yellow": [15, 8]}, "target": {"color": "red", "cell": [4, 2]}}', "the target cell e3 is not a target square"),
-    ("1A2A3A4A.94FFF08F.rc 9BFFF08F---- 1 s----- RN", "the last move RN does not fit the memory"),
+    ("1A2A3A4A.94FFF08F.rc A4FFF08F---- 1 s----- RN", "the last move RN does not fit the memory"),
 ]
 
 

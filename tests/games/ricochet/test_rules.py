@@ -848,10 +848,12 @@ def test_race_the_next_round_keeps_the_board_and_the_robots_where_the_demonstrat
 
 @needs_solver
 def test_race_with_a_difficulty_no_target_has_the_next_round_takes_any_target() -> None:
-    game = damier.load("ricochet", board=BOARD, difficulty=12)
-    first = RACE.first_round(game, 0)
-    after = RACE.next_round(game, first, 5)  # the robots stay: few of the 17 targets take exactly 12 moves
+    first = RACE.first_round(damier.load("ricochet", board=BOARD), 0)
+    game = damier.load("ricochet", board=BOARD, difficulty=30)  # no target takes 30 moves from there
+    after = RACE.next_round(game, first, 5)
     assert isinstance(after, RicochetState) and list(after.robots) == list(first.robots)  # type: ignore[attr-defined]
+    ref = reference_puzzle(after)
+    assert not ref.solved([]) and not any(ref.solved([m]) for m in ref.legal([]))
 
 
 def test_a_puzzle_drawn_for_given_robots_keeps_them_and_an_impossible_difficulty_is_a_state_error() -> None:
