@@ -503,20 +503,20 @@ function drawPath(view, board, path) {
   view.ghostLayer.style.display = "none";
   if (!path || !Array.isArray(path.moves) || !path.moves.length || view.compact) return;
   const done = Math.max(0, Math.min(path.step || 0, path.moves.length));
-  pathLegs(view, board, path).forEach((leg, k) => {
+  const legs = pathLegs(view, board, path);
+  legs.forEach((leg, k) => {
     if (!leg || leg.from === leg.to) return;
     const cls = `rr-path-line${k < done ? " done" : ""}${k === done - 1 ? " current" : ""}`;
     const line = arrow(...centre(view, leg.from), ...centre(view, leg.to), cls, { start: 6, end: 14 });
     line.style.setProperty("--rc", `var(--rr-${leg.robot})`);
     view.pathLayer.append(line);
   });
-  const boards = Array.isArray(path.boards) ? path.boards : [];
-  const after = done > 0 ? boards[done] : null;
-  if (!after?.robots) return;
+  // where the robots stand after the steps done: each step's robot on the square its leg ends on
+  const at = { ...(board.robots || {}) };
+  legs.slice(0, done).forEach((leg) => { if (leg) at[leg.robot] = view.names.names[leg.to]; });
   view.ghostLayer.style.display = "";
   for (const [name, ghost] of view.ghosts) {
-    const there = after.robots[name];
-    place(view, ghost, there && there !== board.robots?.[name] ? there : null);
+    place(view, ghost, at[name] && at[name] !== board.robots?.[name] ? at[name] : null);
   }
 }
 

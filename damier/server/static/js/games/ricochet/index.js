@@ -53,24 +53,24 @@ export function puzzleId(board) {
 }
 
 /**
- * The position after `move` from `board`, in the game's position notation (PUZZLE ROBOTS COST MEMORY LAST, see
- * docs/games/ricochet.md), for the page to ask the server for the board it makes (a path stepped through): the
- * robot moved to the square the server's `legal` says the move ends on. Only where the robots stand (and the moves
- * used) is carried; null when the board does not list the move.
+ * The robots after `move` from `board`, written as a puzzle id (BOARD.ROBOTS.TARGET[.RULES], docs/games/ricochet.md:
+ * the board's puzzle with its robots moved), for the page to ask the server for the board it makes (a line of
+ * moves stepped through): the robot stands on the square the server's `legal` says the move ends on. Only where
+ * the robots stand is carried, which is all a drawing of the line needs; null when the board does not list the move.
  */
 export function positionAfter(board, move, { client } = {}) {
   const entry = (board?.legal || []).find((m) => m.move === move);
-  const [puzzle] = String(board?.position || board?.puzzle || "").split(/\s+/);
-  if (!entry || !puzzle) return null;
+  const parts = String(board?.puzzle || "").split(".");
+  if (!entry || parts.length < 3) return null;
   const robots = robotTable(client);
   const mover = robots.byLetter.get(parseMove(move).letter);
   if (!mover) return null;
-  const cells = robots.list.map((r) => {
+  const count = Math.floor(parts[1].length / 2); // the robots the id lists (red, green, blue, yellow[, silver[, transparent]])
+  parts[1] = robots.list.slice(0, count).map((r) => {
     const i = squareIndex(r.name === mover.name ? entry.to : board.robots?.[r.name], client);
     return i < 0 ? "--" : i.toString(16).toUpperCase().padStart(2, "0");
-  });
-  const used = Number(board.used ?? 0) + 1 + parseMove(move).passes;
-  return `${puzzle} ${cells.join("")} ${used} ${"-".repeat(robots.list.length)} -`;
+  }).join("");
+  return parts.join(".");
 }
 
 /** The index of a square name (`a1` = 0, row-major from the north-west corner), or -1. */

@@ -63,6 +63,18 @@ export function attachInput(view, container) {
     const token = event.target.closest?.(".rr-robot:not(.rr-ghost)");
     view.press = { x: event.clientX, y: event.clientY, robot: token?.dataset.robot || null, id: event.pointerId };
   });
+  root.addEventListener("pointermove", (event) => {
+    const press = view.press;
+    if (!press || press.id !== event.pointerId || press.captured) return;
+    if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < SWIPE_PX / 2) return;
+    // a swipe under way ends where it ends, on the board or off it (a tap is not captured: its click keeps its square)
+    press.captured = true;
+    try {
+      root.setPointerCapture(event.pointerId);
+    } catch {
+      // a pointer that cannot be captured still swipes while it stays on the board
+    }
+  });
   root.addEventListener("pointerup", (event) => {
     const press = view.press;
     view.press = null;

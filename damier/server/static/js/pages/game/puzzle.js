@@ -64,7 +64,7 @@ export class PuzzlePanel {
         h("div", {}, h("span", { class: "muted small" }, "Moves"), el.moves),
         h("div", {}, h("span", { class: "muted small" }, "Hints"), el.hintCount)),
       el.idRow,
-      el.hintsHead = h("div", { class: "hints-head" }, h("h3", {}, "Hints"), el.reset),
+      el.hintsHead = h("div", { class: "hints-head" }, el.hintsTitle = h("h3", {}, "Hints"), el.reset),
       el.hintList,
       el.solution,
       el.path);
@@ -141,7 +141,8 @@ export class PuzzlePanel {
     }));
     const over = view.status !== "active" || !!view.result;
     this.el.hintList.hidden = !levels.length || over;
-    this.el.hintsHead.hidden = !levels.length || over;
+    this.el.hintsHead.hidden = over; // Reset stays for a puzzle without graded hints
+    this.el.hintsTitle.style.visibility = levels.length ? "" : "hidden";
   }
 
   /** Ask the next graded hint (the game page's Hint button and the H key come here for a puzzle). */
@@ -189,14 +190,15 @@ export class PuzzlePanel {
     this.loadBoards(path, board || view.board, view);
   }
 
-  /** The server's board after each move of `path` (for a module with `positionAfter`), one request a move; the
-   * board is drawn again as each arrives. */
+  /** The server's board after each move of `path` but the last (for a module with `positionAfter`), one request
+   * a move; the board is drawn again as each arrives. */
   async loadBoards(path, start, view) {
     const mod = this.page.mod;
     if (!mod?.positionAfter || this.boards?.key === path.key) return;
     const boards = [start];
     this.boards = { key: path.key, boards };
-    for (const move of path.moves) {
+    // the board after each move but the last: the next move's square is in it (the last one's board is the end)
+    for (const move of path.moves.slice(0, -1)) {
       const position = mod.positionAfter(boards.at(-1), move, { client: mod.client });
       if (!position) break;
       try {
@@ -235,11 +237,13 @@ export class PuzzlePanel {
   /** Step through the view's solution on the board, from the puzzle's start (its board made by the server). */
   async showSolution(view, button) {
     const page = this.page;
-    const id = page.mod?.puzzleId?.(view.board) || view.start;
     button.disabled = true;
+    await page.views.settle(); // the last move drawn first
+    view = page.shown;
+    const id = page.mod?.puzzleId?.(view.board) || view.start;
     try {
       const start = id ? (await api.position(view.game, view.options || {}, id)).board : null;
-      if (page.shown?.version !== view.version) return;
+      if (page.shown?.version !== view.version || !view.solution?.length) return;
       this.showPath(view.solution, view, { board: start, title: "An optimal line" });
     } catch (err) {
       showError(err);

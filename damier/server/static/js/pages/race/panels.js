@@ -363,10 +363,12 @@ export function renderAction(page, view) {
   const demo = round?.demonstration;
   const me = page.seat;
   if (view.status !== "playing" || !round || me === null) {
+    delete el.action.dataset.key;
     replace(el.action);
     return;
   }
   if (demo) {
+    delete el.action.dataset.key;
     const mine = demo.seat === me;
     const left = demo.count - movesUsed(page, view);
     const upTo = view.rules?.claim === "at_most" ? "at most " : "";
@@ -380,11 +382,17 @@ export function renderAction(page, view) {
   const mine = (round.claims || []).filter((c) => c.seat === me).at(-1);
   const bidding = view.rules?.claim !== "exact";
   const limit = mine && bidding ? mine.count - 1 : 99;
+  // the box stays as it is while what it offers does not change (others' bids arrive while one types)
+  const key = `${round.number} ${mine?.count ?? "-"} ${limit} ${page.busy}`;
+  const old = el.action.querySelector("[data-testid='claim-count']");
+  if (el.action.dataset.key === key && old?.isConnected) return;
+  el.action.dataset.key = key;
+  const typed = old && old.value && Number(old.value) <= limit && document.activeElement === old ? old.value : "";
   const quick = Array.from({ length: Math.min(QUICK_CLAIMS, limit) }, (_, k) => h("button", {
     type: "button", class: "btn claim-btn", "data-testid": `claim-${k + 1}`, disabled: page.busy,
     onclick: () => page.claim(k + 1),
   }, String(k + 1)));
-  const more = h("input", { type: "number", min: "1", max: String(limit), step: "1", "data-testid": "claim-count", "aria-label": "Number of moves", placeholder: "10" });
+  const more = h("input", { type: "number", min: "1", max: String(limit), step: "1", "data-testid": "claim-count", "aria-label": "Number of moves", placeholder: "10", value: typed || null });
   const form = h("form", { class: "claim-more", novalidate: true },
     h("span", { class: "muted" }, "or"), more,
     h("button", { type: "submit", class: "btn", "data-testid": "claim-submit", disabled: page.busy }, "Claim"));
@@ -409,4 +417,5 @@ export function renderAction(page, view) {
     lower,
     h("div", { class: "claim-buttons", role: "group", "aria-label": "Number of moves" }, quick),
     form));
+  if (typed) more.focus();
 }
