@@ -62,13 +62,15 @@ def race_rules(game: Game) -> dict[str, Any]:
             "The first bid starts the bidding timer: until it runs out anyone may bid, or lower their bid.",
             "Then the lowest bid demonstrates first (equal bids: the earlier one); reaching the target in at most "
             "the bid takes the target's chip.",
-            "A failed demonstration puts the robots back, and the next lowest bid demonstrates.",
+            "A failed demonstration puts the robots back, and the next lowest bid demonstrates"
+            + (" (nothing is handed over)." if rules.wrong_claim == "none" else
+               "; the one who failed gives one of their chips, if any, to the player with the fewest."),
         ]
     else:
         words = ["Everyone searches the same target at once; the first to claim a number of moves demonstrates it.",
-                 "The path must take exactly the number claimed."]
-    words.append("Wrong: nothing is handed over." if rules.wrong_claim == "none" else
-                 "Wrong: the claimant gives one of their chips, if any, to the player with the fewest.")
+                 "The path must take exactly the number claimed.",
+                 "Wrong: nothing is handed over." if rules.wrong_claim == "none" else
+                 "Wrong: the claimant gives one of their chips, if any, to the player with the fewest."]
     words.append("Every move counts, whichever robot makes it. The robots stay where the round left them; a new "
                  "target each round.")
     if game.options["transparent"]:

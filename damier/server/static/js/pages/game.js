@@ -223,6 +223,12 @@ class GamePage {
     } else if (key === "h") {
       event.preventDefault();
       this.askHint();
+    } else if (this.mod.pageKey && (this.busy || this.views.pumping) && this.isMyTurn(this.latest)
+      && (event.key.startsWith("Arrow") || event.key.length === 1)) {
+      // a key for the board while the last move is under way: kept, and given to the board once it is drawn
+      event.preventDefault();
+      this.pendingKey = event.key;
+      this.views.settle();
     } else if (!this.el.board.contains(event.target) && this.mod.pageKey?.(this.el.board, event)) {
       // a board module may take a key pressed anywhere on the page (Ricochet: arrows move the selected robot)
       event.preventDefault();
@@ -236,6 +242,14 @@ class GamePage {
     }
   }
 
+  /** The board key kept while a move was under way, given to the board module once the position is drawn. */
+  flushKey() {
+    const key = this.pendingKey;
+    if (!key || this.busy || this.views.queue.length) return; // (called as the last view is shown)
+    this.pendingKey = null;
+    if (this.isMyTurn(this.shown)) this.mod.pageKey?.(this.el.board, new KeyboardEvent("keydown", { key }));
+  }
+
   // ---- drawing ---------------------------------------------------------------------------------------------------
 
   renderAll() {
@@ -243,6 +257,7 @@ class GamePage {
     if (!view || this.destroyed) return;
     this.renderPanels(view);
     this.drawBoard(view);
+    this.flushKey();
   }
 
   drawBoard(view, { still = false } = {}) {

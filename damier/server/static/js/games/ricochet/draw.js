@@ -228,6 +228,11 @@ export function directionOf(view, a, b) {
   return "";
 }
 
+/** The colour a robot's lines are drawn in (the see-through robot's and the pale ones' are darker than the robot). */
+export function lineColour(robot) {
+  return `var(--rr-line-${robot}, var(--rr-${robot}))`;
+}
+
 /** Whether square `i` of `board` has a wall on its side `dir` (drawing data: the server's walls). */
 export function hasWall(board, i, dir) {
   return String(board?.walls?.[i] || "").includes(dir);
@@ -449,7 +454,7 @@ function drawTrail(view, board, opts) {
   const b = indexOf(view, slide.to);
   if (a < 0 || b < 0 || a === b) return;
   view.trail.append(arrow(...centre(view, a), ...centre(view, b), "rr-trail-line", { start: 4, end: 17 }));
-  view.trail.lastChild.style.setProperty("--rc", `var(--rr-${slide.robot})`);
+  view.trail.lastChild.style.setProperty("--rc", lineColour(slide.robot));
 }
 
 /** The hinted move (a move in notation): its robot ringed and a dashed arrow to where it ends (the server's `to`). */
@@ -508,7 +513,7 @@ function drawPath(view, board, path) {
     if (!leg || leg.from === leg.to) return;
     const cls = `rr-path-line${k < done ? " done" : ""}${k === done - 1 ? " current" : ""}`;
     const line = arrow(...centre(view, leg.from), ...centre(view, leg.to), cls, { start: 6, end: 14 });
-    line.style.setProperty("--rc", `var(--rr-${leg.robot})`);
+    line.style.setProperty("--rc", lineColour(leg.robot));
     view.pathLayer.append(line);
   });
   // where the robots stand after the steps done: each step's robot on the square its leg ends on
@@ -528,7 +533,7 @@ export function showPreview(view, entry) {
   const b = indexOf(view, entry.to);
   if (a < 0 || b < 0) return;
   const line = arrow(...centre(view, a), ...centre(view, b), "rr-preview-line", { start: 17, end: 13 });
-  line.style.setProperty("--rc", `var(--rr-${entry.robot})`);
+  line.style.setProperty("--rc", lineColour(entry.robot));
   view.preview.append(line);
   // the walls the transparent robot would pass, marked on the way
   if (entry.passes) {

@@ -246,8 +246,9 @@ function drawBar(view) {
   }
   if (!bar.flashed || Date.now() - bar.flashed > 2500) {
     const label = robotTable(view.opts.client).byName.get(view.selected)?.label;
+    const touch = matchMedia("(pointer: coarse)").matches;
     bar.text.textContent = view.interactive && label
-      ? `${label} robot on ${board.robots[view.selected]}: an arrow key, a swipe, or a ringed square`
+      ? `${label} robot on ${board.robots[view.selected]}: ${touch ? "swipe on the board, or tap a ringed square" : "an arrow key, a swipe, or a ringed square"}`
       : "";
     bar.flashed = 0;
   }
