@@ -58,7 +58,7 @@ from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateE
 from damier.core.game import TERMINAL, Termination
 from damier.games.ricochet import boards, notation, view
 from damier.games.ricochet.race import RACE
-from damier.games.ricochet.rules import MOVE_LIMIT, RicochetState, puzzle_state
+from damier.games.ricochet.rules import MOVE_LIMIT, RicochetGame, RicochetState, puzzle_state
 from tests.games.ricochet import reference
 
 BOARD = "1A2A3A4A"
@@ -363,7 +363,7 @@ def test_a_drawn_puzzles_robots_stand_on_distinct_free_squares_that_are_not_targ
         assert isinstance(state, RicochetState)
         board = state.puzzle.board
         cells = [int(c) for c in state.robots if c >= 0]
-        assert len(cells) == len(set(cells)) == 4 + int(game.silver) + int(game.transparent)
+        assert len(cells) == len(set(cells)) == 4 + int(state.game.silver) + int(state.game.transparent)
         assert not any(board.blocked[c] or board.target_at(c) for c in cells)
         assert reference.is_legal_board(board.side_ids)
         assert state.start == notation.puzzle_id(state.puzzle) == state.position()
@@ -858,6 +858,7 @@ def test_race_with_a_difficulty_no_target_has_the_next_round_takes_any_target() 
 
 def test_a_puzzle_drawn_for_given_robots_keeps_them_and_an_impossible_difficulty_is_a_state_error() -> None:
     game = damier.load("ricochet", board=BOARD)
+    assert isinstance(game, RicochetGame)
     robots = tuple(t.cell for t in boards.build(BOARD).targets if t.colour in boards.COLOURS)[:4]
     # each coloured robot on a target: still most targets make puzzles, so ask for an impossible difficulty
     if has_solver():
