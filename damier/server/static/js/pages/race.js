@@ -57,6 +57,13 @@ class RacePage {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const tag = event.target?.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (this.mod?.pageKey && (this.busy || this.pumping) && this.demonstrating()
+      && (event.key.startsWith("Arrow") || event.key.length === 1)) {
+      event.preventDefault(); // a key for the board while the last move is on its way: played once it is drawn
+      this.pendingKey = event.key;
+      if (this.anim) this.anim.hurry = true;
+      return;
+    }
     if (!this.el.board.contains(event.target) && this.mod?.pageKey?.(this.el.board, event)) {
       event.preventDefault(); // the board module took it (Ricochet: arrows move the selected robot)
       return;
@@ -201,6 +208,7 @@ class RacePage {
   async act(work) {
     if (this.busy) return;
     this.busy = true;
+    if (!this.pumping && this.shown) this.drawBoard(this.shown); // no move offered while one is on its way
     try {
       const view = await work();
       if (view) this.receive(view);
@@ -267,6 +275,15 @@ class RacePage {
     if (!view || this.destroyed) return;
     this.renderPanels(view);
     this.drawBoard(view);
+    this.flushKey();
+  }
+
+  /** The board key kept while a demonstration move was under way, given to the board once the position is drawn. */
+  flushKey() {
+    const key = this.pendingKey;
+    if (!key || this.busy || this.queue.length) return;
+    this.pendingKey = null;
+    if (this.demonstrating()) this.mod.pageKey?.(this.el.board, new KeyboardEvent("keydown", { key }));
   }
 
   renderPanels(view) {
