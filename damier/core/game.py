@@ -503,6 +503,12 @@ class State(abc.ABC):
     def is_over(self) -> bool:
         return self.player == TERMINAL
 
+    @property
+    def moves_used(self) -> int:
+        """A puzzle's cost so far: the moves played (a puzzle whose moves may cost more, such as Ricochet's
+        transparent robot passing walls, or a position that records moves used before it, says so)."""
+        return len(self.history)
+
     @abc.abstractmethod
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""

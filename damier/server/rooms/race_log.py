@@ -368,7 +368,7 @@ def judge(rules: RaceRules, demo: Demonstration) -> dict[str, Any] | None:
     (``at_most``); wrong when it is solved otherwise, or when the claimed moves are spent."""
     state = demo.state
     assert state is not None
-    used = len(demo.moves)
+    used = state.moves_used  # the cost so far (a round's puzzle starts at none): a move may cost more than one
     outcome = state.outcome()
     if outcome is not None:
         cost = outcome.cost if outcome.cost is not None else used
