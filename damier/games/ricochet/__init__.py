@@ -40,6 +40,10 @@ INFO = GameInfo(
     features={
         "describe_events": "damier.games.ricochet.view:describe_events",
         "race": "damier.games.ricochet.race:RACE",
+        "solver": "damier.games.ricochet.solver:solve",
+        "analyse": "damier.games.ricochet.solver:analyse",
+        "hints": "damier.games.ricochet.solver:hint",
+        "puzzle": "damier.games.ricochet.solver:puzzle_state",
         "client": "damier.games.ricochet.client:describe",
     },
 )
