@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
-from functools import lru_cache
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -42,35 +42,35 @@ MAX_LISTED = 1000
 LISTING_NODES = 20_000_000
 
 
-@lru_cache(maxsize=32)
-def _stops(board_id: str) -> np.ndarray:
-    out = np.empty(boards.CELLS * 4, dtype=np.int64)
-    solver_kernel.stop_table(boards.build(board_id).walls, out)
-    return out
+#: tables per board (stops, coloured targets) and per board and target (bounds), the latest kept
+_CACHE: OrderedDict[tuple[str, int, str], np.ndarray] = OrderedDict()
+_CACHE_SIZE = 256
 
 
-@lru_cache(maxsize=256)
-def _robot_bound(board_id: str, target: int) -> np.ndarray:
-    out = np.empty(boards.CELLS * 4, dtype=np.int64)
-    solver_kernel.robot_bound(boards.build(board_id).walls, target, out)
-    return out
-
-
-@lru_cache(maxsize=64)
-def _coloured(board_id: str) -> np.ndarray:
-    board = boards.build(board_id)
-    out = np.zeros(boards.CELLS, dtype=np.bool_)
-    for target in board.targets:
-        if target.shape != "vortex":
-            out[target.cell] = True
-    return out
-
-
-@lru_cache(maxsize=64)
-def _transparent_bound(board_id: str, target: int) -> np.ndarray:
-    board = boards.build(board_id)
-    out = np.empty(boards.CELLS * 4, dtype=np.int64)
-    solver_kernel.transparent_bound(board.walls, board.solid, _coloured(board_id), target, out)
+def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
+    """A board's table of ``kind``: ``stops`` (target unused), ``coloured``, ``robot`` or ``transparent`` (the
+    bounds to ``target``)."""
+    key = (board.board_id, target if kind in ("robot", "transparent") else -1, kind)
+    out = _CACHE.get(key)
+    if out is not None:
+        _CACHE.move_to_end(key)
+        return out
+    if kind == "stops":
+        out = np.empty(boards.CELLS * 4, dtype=np.int64)
+        solver_kernel.stop_table(board.walls, out)
+    elif kind == "coloured":
+        out = np.zeros(boards.CELLS, dtype=np.bool_)
+        for t in board.targets:
+            out[t.cell] = t.shape != "vortex"
+    elif kind == "robot":
+        out = np.empty(boards.CELLS * 4, dtype=np.int64)
+        solver_kernel.robot_bound(board.walls, target, out)
+    else:
+        out = np.empty(boards.CELLS * 4, dtype=np.int64)
+        solver_kernel.transparent_bound(board.walls, board.solid, _table(board, -1, "coloured"), target, out)
+    _CACHE[key] = out
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
     return out
 
 
@@ -175,11 +175,10 @@ def problem(state: State, moving: frozenset[int] | None = None) -> Problem:
         r, d, _ = parts_of(state.last_move)
         if r in slots:
             last_slot, last_direction = slots.index(r), d
-    board_id = board.board_id
     return Problem(
-        walls=board.walls, solid=board.solid, coloured=_coloured(board_id), stops=_stops(board_id),
-        bound=_robot_bound(board_id, target.cell),
-        tbound=_transparent_bound(board_id, target.cell) if vortex and TRANSPARENT in slots else _NO_BOUND,
+        walls=board.walls, solid=board.solid, coloured=_table(board, -1, "coloured"),
+        stops=_table(board, -1, "stops"), bound=_table(board, target.cell, "robot"),
+        tbound=_table(board, target.cell, "transparent") if vortex and TRANSPARENT in slots else _NO_BOUND,
         cells=np.array([cell[r] for r in slots + fixed], dtype=np.int64), axes=axes, movable=len(slots),
         finisher=np.array([finishes(r) for r in slots], dtype=np.bool_), pool=(len(head), len(head) + len(pool)),
         tslot=slots.index(TRANSPARENT) if TRANSPARENT in slots else -1, layout=layout,
@@ -190,30 +189,24 @@ def problem(state: State, moving: frozenset[int] | None = None) -> Problem:
 _NO_BOUND = np.zeros(1, dtype=np.int64)
 
 
-def _line(state: RicochetState, rows: np.ndarray, count: int) -> list[int]:
-    """The moves of a walked line ((cell moved from, direction, walls passed) rows), the robots found by cell."""
+def _checked(state: RicochetState, rows: np.ndarray, count: int, cost: int) -> tuple[int, ...]:
+    """The moves of a line of (cell moved from, direction, walls passed) rows, the robots found by cell, replayed
+    through the rules: legal, solving the puzzle at its last move and costing ``cost``."""
     replay = state.copy()
     moves = []
-    for cell, d, k in rows[:count]:
-        robot = next(r for r in range(ROBOTS) if replay.robots[r] == cell)
-        move = move_of(robot, int(d), int(k))
-        replay._apply(move)
-        moves.append(move)
-    return moves
-
-
-def _checked(state: RicochetState, line: list[int], cost: int) -> tuple[int, ...]:
-    """The line, replayed through the rules: legal, solving the puzzle at its last move, costing ``cost``."""
-    moves = tuple(line)
-    replay = state.copy()
-    for i, move in enumerate(moves):
-        if replay.player == TERMINAL:
-            raise RuntimeError(f"solver: the line {_text(state, moves)} solves the puzzle before its move {i + 1}")
+    for i in range(count):
+        cell, d, k = (int(v) for v in rows[i])
+        robot = next((r for r in range(ROBOTS) if replay.robots[r] == cell), None)
+        if robot is None or replay.player == TERMINAL:
+            raise RuntimeError(f"solver: move {i + 1} of its line leaves {boards.cell_name(cell)}, where no robot "
+                               f"stands, or comes after the puzzle is solved ({_text(state, tuple(moves))})")
+        move = move_of(robot, d, k)
         replay.play(move)  # IllegalMoveError if the solver and the rules disagree
+        moves.append(move)
     if replay.player != TERMINAL or replay.cost - state.cost != cost:
-        raise RuntimeError(f"solver: the line {_text(state, moves)} does not solve the puzzle at cost {cost} when "
-                           f"replayed (cost {replay.cost - state.cost}, solved: {replay.player == TERMINAL})")
-    return moves
+        raise RuntimeError(f"solver: the line {_text(state, tuple(moves))} does not solve the puzzle at cost {cost} "
+                           f"when replayed (cost {replay.cost - state.cost}, solved: {replay.player == TERMINAL})")
+    return tuple(moves)
 
 
 def _text(state: State, moves: tuple[int, ...]) -> str:
@@ -251,10 +244,11 @@ def solve(state: State, max_cost: int | None = None, node_limit: int | None = No
         return Solution((), -1, proven, nodes)
     cost = int(stats[1])
     assert isinstance(state, RicochetState)
-    return Solution(_checked(state, _one_line(prob, state, stats, table, cost), cost), cost, True, nodes)
+    return Solution(_one_line(prob, state, stats, table, cost), cost, True, nodes)
 
 
-def _one_line(prob: Problem, state: RicochetState, stats: np.ndarray, table: np.ndarray, cost: int) -> list[int]:
+def _one_line(prob: Problem, state: RicochetState, stats: np.ndarray, table: np.ndarray,
+              cost: int) -> tuple[int, ...]:
     """The optimal line the search found, traced back through its table (or, if the table lost the way, walked
     forward from the start)."""
     lines = np.zeros((1, solver_kernel.MAX_DEPTH, 3), dtype=np.int64)
@@ -266,7 +260,7 @@ def _one_line(prob: Problem, state: RicochetState, stats: np.ndarray, table: np.
         count = prob.walk(table, stats, cost, solver_kernel.WALK_ONE, lines, np.zeros(1, dtype=np.int64), _NO_BOUND)
     if count == 0:
         raise RuntimeError(f"solver: no line of the optimal cost {cost} could be walked in the search's table")
-    return _line(state, lines[0], count)
+    return _checked(state, lines[0], count, cost)
 
 
 # ----- analyse ------------------------------------------------------------------------------------------
@@ -297,7 +291,7 @@ def all_optimal(state: State, node_limit: int | None = LISTING_NODES,
     sizes = np.zeros(limit, dtype=np.int64)
     total = prob.walk(table, stats, cost, solver_kernel.WALK_COUNT, lines, sizes, counts)
     listed = prob.walk(table, stats, cost, solver_kernel.WALK_LIST, lines, sizes, counts)
-    out = [_checked(state, _line(state, lines[i], int(sizes[i])), cost) for i in range(listed)]
+    out = [_checked(state, lines[i], int(sizes[i]), cost) for i in range(listed)]
     return cost, total, out, int(stats[2])
 
 

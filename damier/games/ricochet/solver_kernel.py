@@ -373,10 +373,12 @@ RUN_SIZE = 18
 DONE = 0
 GROW_TABLE = 1
 GROW_POOL = 2
-#: each cost bucket is split by the top bits of its positions' hashes (the table's bucket of each) into this many
-#: lists, taken in order: the table is then read a region at a time, a region that stays in the cache
+#: each cost bucket is split by the top bits of its positions' hashes (where each is looked up in the table) into
+#: up to this many lists, taken in order: the table is then read a region at a time, a region that stays in the
+#: cache (a small table has a single list per bucket: it fits the cache whole)
 SPLIT_BITS = 10
 SPLIT = 1 << SPLIT_BITS
+SPLIT_BY_HASH = True
 #: the list of a cost bucket's own new positions (depth first), after the split lists of every cost
 STACK = (MAX_DEPTH + 2) * SPLIT
 #: the inverse of HASH modulo 2**64: a list holds its positions' hashes, the key is found back from it
@@ -402,11 +404,13 @@ def search(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
     they are looked up in), taken one list after the other; the children that land in the bucket being expanded
     go on a stack, taken first (depth first)."""
     table = np.zeros((1 << log2_start) * width, dtype=np.int64)
-    n_chunks = 64
+    n_chunks = 256
     pool = np.empty(n_chunks * CHUNK * width, dtype=np.int64)
     link = np.empty(n_chunks, dtype=np.int64)
     fill = np.empty(n_chunks, dtype=np.int64)
-    head = np.full(STACK + 1, -1, dtype=np.int64)
+    head = np.empty(STACK + 1, dtype=np.int64)  # a cost's row of list heads is set to -1 when first used
+    ready = np.zeros(MAX_DEPTH + 2, dtype=np.bool_)
+    head[STACK] = -1
     count = np.zeros(MAX_DEPTH + 2, dtype=np.int64)  # positions waiting at each cost
     run = np.zeros(RUN_SIZE, dtype=np.int64)
     run[R_BEST] = INF
@@ -439,7 +443,7 @@ def search(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
         while True:
             code = _phase(walls, solid, coloured, stops, bound, tbound, cells0, axes0, nr, finisher, p0, p1, tslot,
                           layout, width, rebound, target, last, complete, node_limit, log2_max, table, pool, link,
-                          fill, head, count, run)
+                          fill, head, ready, count, run)
             if code == GROW_TABLE:
                 new_log2 = min(int(run[R_LOG2]) + 1, log2_max)
                 table = _grown(table, int(run[R_LOG2]), width, new_log2)
@@ -480,7 +484,7 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
            tbound: np.ndarray, cells0: np.ndarray, axes0: np.ndarray, nr: int, finisher: np.ndarray, p0: int,
            p1: int, tslot: int, layout: np.ndarray, width: int, rebound: bool, target: int, last: int,
            complete: bool, node_limit: int, log2_max: int, table: np.ndarray, pool: np.ndarray, link: np.ndarray,
-           fill: np.ndarray, head: np.ndarray, count: np.ndarray, run: np.ndarray) -> int:
+           fill: np.ndarray, head: np.ndarray, ready: np.ndarray, count: np.ndarray, run: np.ndarray) -> int:
     """Expand bucket ``run[R_F]``: its lists from ``run[R_NEXT]`` on, and the stack of its own new positions
     (first); ``DONE``, or ``GROW_TABLE`` / ``GROW_POOL`` when it needs a bigger table or more chunks (it returns
     before taking a position, so that the caller grows them and calls again). No array is assigned here and the
@@ -504,6 +508,8 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
     pushed = int(run[R_PUSHED])
     code = DONE
     mask = (1 << log2) - 1
+    # the lists a bucket is split into: as many as make the table's regions fit the cache (one for a small table)
+    split_bits = min(max(log2 - 15, 0), SPLIT_BITS) if SPLIT_BY_HASH else 0
 
     cells = cells0.copy()  # the fixed robots past nr stay as they are
     axes = axes0.copy()
@@ -536,6 +542,8 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
         # ---- the next position: the newest of the stack, else of the next list that has one
         lst = STACK
         if head[STACK] < 0:
+            if not ready[f]:
+                break
             while nxt < SPLIT and head[f * SPLIT + nxt] < 0:
                 nxt += 1
             if nxt == SPLIT:
@@ -737,7 +745,18 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                                 hi2 |= v << last_shift
                     # ---- push onto its list
                     x2 = (lo2 ^ (hi2 * HASH2)) * HASH
-                    lst = STACK if f2 == f else f2 * SPLIT + ((x2 >> (64 - SPLIT_BITS)) & (SPLIT - 1))
+                    if f2 == f:
+                        lst = STACK
+                    else:
+                        if not ready[f2]:
+                            for o in range(SPLIT):
+                                head[f2 * SPLIT + o] = -1
+                            ready[f2] = True
+                        if split_bits == 0:  # by bound, the smallest first (deepest first)
+                            lst = f2 * SPLIT + min(h2, SPLIT - 1)
+                        else:  # (a shift by 64 is undefined)
+                            lst = f2 * SPLIT + (((x2 >> (64 - split_bits)) & ((1 << split_bits) - 1))
+                                                << (SPLIT_BITS - split_bits))
                     cc = head[lst]
                     if cc < 0 or fill[cc] == CHUNK:
                         if free >= 0:
