@@ -193,7 +193,7 @@ def _checked(state: RicochetState, rows: np.ndarray, count: int, cost: int) -> t
     """The moves of a line of (cell moved from, direction, walls passed) rows, the robots found by cell, replayed
     through the rules: legal, solving the puzzle at its last move and costing ``cost``."""
     replay = state.copy()
-    moves = []
+    moves: list[int] = []
     for i in range(count):
         cell, d, k = (int(v) for v in rows[i])
         robot = next((r for r in range(ROBOTS) if replay.robots[r] == cell), None)
