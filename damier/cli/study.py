@@ -126,10 +126,15 @@ def serve(
     uvicorn.run(create_app(url, workers), host=host, port=port, log_level="warning", ws_max_size=MAX_WS_MESSAGE)
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def solve(
+    ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="A puzzle game with a solver (see `damier games`).")],
-    puzzle: Annotated[str, typer.Option("--puzzle", "-p", help="The puzzle: its id, a position, or its JSON form.")],
+    puzzle: Annotated[str | None, typer.Option("--puzzle", "-p", help="The puzzle: its id, a position, or its JSON "
+                                                                      "form.")] = None,
+    batch: Annotated[str | None, typer.Option(
+        "--batch", metavar="FILE", help="Solve every puzzle of FILE (- for stdin): one JSON puzzle per line, its "
+                                        "'id' field echoed; one JSON answer per line.")] = None,
     exact: Annotated[int | None, typer.Option("--exact", min=0, max=64,
                                               help="Also find a line of exactly K moves.")] = None,
     all_paths: Annotated[bool, typer.Option("--all", help="Also list every optimal line.")] = False,
@@ -137,25 +142,31 @@ def solve(
     as_json: JsonArg = False,
 ) -> None:
     """Solve a puzzle optimally: the fewest moves and one optimal line (with the game's analysis: how many optimal
-    lines, a line of exactly K moves, all of them)."""
+    lines, a line of exactly K moves, all of them).
+
+    Game options: --opt KEY=VALUE, or --KEY VALUE for any option of the game.
+    For instance Ricochet Robots' --ricochet strict is --opt ricochet=strict.
+    A puzzle whose id or JSON form carries its rules sets them.
+
+    --batch FILE: one puzzle per line, in the JSON form or a JSON string (a puzzle id).
+    An 'id' field is taken off the puzzle and echoed in its answer.
+    Each answer is one line of JSON; {"id": ..., "error": ...} for a puzzle that cannot be read or solved.
+    The exit code is 1 when a line failed."""
     try:
         info = registry.require(game_name, "solver")
         options = parse_option_pairs(opt or [])
-        if info.has("puzzle"):
-            state = info.hook("puzzle")(puzzle, options)
-        else:
-            state = registry.load(info.name, **options).state_from_position(puzzle)
+        options.update(_option_flags(ctx.args, info.options.defaults(), info.name))
+        if (puzzle is None) == (batch is None):
+            raise fail("give --puzzle or --batch (one of them)")
         if (exact is not None or all_paths) and not info.has("analyse"):
             raise fail(registry.missing_message(info.name, "analyse") + " (--exact and --all need one)")
-        started = time.perf_counter()
-        if info.has("analyse"):
-            report = info.hook("analyse")(state, exact=exact, all_paths=all_paths)
-        else:
-            solution = info.hook("solver")(state, None, None)
-            report = {"length": solution.cost if solution.found else None,
-                      "moves": [state.move_to_str(m) for m in solution.moves] if solution.found else None,
-                      "nodes": solution.nodes}
-        report.setdefault("seconds", round(time.perf_counter() - started, 6))
+        if batch is not None:
+            failed = _solve_batch(info, batch, options, exact, all_paths)
+            if failed:
+                raise typer.Exit(code=1)
+            return
+        assert puzzle is not None
+        report = _answer(info, puzzle, options, exact, all_paths)
     except DamierError as exc:
         raise fail(str(exc)) from None
     if as_json:
@@ -176,6 +187,82 @@ def solve(
                            f"no line of exactly {plural(k, 'move')}"), soft_wrap=True)
     for number, line in enumerate(report.get("all", []), start=1):
         console.print(Text(f"  {number}. {' '.join(line)}"), soft_wrap=True)
+
+
+def _option_flags(args: list[str], known: dict[str, Any], game: str) -> dict[str, str]:
+    """Game options given as ``--NAME VALUE`` or ``--NAME=VALUE`` (the words Typer did not know).
+
+    >>> _option_flags(["--rows", "9", "--cols=6"], {"rows": 8, "cols": 8}, "atoms")
+    {'rows': '9', 'cols': '6'}
+    """
+    out: dict[str, str] = {}
+    words = list(args)
+    while words:
+        word = words.pop(0)
+        name, sep, value = word[2:].partition("=") if word.startswith("--") else ("", "", "")
+        name = name.replace("-", "_")
+        if name not in known:
+            accepted = ", ".join(f"--{n}" for n in known) or "none"
+            raise fail(f"{word!r} is not an option of this command nor of {game} (its options: {accepted})")
+        if not sep:
+            if not words or words[0].startswith("--"):
+                raise fail(f"--{name} needs a value (e.g. --{name} {known[name]})")
+            value = words.pop(0)
+        out[name] = value
+    return out
+
+
+def _answer(info: registry.GameInfo, text: str, options: dict[str, Any], exact: int | None,
+            all_paths: bool) -> dict[str, Any]:
+    """The solver's report on one puzzle (the game's analysis when it has one)."""
+    if info.has("puzzle"):
+        state = info.hook("puzzle")(text, options)
+    else:
+        state = registry.load(info.name, **options).state_from_position(text)
+    started = time.perf_counter()
+    if info.has("analyse"):
+        report: dict[str, Any] = info.hook("analyse")(state, exact=exact, all_paths=all_paths)
+    else:
+        solution = info.hook("solver")(state, None, None)
+        report = {"length": solution.cost if solution.found else None,
+                  "moves": [state.move_to_str(m) for m in solution.moves] if solution.found else None,
+                  "nodes": solution.nodes}
+    report.setdefault("seconds", round(time.perf_counter() - started, 6))
+    return report
+
+
+def _solve_batch(info: registry.GameInfo, path: str, options: dict[str, Any], exact: int | None,
+                 all_paths: bool) -> int:
+    """Answer every line of ``path`` (``-``: stdin) on stdout, one JSON line each; how many lines failed."""
+    try:
+        source = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise fail(f"--batch: cannot read {path}: {exc.strerror}") from None
+    failed = 0
+    with source if path != "-" else contextlib.nullcontext(source):
+        for number, line in enumerate(source, start=1):
+            if not line.strip():
+                continue
+            answer: dict[str, Any] = {}
+            try:
+                obj = json.loads(line)
+                if isinstance(obj, dict) and "id" in obj:
+                    answer["id"] = obj.pop("id")
+                if isinstance(obj, dict):
+                    text = json.dumps(obj)
+                elif isinstance(obj, str):
+                    text = obj  # a puzzle id, as a JSON string
+                else:
+                    raise DamierError(f"line {number} is neither a JSON puzzle (an object) nor an id (a string)")
+                answer.update(_answer(info, text, options, exact, all_paths))
+            except json.JSONDecodeError as exc:
+                answer.update(line=number, error=f"line {number} is not JSON ({exc.msg}, column {exc.colno})")
+                failed += 1
+            except DamierError as exc:
+                answer.update(line=number, error=str(exc))
+                failed += 1
+            print(json.dumps(answer), flush=True)
+    return failed
 
 
 def plural(count: int, noun: str) -> str:
