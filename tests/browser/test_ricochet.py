@@ -10,7 +10,6 @@ breadth-first search over the rules' own moves; the page computes none."""
 from __future__ import annotations
 
 import re
-from collections import deque
 from typing import Any
 
 import httpx
@@ -29,35 +28,8 @@ PUZZLE = "1A2B3C4D.E2302B12.v"
 ROBOT_NAMES = ("red", "green", "blue", "yellow", "silver", "transparent")
 
 
-def has(feature: str) -> bool:
-    return registry.info("ricochet").has(feature)
-
-
-def search(state: Any, max_states: int) -> list[str] | None:
-    """A shortest line by breadth-first search over the rules' moves (robots' squares as the key), or None when it
-    needs more than ``max_states`` positions."""
-    seen = {state.key()}
-    queue: deque[tuple[Any, list[str]]] = deque([(state.copy(), [])])
-    while queue:
-        here, line = queue.popleft()
-        for move in here.legal_moves():
-            there = here.copy()
-            there.play(move)
-            step = [*line, here.move_to_str(move)]
-            if there.is_over():
-                return step
-            if there.key() not in seen:
-                seen.add(there.key())
-                if len(seen) > max_states:
-                    return None
-                queue.append((there, step))
-    return None
-
-
 def shortest(state: Any, max_states: int = 50_000) -> list[str] | None:
-    """One shortest line of a puzzle: the game's solver when it has landed, else a bounded search."""
-    if not has("solver"):
-        return search(state, max_states)
+    """One shortest line of a puzzle, from the game's solver."""
     found = registry.info("ricochet").hook("solver")(state.copy(), None, None)
     if not found.found:
         return None
@@ -157,8 +129,6 @@ def test_a_puzzle_solved_by_clicking(page: Page, live_server: ServerProcess) -> 
     expect(page.get_by_test_id("puzzle-timer")).to_have_class(re.compile(r"\bstopped\b"))
     expect(page.get_by_test_id("ricochet-bar")).to_be_hidden()
     assert page.locator("[data-testid^='square-'][data-legal='true']").count() == 0
-    if not has("solver"):
-        return
     expect(banner).to_have_attribute("data-optimal", "true")
     expect(banner).to_have_attribute("data-optimum", "2")
     # the optimal line the server found, stepped through from the puzzle's start: the ghosts stand where it leads
@@ -219,7 +189,6 @@ def test_the_transparent_robot_passes_walls(page: Page, live_server: ServerProce
     expect(page.get_by_test_id("move-1")).to_contain_text(f"T{direction}1")
 
 
-@pytest.mark.skipif(not registry.info("ricochet").has("hints"), reason="the Ricochet solver's graded hints")
 def test_hints_are_shown_level_by_level(page: Page, live_server: ServerProcess) -> None:
     puzzle = "1A2B3C4D.E2302B12.bt"
     state = damier.load("ricochet").state_from_position(puzzle)

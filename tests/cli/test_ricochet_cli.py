@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 import damier
-from damier.core import registry
 from damier.games.ricochet import boards
 from damier.games.ricochet.rules import RicochetState
 from tests.cli.test_cli import assert_clean_error, contains, invoke, run_cli
@@ -19,13 +18,6 @@ from tests.cli.test_cli import assert_clean_error, contains, invoke, run_cli
 #: seed 24 draws 2B1B3B4B.BABE18C4.gc: green, on o12, reaches the green circle in two moves (GS GW)
 SEED = 24
 HARD = "7650+42+E2302B12+C9"  # DriftingDroids' 25-move puzzle
-
-
-def has(feature: str) -> bool:
-    return registry.info("ricochet").has(feature)
-
-
-needs_solver = pytest.mark.skipif(not has("solver"), reason="the Ricochet solver has not landed yet")
 
 
 def shortest(state: RicochetState, depth: int) -> list[str]:
@@ -96,14 +88,12 @@ def test_play_with_the_transparent_robot_and_silver_options() -> None:
     assert contains(out, "Legal moves: " + " ".join(legal))
 
 
-@needs_solver
 def test_play_hints_come_from_the_solver() -> None:
     out = invoke("play", "ricochet", "--seed", str(SEED), stdin="hint\nhint\nhint\nhint\n").stdout
     assert "Hint" in out and "error" not in out.lower()
 
 
 # ----- damier solve ricochet ----------------------------------------------------------------------------
-@needs_solver
 def test_solve_a_puzzle_id_a_position_and_a_driftingdroids_id() -> None:
     state = damier.load("ricochet").new_state(SEED)
     report = solve_json("--puzzle", state.position())
@@ -116,10 +106,7 @@ def test_solve_a_puzzle_id_a_position_and_a_driftingdroids_id() -> None:
     assert solve_json("--puzzle", "1A2A3A4A.94FFF08F.rc A4FFF08F---- 1 s----- RS")["length"] == 1  # from e11
 
 
-@needs_solver
 def test_solve_reads_the_rules_from_the_puzzle() -> None:
-    if not has("puzzle"):
-        pytest.skip("the game does not declare its puzzle reader (damier.games.ricochet.rules:puzzle_state) yet")
     assert solve_json("--puzzle", "1A2A3A4A.94FFF08F.rc.s")["length"] == 3  # a turn: RN RE RW
     obj = {"quadrants": ["1A", "2A", "3A", "4A"],
            "robots": {"red": [4, 9], "green": [15, 15], "blue": [0, 15], "yellow": [15, 8]},
@@ -129,7 +116,6 @@ def test_solve_reads_the_rules_from_the_puzzle() -> None:
     assert solve_json("--puzzle", json.dumps(obj))["length"] == 1
 
 
-@needs_solver
 @pytest.mark.slow
 def test_solve_driftingdroids_25_move_puzzle() -> None:
     report = solve_json("--puzzle", HARD)
@@ -153,7 +139,6 @@ BAD_INPUT = [
 ]
 
 
-@needs_solver
 @pytest.mark.parametrize(("puzzle", "words"), BAD_INPUT)
 def test_solve_bad_input_is_a_one_line_error(puzzle: str, words: str) -> None:
     result = invoke("solve", "ricochet", "--puzzle", puzzle)
@@ -161,7 +146,6 @@ def test_solve_bad_input_is_a_one_line_error(puzzle: str, words: str) -> None:
     assert result.stderr.count("\n") == 1
 
 
-@needs_solver
 def test_solve_in_a_subprocess_as_a_user_runs_it() -> None:
     done = run_cli("solve", "ricochet", "--puzzle", "1A2A3A4A.94FFF08F.rc", "--json")
     assert done.returncode == 0, done.stderr
@@ -170,8 +154,3 @@ def test_solve_in_a_subprocess_as_a_user_runs_it() -> None:
     assert bad.returncode == 2 and bad.stderr == "error: two robots cannot stand on the same square\n"
 
 
-def test_solve_without_a_solver_says_so_in_one_line() -> None:
-    if has("solver"):
-        pytest.skip("the solver has landed")
-    result = invoke("solve", "ricochet", "--puzzle", "1A2A3A4A.94FFF08F.rc")
-    assert_clean_error(result, "ricochet has no solver")

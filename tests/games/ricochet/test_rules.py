@@ -106,14 +106,6 @@ def ends(state: RicochetState) -> dict[str, tuple[str, int]]:
     return out
 
 
-def has_solver() -> bool:
-    return registry.info("ricochet").has("solver")
-
-
-needs_solver = pytest.mark.skipif(not has_solver(), reason="the Ricochet solver has not landed yet")
-
-
-# ----- robots and targets -------------------------------------------------------------------------------
 def test_four_robots_red_green_blue_yellow_and_optional_silver_and_transparent() -> None:
     assert squares(at(puzzle("e10", "p16", "a16", "p9", target="rc"))) == ["e10", "p16", "a16", "p9", "-", "-"]
     assert squares(at(puzzle("e10", "p16", "a16", "p9", "a1", target="rc")))[4] == "a1"
@@ -380,7 +372,6 @@ def test_targets_are_drawn_among_all_17() -> None:
     assert len(drawn) == 17
 
 
-@needs_solver
 @pytest.mark.parametrize("difficulty", [2, 5, 8])
 def test_difficulty_draws_puzzles_of_that_optimal_number_of_moves(difficulty: int) -> None:
     game = damier.load("ricochet", difficulty=difficulty)
@@ -402,17 +393,13 @@ def test_the_outcome_of_a_solved_puzzle_counts_the_moves_used() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.termination is Termination.SOLVED
     assert (outcome.winner, outcome.cost) == (0, 3)
-    if has_solver():
-        assert outcome.optimum == 2 and outcome.reason == "solved in 3 moves (the optimum is 2)"
-        assert outcome.returns == (2 / 3,)
-    else:
-        assert outcome.optimum is None and outcome.reason == "solved in 3 moves"
+    assert outcome.optimum == 2 and outcome.reason == "solved in 3 moves (the optimum is 2)"
+    assert outcome.returns == (2 / 3,)
     assert state.legal_moves() == [] and state.player == TERMINAL
     with pytest.raises(IllegalMoveError, match="the puzzle is solved \\(solved in 3 moves"):
         state.parse_move("RS")
 
 
-@needs_solver
 def test_the_optimum_is_the_puzzles_from_its_start_even_from_a_later_position() -> None:
     state = play(at(puzzle("e10", "p16", "e6", "p9", target="rc")), "RN")
     later = at(state.position())
@@ -846,7 +833,6 @@ def test_race_the_next_round_keeps_the_board_and_the_robots_where_the_demonstrat
         state = after
 
 
-@needs_solver
 def test_race_with_a_difficulty_no_target_has_the_next_round_takes_any_target() -> None:
     first = RACE.first_round(damier.load("ricochet", board=BOARD), 0)
     game = damier.load("ricochet", board=BOARD, difficulty=30)  # no target takes 30 moves from there
@@ -861,8 +847,7 @@ def test_a_puzzle_drawn_for_given_robots_keeps_them_and_an_impossible_difficulty
     assert isinstance(game, RicochetGame)
     robots = tuple(t.cell for t in boards.build(BOARD).targets if t.colour in boards.COLOURS)[:4]
     # each coloured robot on a target: still most targets make puzzles, so ask for an impossible difficulty
-    if has_solver():
-        with pytest.raises(StateError, match="no puzzle of 30 moves was found on 1A2A3A4A"):
-            game.draw_puzzle(random.Random(0), robots=(*robots, -1, -1), difficulty=30)
+    with pytest.raises(StateError, match="no puzzle of 30 moves was found on 1A2A3A4A"):
+        game.draw_puzzle(random.Random(0), robots=(*robots, -1, -1), difficulty=30)
     puzzle_ = game.draw_puzzle(random.Random(0), robots=(*robots, -1, -1))
     assert list(puzzle_.robots[:4]) == list(robots)
