@@ -112,21 +112,23 @@ class Problem:
         """(stats, table) of the kernel's search (see ``solver_kernel.search``)."""
         stats = np.zeros(12, dtype=np.int64)
         log2_max = TABLE_LOG2_MAX - (self.width - 1)
-        table = solver_kernel.search(
-            self.walls, self.solid, self.coloured, self.stops, self.bound, self.tbound, self.cells, self.axes,
-            self.movable, self.finisher, self.pool[0], self.pool[1], self.tslot, self.layout, self.width,
-            self.last_slot, self.last_direction, self.rebound, self.target, last, complete,
-            -1 if node_limit is None else node_limit, min(log2_start, log2_max), log2_max, stats)
+        with np.errstate(over="ignore"):  # the hashes wrap around (without the JIT, numpy would say so)
+            table = solver_kernel.search(
+                self.walls, self.solid, self.coloured, self.stops, self.bound, self.tbound, self.cells, self.axes,
+                self.movable, self.finisher, self.pool[0], self.pool[1], self.tslot, self.layout, self.width,
+                self.last_slot, self.last_direction, self.rebound, self.target, last, complete,
+                -1 if node_limit is None else node_limit, min(log2_start, log2_max), log2_max, stats)
         return stats, table
 
     def walk(self, table: np.ndarray, stats: np.ndarray, cost: int, mode: int, lines: np.ndarray,
              sizes: np.ndarray, counts: np.ndarray) -> int:
         """``solver_kernel.walk`` over the search's table."""
-        return int(solver_kernel.walk(
-            table, int(stats[5]), self.width, self.walls, self.solid, self.coloured, self.stops, self.bound,
-            self.tbound, self.cells, self.axes, self.movable, self.finisher, self.pool[0], self.pool[1], self.tslot,
-            self.layout, self.last_slot, self.last_direction, self.rebound, self.target, cost, mode, lines, sizes,
-            counts))
+        with np.errstate(over="ignore"):
+            return int(solver_kernel.walk(
+                table, int(stats[5]), self.width, self.walls, self.solid, self.coloured, self.stops, self.bound,
+                self.tbound, self.cells, self.axes, self.movable, self.finisher, self.pool[0], self.pool[1],
+                self.tslot, self.layout, self.last_slot, self.last_direction, self.rebound, self.target, cost, mode,
+                lines, sizes, counts))
 
 
 def problem(state: State, moving: frozenset[int] | None = None) -> Problem:
@@ -252,10 +254,11 @@ def _one_line(prob: Problem, state: RicochetState, stats: np.ndarray, table: np.
     """The optimal line the search found, traced back through its table (or, if the table lost the way, walked
     forward from the start)."""
     lines = np.zeros((1, solver_kernel.MAX_DEPTH, 3), dtype=np.int64)
-    count = int(solver_kernel.trace(
-        table, int(stats[5]), prob.width, prob.walls, prob.solid, prob.coloured, prob.stops, prob.cells, prob.movable,
-        prob.pool[0], prob.pool[1], prob.tslot, prob.layout, prob.rebound, stats[8], stats[9], int(stats[10]), cost,
-        lines[0]))
+    with np.errstate(over="ignore"):
+        count = int(solver_kernel.trace(
+            table, int(stats[5]), prob.width, prob.walls, prob.solid, prob.coloured, prob.stops, prob.cells,
+            prob.movable, prob.pool[0], prob.pool[1], prob.tslot, prob.layout, prob.rebound, stats[8], stats[9],
+            int(stats[10]), cost, lines[0]))
     if count == 0:
         count = prob.walk(table, stats, cost, solver_kernel.WALK_ONE, lines, np.zeros(1, dtype=np.int64), _NO_BOUND)
     if count == 0:
