@@ -13,7 +13,7 @@ is actually created, so ``damier games`` starts fast and compiles nothing.
 >>> require("atoms", "solver")
 Traceback (most recent call last):
 ...
-damier.core.errors.FeatureError: atoms has no solver; games with one: micro
+damier.core.errors.FeatureError: atoms has no solver; games with one: micro, ricochet
 """
 
 from __future__ import annotations
