@@ -108,7 +108,7 @@ class Problem:
         return best
 
     def search(self, last: int, node_limit: int | None, complete: bool = False,
-               log2_start: int = TABLE_LOG2_START, boost: bool = True) -> tuple[np.ndarray, np.ndarray]:
+               log2_start: int = TABLE_LOG2_START) -> tuple[np.ndarray, np.ndarray]:
         """(stats, table) of the kernel's search (see ``solver_kernel.search``)."""
         stats = np.zeros(12, dtype=np.int64)
         log2_max = TABLE_LOG2_MAX - (self.width - 1)
@@ -117,7 +117,7 @@ class Problem:
                 self.walls, self.solid, self.coloured, self.stops, self.bound, self.tbound, self.cells, self.axes,
                 self.movable, self.finisher, self.pool[0], self.pool[1], self.tslot, self.layout, self.width,
                 self.last_slot, self.last_direction, self.rebound, self.target, last, complete,
-                -1 if node_limit is None else node_limit, min(log2_start, log2_max), log2_max, stats, boost)
+                -1 if node_limit is None else node_limit, min(log2_start, log2_max), log2_max, stats)
         return stats, table
 
     def walk(self, table: np.ndarray, stats: np.ndarray, cost: int, mode: int, lines: np.ndarray,

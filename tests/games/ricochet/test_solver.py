@@ -171,40 +171,6 @@ def test_the_bound_never_exceeds_the_cost() -> None:
         assert prob.lower_bound() <= solver.solve(state).cost
 
 
-def raised_bound(state: RicochetState) -> int:
-    """The search's bound: the smallest robot bound, plus one when no robot of that bound can finish alone."""
-    prob = solver.problem(state)
-    raw = prob.lower_bound()
-    for o in range(prob.movable):
-        table = prob.tbound if o == prob.tslot else prob.bound
-        if prob.finisher[o] and table[prob.cells[o] * 4 + prob.axes[o]] == raw and (
-                o == prob.tslot or solver_kernel.alone(prob.stops, prob.bound, prob.cells, prob.cells.shape[0], o,
-                                                       int(prob.axes[o]), raw, prob.target)):
-            return raw
-    return raw + 1
-
-
-@pytest.mark.parametrize("options", [{}, {"ricochet": "strict"}, {"transparent": True}, {"silver": True}])
-def test_the_raised_bound_never_exceeds_the_cost_left(options: dict[str, Any]) -> None:
-    for seed in range(4 if NO_JIT else 15):
-        state = near_goal(options, seed, 99, 0, seed % 3 == 0)
-        found = solver.solve(state)
-        spent = 0
-        for move in found.moves:
-            assert raised_bound(state) <= found.cost - spent, state.position()
-            before = state.cost
-            state.play(move)
-            spent += state.cost - before
-
-
-def test_the_search_finds_the_same_costs_with_or_without_the_raised_bound() -> None:
-    for seed in range(5 if NO_JIT else 40):
-        prob = solver.problem(damier.load("ricochet", ricochet="if_trivial").new_state(seed))
-        raised, _ = prob.search(solver.MAX_COST, None)
-        plain, _ = prob.search(solver.MAX_COST, None, boost=False)
-        assert raised[1] == plain[1] and raised[2] <= plain[2] * 2
-
-
 # ----- the hardest known puzzles -------------------------------------------------------------------------
 @needs_jit
 @pytest.mark.parametrize("puzzle", list(HARD))
