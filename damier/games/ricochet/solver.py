@@ -3,9 +3,11 @@ moves, or the least cost with the transparent robot (1 per move plus 1 per wall 
 coloured targets and the vortex, in every rule mode (ricochet off, if_trivial or strict; rebounds allowed or not).
 
 The search is ``solver_kernel.search`` (numba): A* in cost buckets with an admissible, consistent bound per
-cell (from the target, the other robots ignored), a table of the cheapest cost of each position keyed on the
-robots by role (interchangeable robots sorted), stop tables per cell and direction, and the line traced back
-through that table. Every line is replayed through ``RicochetState.play`` before it is returned.
+cell (from the target, the other robots ignored; one more when no robot can finish alone in that many moves), a
+table of the cheapest cost of each position keyed on the robots by role (interchangeable robots sorted), stop
+tables per cell and direction, and the line traced back through that table. Every line is replayed through
+``RicochetState.play`` before it is returned. A search takes at most about 1.8 GiB (the table, the waiting
+positions); past that it gives up as if its node limit were reached.
 
 >>> state = puzzle_state("1A2A3A4A.0F00F0FF.v", {})
 >>> found = solve(state)
@@ -28,7 +30,15 @@ import numpy as np
 from damier.core.errors import OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Solution, State
 from damier.games.ricochet import INFO, boards, notation, solver_kernel
-from damier.games.ricochet.rules import ROBOTS, TRANSPARENT, RicochetGame, RicochetState, move_of, parts_of
+from damier.games.ricochet.rules import (
+    MOVE_LIMIT,
+    ROBOTS,
+    TRANSPARENT,
+    RicochetGame,
+    RicochetState,
+    move_of,
+    parts_of,
+)
 
 #: the costliest line searched when no ``max_cost`` is given (the hardest known 4-robot puzzles take 25)
 MAX_COST = solver_kernel.MAX_DEPTH - 8
@@ -97,6 +107,7 @@ class Problem:
     last_direction: int
     rebound: bool
     target: int
+    alive: int  # a line's positions before its last move cost less than this (the rules' move limit)
 
     def lower_bound(self) -> int:
         """The bound at the start (``INF`` when no robot can ever finish)."""
@@ -108,7 +119,7 @@ class Problem:
         return best
 
     def search(self, last: int, node_limit: int | None, complete: bool = False,
-               log2_start: int = TABLE_LOG2_START) -> tuple[np.ndarray, np.ndarray]:
+               log2_start: int = TABLE_LOG2_START, boost: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """(stats, table) of the kernel's search (see ``solver_kernel.search``)."""
         stats = np.zeros(12, dtype=np.int64)
         log2_max = TABLE_LOG2_MAX - (self.width - 1)
@@ -117,7 +128,8 @@ class Problem:
                 self.walls, self.solid, self.coloured, self.stops, self.bound, self.tbound, self.cells, self.axes,
                 self.movable, self.finisher, self.pool[0], self.pool[1], self.tslot, self.layout, self.width,
                 self.last_slot, self.last_direction, self.rebound, self.target, last, complete,
-                -1 if node_limit is None else node_limit, min(log2_start, log2_max), log2_max, stats)
+                -1 if node_limit is None else node_limit, min(log2_start, log2_max), log2_max, stats, boost,
+                self.alive)
         return stats, table
 
     def walk(self, table: np.ndarray, stats: np.ndarray, cost: int, mode: int, lines: np.ndarray,
@@ -185,7 +197,7 @@ def problem(state: State, moving: frozenset[int] | None = None) -> Problem:
         finisher=np.array([finishes(r) for r in slots], dtype=np.bool_), pool=(len(head), len(head) + len(pool)),
         tslot=slots.index(TRANSPARENT) if TRANSPARENT in slots else -1, layout=layout,
         width=1 if word == 0 else 2, last_slot=last_slot, last_direction=last_direction, rebound=puzzle.rebound,
-        target=target.cell)
+        target=target.cell, alive=MOVE_LIMIT - state.cost)
 
 
 _NO_BOUND = np.zeros(1, dtype=np.int64)
@@ -231,7 +243,7 @@ def solve(state: State, max_cost: int | None = None, node_limit: int | None = No
     cost 0."""
     last = _limits(max_cost, node_limit)
     if state.is_over():
-        return Solution((), 0, True, 0)
+        return Solution((), 0, True, 0) if _solved(state) else Solution((), -1, True, 0)
     prob = problem(state)
     first = prob.lower_bound()
     if first >= solver_kernel.INF:
@@ -247,6 +259,12 @@ def solve(state: State, max_cost: int | None = None, node_limit: int | None = No
     cost = int(stats[1])
     assert isinstance(state, RicochetState)
     return Solution(_one_line(prob, state, stats, table, cost), cost, True, nodes)
+
+
+def _solved(state: State) -> bool:
+    """Whether a finished puzzle was solved (not ended by the rules' move limit)."""
+    assert isinstance(state, RicochetState)
+    return state._finisher() >= 0
 
 
 def _one_line(prob: Problem, state: RicochetState, stats: np.ndarray, table: np.ndarray,
@@ -280,7 +298,7 @@ def all_optimal(state: State, node_limit: int | None = LISTING_NODES,
     """(cost, how many optimal lines, the first ``limit`` of them, positions expanded), or None when no line was
     found within ``node_limit``. The count saturates at 2**62."""
     if state.is_over():
-        return 0, 1, [()], 0
+        return (0, 1, [()], 0) if _solved(state) else None
     assert isinstance(state, RicochetState)
     prob = problem(state)
     if prob.lower_bound() >= solver_kernel.INF:
@@ -378,7 +396,8 @@ def hint(state: State, level: int) -> dict[str, Any]:
     if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= len(HINT_LEVELS):
         raise StateError(f"a hint level is 1 (the length's band) to {len(HINT_LEVELS)} (the solution), not {level!r}")
     if state.is_over():
-        raise StateError("the puzzle is solved: there is nothing to hint")
+        raise StateError("the puzzle is solved: there is nothing to hint" if _solved(state) else
+                         f"the puzzle is over (not solved within {MOVE_LIMIT} moves): there is nothing to hint")
     solution = solve(state)
     kind = HINT_LEVELS[level - 1]
     if not solution.found:

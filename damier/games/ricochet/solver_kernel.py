@@ -15,16 +15,19 @@ Robots that may not move in a search (``fixed``) are obstacles, outside the key.
 ``bound[cell * 4 + axes]`` is a lower bound of the cost a robot still needs to finish from ``cell`` with
 ``axes``, computed from the target with every other robot ignored and the robot allowed to stop on any cell of
 a slide (another robot could be there to stop it): a relaxation, so never more than the truth, and consistent
-(one move lowers it by at most its cost).
+(one move lowers it by at most its cost). The search raises it by one where no robot of the smallest bound can
+finish *alone* in that many moves, the others standing still (``alone``): a line then needs another robot's move
+or more moves of its own. The raised bound stays consistent.
 
 The search (``search``) is A* in buckets of ``cost so far + bound``. Children are pushed without being looked
 up; a position is looked up in the table (open addressing, one int64 per entry) when it comes off its bucket
-(delayed duplicate detection) and expanded only when no cheaper or equal cost was recorded for it. A bucket is
-kept in ``SPLIT`` lists by the top bits of the positions' hashes, which are the table region they are looked up
-in, and taken list by list; the children that land in the bucket being expanded go on a stack taken first, so
-the last bucket runs depth first to its goal. With a consistent bound every expanded position has its cheapest
-cost, so the table holds the exact cost of every expanded position: ``trace`` walks the line found back from its
-last move, and ``walk`` follows the table forward from the start to count and list every optimal line.
+(delayed duplicate detection) and expanded only when no cheaper or equal cost was recorded for it. The alone
+check is made then too, once per position: one that fails is marked in the table and put back one bucket up. A
+bucket is kept in ``SPLIT`` lists by the top bits of the positions' hashes, which are the table region they are
+looked up in, and taken list by list; the children that land in the bucket being expanded go on a stack taken
+first, so the last bucket runs depth first to its goal. With a consistent bound every expanded position has its
+cheapest cost, so the table holds the exact cost of every expanded position: ``trace`` walks the line found back
+from its last move, and ``walk`` follows the table forward from the start to count and list every optimal line.
 """
 
 from __future__ import annotations
@@ -51,9 +54,11 @@ KEY_BITS = 55
 MOVES = 4 * (ROBOTS - 1) + 4 * MAX_PASS
 #: positions per chunk of a bucket's list
 CHUNK = 512
+#: the most memory the waiting positions may take (the table takes at most 1 GiB): past it a search gives up
+POOL_BYTES = 768 << 20
 HASH = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15
 HASH2 = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
-#: the mark bit of a table entry (a walk's "no optimal line from here")
+#: the mark bit of a table entry: during a search, "put back by the alone check"; in a walk, "no line from here"
 MARK = 128
 
 # search outcomes
@@ -145,7 +150,7 @@ def transparent_bound(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray
                     changed = True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _slide(stops: np.ndarray, cells: np.ndarray, n: int, s: int, d: int) -> int:
     """Where the robot in slot ``s`` stops in direction ``d``: the walls' stop, or short of the nearest of the
     ``n`` robots of ``cells`` on the way (its own cell if it cannot move)."""
@@ -182,7 +187,67 @@ def slide(stops: np.ndarray, cells: np.ndarray, s: int, d: int) -> int:
     return _slide(stops, cells, cells.shape[0], s, d)
 
 
-@njit(cache=True, inline="always")
+
+#: the deepest "alone" check of the bound (beyond it, a robot is taken to manage alone)
+ALONE_DEPTH = 10
+
+
+@njit(cache=True)
+def alone(stops: np.ndarray, bound: np.ndarray, cells: np.ndarray, nall: int, r: int, axes_r: int, h: int,
+          target: int) -> bool:
+    """Whether the robot in slot ``r`` (``axes_r``, bound ``h``) can end on the target having turned in exactly
+    ``h`` moves of its own, every other robot where it is (each move then lowers the bound by one). When it cannot,
+    a line needs another robot's move, or more moves of its own: the bound plus one is still a lower bound."""
+    if h > ALONE_DEPTH:
+        return True
+    at = np.empty(ALONE_DEPTH + 1, dtype=np.int64)
+    ax = np.empty(ALONE_DEPTH + 1, dtype=np.int64)
+    nd = np.zeros(ALONE_DEPTH + 1, dtype=np.int64)
+    start = cells[r]
+    at[0] = start
+    ax[0] = axes_r
+    depth = 0
+    while depth >= 0:
+        if nd[depth] >= 4:
+            depth -= 1
+            continue
+        d = nd[depth]
+        nd[depth] += 1
+        mine = at[depth]
+        stop = stops[mine * 4 + d]
+        if stop == mine:
+            continue
+        for o in range(nall):
+            if o == r:
+                continue
+            q = cells[o]
+            if d == 0:
+                if (q & 15) == (mine & 15) and stop <= q < mine:
+                    stop = q + 16
+            elif d == 2:
+                if (q & 15) == (mine & 15) and mine < q <= stop:
+                    stop = q - 16
+            elif d == 1:
+                if (q >> 4) == (mine >> 4) and mine < q <= stop:
+                    stop = q - 1
+            else:
+                if (q >> 4) == (mine >> 4) and stop <= q < mine:
+                    stop = q + 1
+        if stop == mine:
+            continue
+        na = ax[depth] | AXIS[d]
+        if bound[stop * 4 + na] != h - depth - 1:
+            continue
+        if h - depth - 1 == 0:
+            return True
+        depth += 1
+        at[depth] = stop
+        ax[depth] = na
+        nd[depth] = 0
+    return False
+
+
+@njit(cache=True)
 def _bound(cells: np.ndarray, axes: np.ndarray, nr: int, finisher: np.ndarray, tslot: int, bound: np.ndarray,
            tbound: np.ndarray) -> int:
     """The smallest bound over the slots that may finish."""
@@ -195,7 +260,7 @@ def _bound(cells: np.ndarray, axes: np.ndarray, nr: int, finisher: np.ndarray, t
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _encode(cells: np.ndarray, axes: np.ndarray, nr: int, layout: np.ndarray, last_s: int, last_d: int,
             out: np.ndarray) -> None:
     """The key of a position in ``out[0]``, ``out[1]``. ``layout[s] = word << 16 | shift << 8 | width`` for each
@@ -220,7 +285,7 @@ def _encode(cells: np.ndarray, axes: np.ndarray, nr: int, layout: np.ndarray, la
     out[1] = hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _decode(lo: np.int64, hi: np.int64, nr: int, layout: np.ndarray, cells: np.ndarray, axes: np.ndarray,
             last: np.ndarray) -> None:
     """The position of a key: ``cells`` and ``axes`` of the slots (an untracked robot's axes are 3), ``last`` =
@@ -253,7 +318,7 @@ def _home(x: np.int64, log2: int) -> int:
     return int((x >> (64 - log2)) & ((1 << log2) - 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _find(table: np.ndarray, log2: int, width: int, lo: np.int64, hi: np.int64) -> int:
     """The index of the key's entry in ``table`` (open addressing, linear probing), or -1."""
     mask = (1 << log2) - 1
@@ -267,42 +332,30 @@ def _find(table: np.ndarray, log2: int, width: int, lo: np.int64, hi: np.int64) 
         i = (i + 1) & mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cost_at(table: np.ndarray, at: int) -> int:
     return int(table[at] & 127) - 1
-
-
-@njit(cache=True, inline="always")
-def _put(table: np.ndarray, log2: int, width: int, lo: np.int64, hi: np.int64, cost: int) -> int:
-    """Record ``cost`` for the key; 1 for a new entry, 0 for an update. The table must have an empty entry."""
-    mask = (1 << log2) - 1
-    i = _home((lo ^ (hi * HASH2)) * HASH, log2)
-    while True:
-        e = table[i * width]
-        if e == 0:
-            table[i * width] = (lo << 8) | (cost + 1)
-            if width == 2:
-                table[i * width + 1] = hi
-            return 1
-        if (e >> 8) == lo and (width == 1 or table[i * width + 1] == hi):
-            table[i * width] = (lo << 8) | (cost + 1)
-            return 0
-        i = (i + 1) & mask
 
 
 @njit(cache=True)
 def _grown(table: np.ndarray, log2: int, width: int, new_log2: int) -> np.ndarray:
     """``table`` rehashed into ``2**new_log2`` entries."""
     out = np.zeros((1 << new_log2) * width, dtype=np.int64)
+    mask = (1 << new_log2) - 1
     for i in range(1 << log2):
         e = table[i * width]
         if e != 0:
             hi = table[i * width + 1] if width == 2 else np.int64(0)
-            _put(out, new_log2, width, e >> 8, hi, int(e & 127) - 1)
+            j = _home(((e >> 8) ^ (hi * HASH2)) * HASH, new_log2)
+            while out[j * width] != 0:
+                j = (j + 1) & mask
+            out[j * width] = e  # the mark kept
+            if width == 2:
+                out[j * width + 1] = hi
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _child(cells: np.ndarray, axes: np.ndarray, nr: int, p0: int, p1: int, s: int, dest: int, d: int,
            out_cells: np.ndarray, out_axes: np.ndarray) -> int:
     """The position after slot ``s`` moves to ``dest`` in direction ``d`` (the pool kept sorted, obstacles past
@@ -334,7 +387,7 @@ def _child(cells: np.ndarray, axes: np.ndarray, nr: int, p0: int, p1: int, s: in
     return j
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _moves(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np.ndarray, cells: np.ndarray,
            nr: int, tslot: int, last_s: int, last_d: int, rebound: bool, out: np.ndarray, cbuf: np.ndarray,
            pbuf: np.ndarray) -> int:
@@ -381,6 +434,8 @@ SPLIT = 1 << SPLIT_BITS
 SPLIT_BY_HASH = True
 #: the list of a cost bucket's own new positions (depth first), after the split lists of every cost
 STACK = (MAX_DEPTH + 2) * SPLIT
+#: then, per cost, the list of positions put back by the "alone" check (their bound one more: see ``alone``)
+BOOSTED = STACK + 1
 #: the inverse of HASH modulo 2**64: a list holds its positions' hashes, the key is found back from it
 UNHASH = np.int64(-1018231460777725123)
 
@@ -390,7 +445,7 @@ def search(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
            tbound: np.ndarray, cells0: np.ndarray, axes0: np.ndarray, nr: int, finisher: np.ndarray, p0: int,
            p1: int, tslot: int, layout: np.ndarray, width: int, last_s0: int, last_d0: int, rebound: bool,
            target: int, last: int, complete: bool, node_limit: int, log2_start: int, log2_max: int,
-           stats: np.ndarray) -> np.ndarray:
+           stats: np.ndarray, boost: bool = True, alive: int = INF) -> np.ndarray:
     """A* from the position ``cells0`` (the ``nr`` movable slots, then fixed robots), ``axes0``, last move
     (``last_s0``, ``last_d0``), for lines of cost at most ``last``; returns the table of the cheapest cost of
     every expanded position (for ``walk``). ``stats``: [outcome (``FOUND``, ``NONE_WITHIN``, ``LIMIT``), the
@@ -398,7 +453,9 @@ def search(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
     positions pushed, then the key (two words) of the position before the last move of the line found, and that
     move as (cell moved from << 16 | direction << 8 | walls passed), 1 if no position was left to expand (then
     ``NONE_WITHIN`` means no line at all)]. ``complete``: expand the last bucket to its end (so that every
-    optimal line's positions are in the table), else stop at the first goal of the optimal cost.
+    optimal line's positions are in the table), else stop at the first goal of the optimal cost. ``boost``: raise
+    the bound by the alone check. ``alive``: a position not solved at this cost or more ends the puzzle (the rules'
+    move limit), so it has no children.
 
     The positions of a cost bucket wait in ``SPLIT`` lists by the top bits of their hash (the region of the table
     they are looked up in), taken one list after the other; the children that land in the bucket being expanded
@@ -408,9 +465,10 @@ def search(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
     pool = np.empty(n_chunks * CHUNK * width, dtype=np.int64)
     link = np.empty(n_chunks, dtype=np.int64)
     fill = np.empty(n_chunks, dtype=np.int64)
-    head = np.empty(STACK + 1, dtype=np.int64)  # a cost's row of list heads is set to -1 when first used
+    head = np.empty(BOOSTED + MAX_DEPTH + 2, dtype=np.int64)  # a cost's split lists are set -1 when first used
     ready = np.zeros(MAX_DEPTH + 2, dtype=np.bool_)
-    head[STACK] = -1
+    for i in range(STACK, BOOSTED + MAX_DEPTH + 2):
+        head[i] = -1
     count = np.zeros(MAX_DEPTH + 2, dtype=np.int64)  # positions waiting at each cost
     run = np.zeros(RUN_SIZE, dtype=np.int64)
     run[R_BEST] = INF
@@ -443,12 +501,15 @@ def search(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
         while True:
             code = _phase(walls, solid, coloured, stops, bound, tbound, cells0, axes0, nr, finisher, p0, p1, tslot,
                           layout, width, rebound, target, last, complete, node_limit, log2_max, table, pool, link,
-                          fill, head, ready, count, run)
+                          fill, head, ready, count, run, boost, alive)
             if code == GROW_TABLE:
                 new_log2 = min(int(run[R_LOG2]) + 1, log2_max)
                 table = _grown(table, int(run[R_LOG2]), width, new_log2)
                 run[R_LOG2] = new_log2
             elif code == GROW_POOL:
+                if n_chunks * 2 * CHUNK * width * 8 > POOL_BYTES:
+                    run[R_OUTCOME] = LIMIT  # as many positions waiting as memory allows: given up
+                    break
                 n_chunks *= 2
                 pool = _longer(pool, n_chunks * CHUNK * width)
                 link = _longer(link, n_chunks)
@@ -480,11 +541,33 @@ def search(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
 
 
 @njit(cache=True)
+def _wide_key(cells: np.ndarray, axes: np.ndarray, nr: int, layout: np.ndarray, s: int, j: int, dest: int,
+              moved_axes: int, d: int, kc: np.ndarray, ka: np.ndarray, out: np.ndarray) -> None:
+    """The two-word key of the child where slot ``s`` moved to ``dest`` (slot ``j`` in the sorted pool), direction
+    ``d``: ``_encode`` of the child (the one-word keys are changed in place in ``_phase`` instead)."""
+    for o in range(nr):
+        kc[o] = cells[o]
+        ka[o] = axes[o]
+    if j < s:
+        for o in range(s, j, -1):
+            kc[o] = kc[o - 1]
+            ka[o] = ka[o - 1]
+    else:
+        for o in range(s, j):
+            kc[o] = kc[o + 1]
+            ka[o] = ka[o + 1]
+    kc[j] = dest
+    ka[j] = moved_axes
+    _encode(kc, ka, nr, layout, j, d, out)
+
+
+@njit(cache=True)
 def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np.ndarray, bound: np.ndarray,
            tbound: np.ndarray, cells0: np.ndarray, axes0: np.ndarray, nr: int, finisher: np.ndarray, p0: int,
            p1: int, tslot: int, layout: np.ndarray, width: int, rebound: bool, target: int, last: int,
            complete: bool, node_limit: int, log2_max: int, table: np.ndarray, pool: np.ndarray, link: np.ndarray,
-           fill: np.ndarray, head: np.ndarray, ready: np.ndarray, count: np.ndarray, run: np.ndarray) -> int:
+           fill: np.ndarray, head: np.ndarray, ready: np.ndarray, count: np.ndarray, run: np.ndarray,
+           boost: bool, alive: int) -> int:
     """Expand bucket ``run[R_F]``: its lists from ``run[R_NEXT]`` on, and the stack of its own new positions
     (first); ``DONE``, or ``GROW_TABLE`` / ``GROW_POOL`` when it needs a bigger table or more chunks (it returns
     before taking a position, so that the caller grows them and calls again). No array is assigned here and the
@@ -518,6 +601,10 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
     cbuf = np.empty(MAX_PASS, dtype=np.int64)
     pbuf = np.empty(MAX_PASS, dtype=np.int64)
     hs = np.empty(ROBOTS, dtype=np.int64)  # each slot's bound
+    wide = np.zeros(2, dtype=np.int64)  # a two-word key
+    a_at = np.empty(ALONE_DEPTH + 1, dtype=np.int64)  # the alone check's stack
+    a_ax = np.empty(ALONE_DEPTH + 1, dtype=np.int64)
+    a_nd = np.empty(ALONE_DEPTH + 1, dtype=np.int64)
     last_field = layout[nr]
     keyed_last = (last_field & 255) != 0
     last_shift = (last_field >> 8) & 255
@@ -539,16 +626,19 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
         if n_chunks - used + n_free < reserve:
             code = GROW_POOL
             break
-        # ---- the next position: the newest of the stack, else of the next list that has one
+        # ---- the next position: the newest of the stack, else of the boosted list, else of the next split list
         lst = STACK
         if head[STACK] < 0:
-            if not ready[f]:
-                break
-            while nxt < SPLIT and head[f * SPLIT + nxt] < 0:
-                nxt += 1
-            if nxt == SPLIT:
-                break
-            lst = f * SPLIT + nxt
+            lst = BOOSTED + f
+            if head[lst] < 0:
+                if not ready[f]:
+                    break
+                while nxt < SPLIT and head[f * SPLIT + nxt] < 0:
+                    nxt += 1
+                if nxt == SPLIT:
+                    break
+                lst = f * SPLIT + nxt
+        boosted = lst == BOOSTED + f
         c = head[lst]
         fill[c] -= 1
         count[f] -= 1
@@ -586,7 +676,8 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                 h_who = s
             elif hh < h_other:
                 h_other = hh
-        g = f - h
+        raw_h = h
+        g = f - h - (1 if boosted else 0)
         # ---- in the table: expanded before at this cost or less?
         i = int((x >> (64 - log2)) & mask)
         while True:
@@ -596,16 +687,98 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
             i = (i + 1) & mask
         e = table[i * width]
         if e != 0:
-            if (e & 127) - 1 <= g:
-                continue  # reached before as cheaply: a duplicate
-            table[i * width] = (lo << 8) | (g + 1)
+            known = (e & 127) - 1
+            if known < g or (known == g and (not boosted or (e & MARK) == 0)):
+                continue  # reached before as cheaply (or already put back at this cost): a duplicate
+        mark = 0
+        if boost and not boosted:
+            # ---- the "alone" check (``alone``, written out): can a robot of the smallest bound finish by itself?
+            manages = False
+            for o in range(nr):
+                if hs[o] != h:
+                    continue
+                if o == tslot or h > ALONE_DEPTH:
+                    manages = True
+                    break
+                a_at[0] = cells[o]
+                a_ax[0] = axes[o]
+                a_nd[0] = 0
+                depth = 0
+                while depth >= 0 and not manages:
+                    if a_nd[depth] >= 4:
+                        depth -= 1
+                        continue
+                    d = a_nd[depth]
+                    a_nd[depth] += 1
+                    here = a_at[depth]
+                    stop = stops[here * 4 + d]
+                    if stop == here:
+                        continue
+                    for q_slot in range(nall):
+                        if q_slot == o:
+                            continue
+                        q = cells[q_slot]
+                        if d == 0:
+                            if (q & 15) == (here & 15) and stop <= q < here:
+                                stop = q + 16
+                        elif d == 2:
+                            if (q & 15) == (here & 15) and here < q <= stop:
+                                stop = q - 16
+                        elif d == 1:
+                            if (q >> 4) == (here >> 4) and here < q <= stop:
+                                stop = q - 1
+                        else:
+                            if (q >> 4) == (here >> 4) and stop <= q < here:
+                                stop = q + 1
+                    if stop == here:
+                        continue
+                    na = a_ax[depth] | AXIS[d]
+                    if bound[stop * 4 + na] != h - depth - 1:
+                        continue
+                    if h - depth - 1 == 0:
+                        manages = True
+                        break
+                    depth += 1
+                    a_at[depth] = stop
+                    a_ax[depth] = na
+                    a_nd[depth] = 0
+                if manages:
+                    break
+            if not manages:
+                mark = MARK  # put back one bucket up; the table keeps its cost, marked as waiting
+        if e != 0:
+            table[i * width] = (lo << 8) | mark | (g + 1)
         elif entries * 8 < (1 << log2) * 7:
-            table[i * width] = (lo << 8) | (g + 1)
+            table[i * width] = (lo << 8) | mark | (g + 1)
             if width == 2:
                 table[i * width + 1] = hi
             entries += 1
         else:
             lost = 1  # the table is as big and as full as allowed: this position goes unrecorded
+        if mark != 0:
+            if f + 1 <= cap:
+                cc = head[BOOSTED + f + 1]
+                if cc < 0 or fill[cc] == CHUNK:
+                    if free >= 0:
+                        nc = free
+                        free = link[free]
+                        n_free -= 1
+                    else:
+                        nc = used
+                        used += 1
+                    link[nc] = cc
+                    fill[nc] = 0
+                    head[BOOSTED + f + 1] = nc
+                    cc = nc
+                at = (cc * CHUNK + fill[cc]) * width
+                pool[at] = x
+                if width == 2:
+                    pool[at + 1] = hi
+                fill[cc] += 1
+                count[f + 1] += 1
+                pushed += 1
+            continue
+        h = raw_h + (1 if boosted else 0)
         expanded += 1
         if node_limit >= 0 and expanded > node_limit:
             outcome = LIMIT
@@ -621,8 +794,8 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
         # ---- its children
         for s in range(nr):
             mine = cells[s]
-            others = h_other if s == h_who else h
-            if not finisher[s] and g + 1 + h > cap:
+            others = h_other if s == h_who else raw_h
+            if not finisher[s] and g + 1 + raw_h > cap:
                 continue  # its moves leave the bound as it is: no child fits
             for d in range(4):
                 if s == last_s and d == ((last_d + 2) & 3) and not rebound:
@@ -677,10 +850,10 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                         mine_h = tbound[dest * 4 + moved_axes] if s == tslot else bound[dest * 4 + moved_axes]
                         h2 = min(others, mine_h)
                     else:
-                        h2 = h
-                    f2 = max(g2 + h2, f)
-                    if f2 > cap:
-                        continue
+                        h2 = raw_h
+                    f2 = g2 + h2
+                    if f2 > cap or g2 >= alive:
+                        continue  # too dear, or past the rules' move limit (the puzzle ends there unsolved)
                     # ---- the child's slot: the pool kept sorted by cell
                     j = s
                     if p0 <= s < p1:
@@ -715,37 +888,17 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                             lo2 = (lo2 & last_clear) | ((j * 4 + d + 1) << last_shift)
                         hi2 = np.int64(0)
                     else:
-                        for o in range(nr):
-                            kc[o] = cells[o]
-                            ka[o] = axes[o]
-                        if j < s:
-                            for o in range(s, j, -1):
-                                kc[o] = kc[o - 1]
-                                ka[o] = ka[o - 1]
-                        else:
-                            for o in range(s, j):
-                                kc[o] = kc[o + 1]
-                                ka[o] = ka[o + 1]
-                        kc[j] = dest
-                        ka[j] = moved_axes
-                        lo2 = np.int64(0)
-                        hi2 = np.int64(0)
-                        for o in range(nr):
-                            fl = layout[o]
-                            v = (kc[o] << 2 | ka[o]) if (fl & 255) == 10 else kc[o]
-                            if (fl >> 16) == 0:
-                                lo2 |= v << ((fl >> 8) & 255)
-                            else:
-                                hi2 |= v << ((fl >> 8) & 255)
-                        if keyed_last:
-                            v = j * 4 + d + 1
-                            if (last_field >> 16) == 0:
-                                lo2 |= v << last_shift
-                            else:
-                                hi2 |= v << last_shift
+                        _wide_key(cells, axes, nr, layout, s, j, dest, moved_axes, d, kc, ka, wide)
+                        lo2 = wide[0]
+                        hi2 = wide[1]
                     # ---- push onto its list
                     x2 = (lo2 ^ (hi2 * HASH2)) * HASH
-                    if f2 == f:
+                    if f2 < f:
+                        # below the bucket of a position put back by the alone check: the child must fail the
+                        # check too (the boosted bound is consistent), so it is put back at once
+                        f2 = f
+                        lst = BOOSTED + f
+                    elif f2 == f:
                         lst = STACK
                     else:
                         if not ready[f2]:
