@@ -58,9 +58,9 @@ _CACHE_SIZE = 256
 
 
 def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
-    """A board's table of ``kind``: ``stops`` (target unused), ``coloured``, ``robot`` or ``transparent`` (the
-    bounds to ``target``)."""
-    key = (board.board_id, target if kind in ("robot", "transparent") else -1, kind)
+    """A board's table of ``kind``: ``stops`` (target unused), ``coloured``, ``robot``, ``robot turning`` (every
+    axes, for the ricochet rule) or ``transparent`` (the bounds to ``target``)."""
+    key = (board.board_id, target if kind not in ("stops", "coloured") else -1, kind)
     out = _CACHE.get(key)
     if out is not None:
         _CACHE.move_to_end(key)
@@ -72,9 +72,9 @@ def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
         out = np.zeros(boards.CELLS, dtype=np.bool_)
         for t in board.targets:
             out[t.cell] = t.shape != "vortex"
-    elif kind == "robot":
+    elif kind in ("robot", "robot turning"):
         out = np.empty(boards.CELLS * 4, dtype=np.int64)
-        solver_kernel.robot_bound(board.walls, target, out)
+        solver_kernel.robot_bound(board.walls, target, kind == "robot turning", out)
     else:
         out = np.empty(boards.CELLS * 4, dtype=np.int64)
         solver_kernel.transparent_bound(board.walls, board.solid, _table(board, -1, "coloured"), target, out)
@@ -152,7 +152,8 @@ def problem(state: State, moving: frozenset[int] | None = None) -> Problem:
     board = puzzle.board
     target = puzzle.target
     vortex = target.shape == "vortex"
-    present = [r for r in range(ROBOTS) if state.robots[r] >= 0]
+    robots = state.robots.tolist()
+    present = [r for r in range(ROBOTS) if robots[r] >= 0]
     moves = [r for r in present if moving is None or r in moving]
     trivial = state._trivial if puzzle.ricochet == "if_trivial" else frozenset()
 
@@ -162,7 +163,7 @@ def problem(state: State, moving: frozenset[int] | None = None) -> Problem:
     def ruled(r: int) -> bool:
         return finishes(r) and (puzzle.ricochet == "strict" or (puzzle.ricochet == "if_trivial" and r in trivial))
 
-    cell = {r: int(state.robots[r]) for r in present}
+    cell = {r: robots[r] for r in present}
     head = [r for r in moves if r != TRANSPARENT and finishes(r) and not vortex]
     pool = sorted((r for r in moves if r != TRANSPARENT and r not in head), key=cell.__getitem__)
     tail = [r for r in moves if r == TRANSPARENT]
@@ -191,7 +192,8 @@ def problem(state: State, moving: frozenset[int] | None = None) -> Problem:
             last_slot, last_direction = slots.index(r), d
     return Problem(
         walls=board.walls, solid=board.solid, coloured=_table(board, -1, "coloured"),
-        stops=_table(board, -1, "stops"), bound=_table(board, target.cell, "robot"),
+        stops=_table(board, -1, "stops"),
+        bound=_table(board, target.cell, "robot turning" if any(ruled(r) for r in slots) else "robot"),
         tbound=_table(board, target.cell, "transparent") if vortex and TRANSPARENT in slots else _NO_BOUND,
         cells=np.array([cell[r] for r in slots + fixed], dtype=np.int64), axes=axes, movable=len(slots),
         finisher=np.array([finishes(r) for r in slots], dtype=np.bool_), pool=(len(head), len(head) + len(pool)),
@@ -320,7 +322,8 @@ def fewest_robots(state: State, cost: int, known: int) -> int:
     """The fewest robots an optimal line (of ``cost``) moves: ``known`` (what some line moves) or fewer, found by
     searching with only a few robots allowed to move (the others are obstacles)."""
     assert isinstance(state, RicochetState)
-    present = [r for r in range(ROBOTS) if state.robots[r] >= 0]
+    robots = state.robots.tolist()
+    present = [r for r in range(ROBOTS) if robots[r] >= 0]
     for size in range(1, known):
         for group in itertools.combinations(present, size):
             prob = problem(state, frozenset(group))

@@ -84,9 +84,10 @@ def stop_table(walls: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def robot_bound(walls: np.ndarray, target: int, out: np.ndarray) -> None:
+def robot_bound(walls: np.ndarray, target: int, turning: bool, out: np.ndarray) -> None:
     """``out[cell * 4 + axes]``: the fewest moves a robot needs to end on ``target`` having turned (axes 3) if it
-    could stop on any cell of a slide; ``INF`` where it cannot. A breadth-first search back from the target."""
+    could stop on any cell of a slide; ``INF`` where it cannot. A breadth-first search back from the target; only
+    for axes 3 unless ``turning`` (no robot's turn matters: all count as turned)."""
     for i in range(CELLS * 4):
         out[i] = INF
     queue = np.empty(CELLS * 4, dtype=np.int64)
@@ -109,8 +110,13 @@ def robot_bound(walls: np.ndarray, target: int, out: np.ndarray) -> None:
             c = cell
             while (walls[c] & BIT[back]) == 0:  # every cell from which a slide in d passes over ``cell``
                 c += STEP[back]
-                for before in (axes, axes & ~ax):
-                    k = c * 4 + before
+                k = c * 4 + axes
+                if out[k] == INF:
+                    out[k] = dist + 1
+                    queue[tail] = k
+                    tail += 1
+                if turning:
+                    k = c * 4 + (axes & ~ax)
                     if out[k] == INF:
                         out[k] = dist + 1
                         queue[tail] = k
