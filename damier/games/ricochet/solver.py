@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import threading
 import time
 from collections import OrderedDict
 from typing import Any
@@ -55,16 +56,18 @@ LISTING_NODES = 20_000_000
 #: tables per board (stops, coloured targets) and per board and target (bounds), the latest kept
 _CACHE: OrderedDict[tuple[str, int, str], np.ndarray] = OrderedDict()
 _CACHE_SIZE = 256
+_CACHE_LOCK = threading.Lock()  # the server solves in threads too
 
 
 def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
     """A board's table of ``kind``: ``stops`` (target unused), ``coloured``, ``robot``, ``robot turning`` (every
     axes, for the ricochet rule) or ``transparent`` (the bounds to ``target``)."""
     key = (board.board_id, target if kind not in ("stops", "coloured") else -1, kind)
-    out = _CACHE.get(key)
-    if out is not None:
-        _CACHE.move_to_end(key)
-        return out
+    with _CACHE_LOCK:
+        out = _CACHE.get(key)
+        if out is not None:
+            _CACHE.move_to_end(key)
+            return out
     if kind == "stops":
         out = np.empty(boards.CELLS * 4, dtype=np.int64)
         solver_kernel.stop_table(board.walls, out)
@@ -78,9 +81,10 @@ def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
     else:
         out = np.empty(boards.CELLS * 4, dtype=np.int64)
         solver_kernel.transparent_bound(board.walls, board.solid, _table(board, -1, "coloured"), target, out)
-    _CACHE[key] = out
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    with _CACHE_LOCK:
+        _CACHE[key] = out
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
     return out
 
 
