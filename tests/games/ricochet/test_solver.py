@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import json
 import os
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,7 +22,8 @@ import damier
 from damier.core.errors import OptionError, ParseError, StateError
 from damier.core.game import TERMINAL
 from damier.games.ricochet import kernel, notation, solver, solver_kernel
-from damier.games.ricochet.rules import ROBOTS, RicochetGame, RicochetState, parts_of
+from damier.games.ricochet.rules import MOVE_LIMIT, ROBOTS, RicochetGame, RicochetState, parts_of
+from tests.cli.test_cli import invoke
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 needs_jit = pytest.mark.skipif(NO_JIT, reason="a search of millions of positions (run with the JIT)")
@@ -45,20 +48,28 @@ CONFIGS: tuple[dict[str, Any], ...] = (
 
 
 # ----- the naive reference -------------------------------------------------------------------------------
+def memory(state: RicochetState) -> tuple[Any, ...]:
+    """What the rules remember of a position: the robots, each robot's turn and the axis of its last move, the last
+    move. (``state.key()`` leaves out the axis: a robot back on its start after a move east and west keys like one
+    that never moved.)"""
+    axes = tuple(-1 if d < 0 else d % 2 for d in state.last_dir)
+    return tuple(int(c) for c in state.robots), tuple(state.turned), axes, state.last_move
+
+
 def naive_cost(state: RicochetState, limit: int) -> int | None:
     """The least cost that solves ``state`` (moves, plus walls the transparent robot passes), by uniform-cost
-    search over copies of the state keyed by ``state.key()``; None when it is more than ``limit``."""
+    search over copies of the state keyed by what the rules remember; None when it is more than ``limit``."""
     if state.player == TERMINAL:
         return 0
     base = state.cost
-    best: dict[bytes, int] = {state.key(): 0}
+    best: dict[tuple[Any, ...], int] = {memory(state): 0}
     heap: list[tuple[int, int, int, RicochetState]] = [(0, 1, 0, state.copy())]
     tick = itertools.count(1)
     while heap:
         cost, kind, _, node = heapq.heappop(heap)
         if kind == 0:
             return cost  # a solved position comes off the heap first among those of its cost
-        if cost > best.get(node.key(), cost):
+        if cost > best.get(memory(node), cost):
             continue
         for move in node.legal_moves():
             child = node.copy()
@@ -68,8 +79,8 @@ def naive_cost(state: RicochetState, limit: int) -> int | None:
                 continue
             if child.player == TERMINAL:
                 heapq.heappush(heap, (c, 0, next(tick), child))
-            elif c < best.get(child.key(), limit + 1):
-                best[child.key()] = c
+            elif c < best.get(memory(child), limit + 1):
+                best[memory(child)] = c
                 heapq.heappush(heap, (c, 1, next(tick), child))
     return None
 
@@ -171,6 +182,40 @@ def test_the_bound_never_exceeds_the_cost() -> None:
         assert prob.lower_bound() <= solver.solve(state).cost
 
 
+def raised_bound(state: RicochetState) -> int:
+    """The search's bound: the smallest robot bound, plus one when no robot of that bound can finish alone."""
+    prob = solver.problem(state)
+    raw = prob.lower_bound()
+    for o in range(prob.movable):
+        table = prob.tbound if o == prob.tslot else prob.bound
+        if prob.finisher[o] and table[prob.cells[o] * 4 + prob.axes[o]] == raw and (
+                o == prob.tslot or solver_kernel.alone(prob.stops, prob.bound, prob.cells, prob.cells.shape[0], o,
+                                                       int(prob.axes[o]), raw, prob.target)):
+            return raw
+    return raw + 1
+
+
+@pytest.mark.parametrize("options", [{}, {"ricochet": "strict"}, {"transparent": True}, {"silver": True}])
+def test_the_raised_bound_never_exceeds_the_cost_left(options: dict[str, Any]) -> None:
+    for seed in range(4 if NO_JIT else 15):
+        state = near_goal(options, seed, 99, 0, seed % 3 == 0)
+        found = solver.solve(state)
+        spent = 0
+        for move in found.moves:
+            assert raised_bound(state) <= found.cost - spent, state.position()
+            before = state.cost
+            state.play(move)
+            spent += state.cost - before
+
+
+def test_the_search_finds_the_same_costs_with_or_without_the_raised_bound() -> None:
+    for seed in range(5 if NO_JIT else 40):
+        prob = solver.problem(damier.load("ricochet", ricochet="if_trivial").new_state(seed))
+        raised, _ = prob.search(solver.MAX_COST, None)
+        plain, _ = prob.search(solver.MAX_COST, None, boost=False)
+        assert raised[1] == plain[1] and raised[2] <= plain[2] * 2
+
+
 # ----- the hardest known puzzles -------------------------------------------------------------------------
 @needs_jit
 @pytest.mark.parametrize("puzzle", list(HARD))
@@ -220,6 +265,22 @@ def test_node_limit_is_honoured() -> None:
     limited = solver.solve(state, node_limit=5)
     assert not limited.found and not limited.optimal and limited.nodes <= 6
     assert solver.solve(state, node_limit=found.nodes).cost == found.cost
+
+
+def test_no_line_goes_past_the_move_limit() -> None:
+    state = damier.load("ricochet").new_state(11)
+    assert isinstance(state, RicochetState)
+    found = solver.solve(state)
+    for cost, expected in ((MOVE_LIMIT - found.cost, found.cost), (MOVE_LIMIT - found.cost + 1, None)):
+        late = state.copy()
+        late.cost = cost  # as if that much were used already: a line must solve before the limit ends the puzzle
+        answer = solver.solve(late)
+        assert (answer.cost if answer.found else None) == expected and answer.optimal
+    over = state.copy()
+    over.cost = MOVE_LIMIT
+    assert over.is_over() and not solver.solve(over).found
+    with pytest.raises(StateError, match="not solved within"):
+        solver.hint(over, 1)
 
 
 def test_under_the_strict_rule_a_robot_on_its_target_must_still_turn() -> None:
@@ -321,3 +382,37 @@ def test_the_game_declares_the_features() -> None:
     for feature in ("solver", "analyse", "hints", "puzzle"):
         assert info.has(feature)
     assert info.hook("solver") is solver.solve
+
+
+# ----- damier solve --------------------------------------------------------------------------------------
+def test_solve_batch_answers_each_line_with_its_id(tmp_path: Path) -> None:
+    strict = dict(json_obj(), id="s", ricochet="strict")
+    lines = [json.dumps(dict(json_obj(), id="a")), "", json.dumps(strict), '"1A2A3A4A.94FFF08F.rc"',
+             '{"id": "bad", "quadrants": ["1A"]}', "not json"]
+    path = tmp_path / "puzzles.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = invoke("solve", "ricochet", "--batch", str(path))
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.exit_code == 1 and len(answers) == 5
+    assert answers[0]["id"] == "a" and answers[0]["length"] == 1 and answers[0]["rules"]["ricochet"] == "off"
+    assert answers[1]["id"] == "s" and answers[1]["length"] == 3 and answers[1]["rules"]["ricochet"] == "strict"
+    assert "id" not in answers[2] and answers[2]["moves"] == ["RN"]
+    assert answers[3]["id"] == "bad" and "is not a board" in answers[3]["error"]
+    assert answers[4] == {"line": 6, "error": "line 6 is not JSON (Expecting value, column 1)"}
+
+
+def test_solve_takes_game_options_as_flags() -> None:
+    flagged = invoke("solve", "ricochet", "--puzzle", "1A2A3A4A.94FFF08F.rc", "--ricochet", "strict", "--json")
+    opted = invoke("solve", "ricochet", "--puzzle", "1A2A3A4A.94FFF08F.rc", "--opt", "ricochet=strict", "--json")
+    assert json.loads(flagged.stdout)["length"] == json.loads(opted.stdout)["length"] == 3
+    bad = invoke("solve", "ricochet", "--puzzle", "1A2A3A4A.94FFF08F.rc", "--ricochet")
+    assert bad.exit_code == 2 and "--ricochet needs a value" in bad.stderr
+    unknown = invoke("solve", "ricochet", "--puzzle", "1A2A3A4A.94FFF08F.rc", "--colour", "red")
+    assert unknown.exit_code == 2 and "'--colour' is not an option" in unknown.stderr
+
+
+def json_obj() -> dict[str, Any]:
+    """The JSON form of 1A2A3A4A.94FFF08F.rc: red on e10 below its circle on e2 (one move, RN)."""
+    return {"quadrants": ["1A", "2A", "3A", "4A"], "robots": {"red": [4, 9], "green": [15, 15], "blue": [0, 15],
+                                                               "yellow": [15, 8]},
+            "target": {"color": "red", "cell": [4, 1]}}
