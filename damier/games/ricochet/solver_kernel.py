@@ -41,6 +41,8 @@ SIZE = 16
 CELLS = SIZE * SIZE
 STEP = np.array([-16, 1, 16, -1], dtype=np.int64)
 BIT = np.array([1, 2, 4, 8], dtype=np.int64)
+#: the bits of a cell that stay the same along a slide in each direction: the column (N, S) or the row (E, W)
+LINE = np.array([15, 240, 15, 240], dtype=np.int64)
 #: the axis bit a move in each direction sets: N, S vertical (2); E, W horizontal (1)
 AXIS = np.array([2, 1, 2, 1], dtype=np.int64)
 INF = 1 << 20
@@ -720,22 +722,13 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                     stop = stops[here * 4 + d]
                     if stop == here:
                         continue
+                    step = STEP[d]
+                    line = LINE[d]
                     for q_slot in range(nall):
-                        if q_slot == o:
-                            continue
                         q = cells[q_slot]
-                        if d == 0:
-                            if (q & 15) == (here & 15) and stop <= q < here:
-                                stop = q + 16
-                        elif d == 2:
-                            if (q & 15) == (here & 15) and here < q <= stop:
-                                stop = q - 16
-                        elif d == 1:
-                            if (q >> 4) == (here >> 4) and here < q <= stop:
-                                stop = q - 1
-                        else:
-                            if (q >> 4) == (here >> 4) and stop <= q < here:
-                                stop = q + 1
+                        if q_slot != o and (q & line) == (here & line) and (
+                                here < q <= stop if step > 0 else stop <= q < here):
+                            stop = q - step
                     if stop == here:
                         continue
                     na = a_ax[depth] | AXIS[d]
@@ -812,26 +805,12 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                     stop = stops[mine * 4 + d]
                     if stop == mine:
                         continue
-                    if d == 0:
-                        for o in range(nall):
-                            q = cells[o]
-                            if (q & 15) == (mine & 15) and stop <= q < mine:
-                                stop = q + 16
-                    elif d == 2:
-                        for o in range(nall):
-                            q = cells[o]
-                            if (q & 15) == (mine & 15) and mine < q <= stop:
-                                stop = q - 16
-                    elif d == 1:
-                        for o in range(nall):
-                            q = cells[o]
-                            if (q >> 4) == (mine >> 4) and mine < q <= stop:
-                                stop = q - 1
-                    else:
-                        for o in range(nall):
-                            q = cells[o]
-                            if (q >> 4) == (mine >> 4) and stop <= q < mine:
-                                stop = q + 1
+                    step = STEP[d]
+                    line = LINE[d]
+                    for o in range(nall):
+                        q = cells[o]
+                        if (q & line) == (mine & line) and (mine < q <= stop if step > 0 else stop <= q < mine):
+                            stop = q - step  # short of the nearest robot on the way
                     if stop == mine:
                         continue
                     cbuf[0] = stop
