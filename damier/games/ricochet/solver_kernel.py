@@ -166,26 +166,12 @@ def _slide(stops: np.ndarray, cells: np.ndarray, n: int, s: int, d: int) -> int:
     stop = stops[c * 4 + d]
     if stop == c:
         return c
-    if d == 0:
-        for o in range(n):
-            q = cells[o]
-            if (q & 15) == (c & 15) and stop <= q < c:
-                stop = q + 16
-    elif d == 2:
-        for o in range(n):
-            q = cells[o]
-            if (q & 15) == (c & 15) and c < q <= stop:
-                stop = q - 16
-    elif d == 1:
-        for o in range(n):
-            q = cells[o]
-            if (q >> 4) == (c >> 4) and c < q <= stop:
-                stop = q - 1
-    else:
-        for o in range(n):
-            q = cells[o]
-            if (q >> 4) == (c >> 4) and stop <= q < c:
-                stop = q + 1
+    step = STEP[d]
+    line = LINE[d]
+    for o in range(n):
+        q = cells[o]
+        if (q & line) == (c & line) and (c < q <= stop if step > 0 else stop <= q < c):
+            stop = q - step  # the search writes this loop out the same way
     return stop
 
 
@@ -225,22 +211,12 @@ def alone(stops: np.ndarray, bound: np.ndarray, cells: np.ndarray, nall: int, r:
         stop = stops[mine * 4 + d]
         if stop == mine:
             continue
+        step = STEP[d]
+        line = LINE[d]
         for o in range(nall):
-            if o == r:
-                continue
             q = cells[o]
-            if d == 0:
-                if (q & 15) == (mine & 15) and stop <= q < mine:
-                    stop = q + 16
-            elif d == 2:
-                if (q & 15) == (mine & 15) and mine < q <= stop:
-                    stop = q - 16
-            elif d == 1:
-                if (q >> 4) == (mine >> 4) and mine < q <= stop:
-                    stop = q - 1
-            else:
-                if (q >> 4) == (mine >> 4) and stop <= q < mine:
-                    stop = q + 1
+            if o != r and (q & line) == (mine & line) and (mine < q <= stop if step > 0 else stop <= q < mine):
+                stop = q - step
         if stop == mine:
             continue
         na = ax[depth] | AXIS[d]
