@@ -57,6 +57,9 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 64 * 1024
 MAX_WS_MESSAGE = 4096
 MAX_POSITION = 2000
+#: the longest line of moves a position check plays (a solution or a hint's line), and a move's longest text
+MAX_LINE = 200
+MAX_MOVE_TEXT = 40
 
 OptionValue = int | bool | str
 #: the secret of a seat, sent by its player in the X-Seat-Token header (a long or foreign one is simply not valid)
@@ -106,6 +109,9 @@ class PositionBody(BaseModel):
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     #: the position to check; None: the usual start of the game with these options
     position: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
+    #: a line of moves from the position (a hint's or a solution's): the answer adds the board after each
+    moves: list[Annotated[str, Field(min_length=1, max_length=MAX_MOVE_TEXT)]] | None = Field(
+        default=None, max_length=MAX_LINE)
 
 
 class EditedBoard(BaseModel):
@@ -289,7 +295,8 @@ def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI
 
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
     async def position(body: PositionBody) -> dict[str, Any]:
-        return await asyncio.to_thread(creation.check_position, body.game, dict(body.options), body.position)
+        return await asyncio.to_thread(creation.check_position, body.game, dict(body.options), body.position,
+                                     body.moves)
 
     @app.post("/api/positions/board", summary="The position of a board set up in a position editor, checked")
     async def position_of_board(body: EditedBoard) -> dict[str, Any]:

@@ -289,3 +289,31 @@ def test_huge_record_seeds_are_refused_not_crashed_on(client: TestClient) -> Non
               "moves": ["A1"], "seed": 2**70}
     response = client.post("/api/records", json=record)
     assert response.status_code == 422 and "seed" in response.json()["error"]
+
+
+def test_a_position_check_with_a_line_answers_the_board_after_each_move(client: TestClient) -> None:
+    game = damier.load("atoms", **SMALL)
+    line = ["a1", "c3", "a1", "c3"]
+    answer = client.post("/api/positions", json={"game": "atoms", "options": SMALL, "moves": line})
+    assert answer.status_code == 200, answer.text
+    state = game.new_state()
+    expected = []
+    for text in line:
+        state.play(state.parse_move(text))
+        expected.append(state.board_json(previews=False))
+    assert answer.json()["boards"] == expected and len(expected) == 4
+    assert answer.json()["board"] == game.new_state().board_json(previews=False)
+    plain = client.post("/api/positions", json={"game": "atoms", "options": SMALL}).json()
+    assert "boards" not in plain
+
+
+@pytest.mark.parametrize(("moves", "fragment"), [
+    (["a1", "a1"], "move 2 of the line ('a1') cannot be played there"),
+    (["zz"], "move 1 of the line ('zz') cannot be played there"),
+    (["a1"] * 201, "at most 200"),
+    (["a1" * 30], "at most 40 characters"),
+])
+def test_a_line_with_a_bad_move_is_refused_with_the_move_named(client: TestClient, moves: list[str],
+                                                                fragment: str) -> None:
+    answer = client.post("/api/positions", json={"game": "atoms", "options": SMALL, "moves": moves})
+    assert answer.status_code == 422 and fragment in answer.text, answer.text

@@ -115,14 +115,32 @@ async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
     return room
 
 
-def check_position(name: str, options: dict[str, Any], position: str | None) -> dict[str, Any]:
+def check_position(name: str, options: dict[str, Any], position: str | None,
+                   moves: list[str] | None = None) -> dict[str, Any]:
     """A position of game ``name`` (None: the usual start with these options) as the board view draws it, for
-    a position editor; ``Invalid`` with the reason when it is not one."""
+    a position editor; ``Invalid`` with the reason when it is not one.
+
+    With ``moves`` (a line to step through, in the game's notation), also ``boards``: the board after each move,
+    played through the rules (the page draws where a line leads without knowing them); ``Invalid`` names the first
+    move that is not legal where it is played."""
     game = load_game(name, options)
     state = first_state(game, position, None)
-    return {"game": game.name, "options": dict(game.options), "position": state.position(),
-            "player": state.player, "legal_moves": len(state.legal_moves()),
-            "board": state.board_json(previews=False)}
+    answer = {"game": game.name, "options": dict(game.options), "position": state.position(),
+              "player": state.player, "legal_moves": len(state.legal_moves()),
+              "board": state.board_json(previews=False)}
+    if moves is not None:
+        line = state.copy()
+        boards = []
+        for number, text in enumerate(moves, start=1):
+            if line.player == TERMINAL:
+                raise Invalid(f"move {number} of the line ({text!r}) comes after the end of the game")
+            try:
+                line.play(line.parse_move(text))
+            except DamierError as exc:
+                raise Invalid(f"move {number} of the line ({text!r}) cannot be played there: {exc}") from None
+            boards.append(line.board_json(previews=False))
+        answer["boards"] = boards
+    return answer
 
 
 def players_by_ply(state: State) -> list[int]:

@@ -55,8 +55,11 @@ export const api = {
     return (await this.catalog()).find((g) => g.name === name) || null;
   },
   createGame(body) { return request("POST", "/api/games", { body }); },
-  /** Check a position of `game` (null: the usual start): {position, player, legal_moves, board}, or an error. */
-  position(game, options, position) { return request("POST", "/api/positions", { body: { game, options, position } }); },
+  /** Check a position of `game` (null: the usual start): {position, player, legal_moves, board}, or an error; with
+   * `moves` (a line from it) also `boards`, the board after each move. */
+  position(game, options, position, moves = null) {
+    return request("POST", "/api/positions", { body: { game, options, position, ...(moves ? { moves } : {}) } });
+  },
   /** The position of a board set up in the editor, checked: {position, valid, error?, player?, legal_moves?}. */
   positionOfBoard(game, options, board) { return request("POST", "/api/positions/board", { body: { game, options, board } }); },
   game(id, token) { return request("GET", `/api/games/${enc(id)}`, { token }); },

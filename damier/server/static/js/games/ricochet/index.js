@@ -3,7 +3,7 @@
 // each ends on, each slide's squares, hints and solutions come from the server; the robots' letters and names, the
 // shapes and the directions from the game's client description.
 
-import { ensureView, parseMove, robotTable, update } from "./draw.js";
+import { ensureView, update } from "./draw.js";
 import { attachInput, pageKey } from "./input.js";
 
 export { animate, animateMove } from "./animate.js";
@@ -50,37 +50,6 @@ export function legalMoves(board) {
 /** The puzzle's id, to share it (the new-puzzle page takes it back): the board, the robots, the target, the rules. */
 export function puzzleId(board) {
   return board?.puzzle || "";
-}
-
-/**
- * The robots after `move` from `board`, written as a puzzle id (BOARD.ROBOTS.TARGET[.RULES], docs/games/ricochet.md:
- * the board's puzzle with its robots moved), for the page to ask the server for the board it makes (a line of
- * moves stepped through): the robot stands on the square the server's `legal` says the move ends on. Only where
- * the robots stand is carried, which is all a drawing of the line needs; null when the board does not list the move.
- */
-export function positionAfter(board, move, { client } = {}) {
-  const entry = (board?.legal || []).find((m) => m.move === move);
-  const parts = String(board?.puzzle || "").split(".");
-  if (!entry || parts.length < 3) return null;
-  const robots = robotTable(client);
-  const mover = robots.byLetter.get(parseMove(move).letter);
-  if (!mover) return null;
-  const count = Math.floor(parts[1].length / 2); // the robots the id lists (red, green, blue, yellow[, silver[, transparent]])
-  parts[1] = robots.list.slice(0, count).map((r) => {
-    const i = squareIndex(r.name === mover.name ? entry.to : board.robots?.[r.name], client);
-    return i < 0 ? "--" : i.toString(16).toUpperCase().padStart(2, "0");
-  }).join("");
-  return parts.join(".");
-}
-
-/** The index of a square name (`a1` = 0, row-major from the north-west corner), or -1. */
-function squareIndex(name, client) {
-  const files = client?.squares?.files || "abcdefghijklmnop";
-  const size = Number(client?.size) || 16;
-  const match = /^([a-z])(\d{1,2})$/.exec(String(name || ""));
-  const x = match ? files.indexOf(match[1]) : -1;
-  const y = match ? Number(match[2]) - 1 : -1;
-  return x >= 0 && y >= 0 && y < size ? y * size + x : -1;
 }
 
 /** The options in words: "Board 1A2B3C4D · 5 moves · silver robot · transparent robot". */

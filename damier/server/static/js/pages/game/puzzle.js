@@ -2,9 +2,9 @@
 // the puzzle's id to share, the graded hints asked level by level (POST /api/games/<id>/hint?level=N; the levels and
 // their names come from the game's client description `hints`), a line of moves to step through on the board (the
 // whole-path hint, or once the puzzle is over the optimal line the view's `solution` gives, from the puzzle's
-// start), and reset (every move taken back). What a hint says is the server's; the page knows no game. A board
-// module whose moves do not name the square they reach (`positionAfter`) has the server make the board after each
-// move of a line (POST /api/positions), so the module draws where the line leads without knowing the rules.
+// start), and reset (every move taken back). What a hint says is the server's; the page knows no game. The server
+// makes the board after each move of a line (POST /api/positions with the moves), so a board module draws where
+// the line leads without knowing the rules.
 
 import { h, icon, replace } from "../../dom.js";
 import { api, seats } from "../../api.js";
@@ -183,34 +183,28 @@ export class PuzzlePanel {
     }
   }
 
-  /** Show `moves` on the board as a line to step through, from `board` (null: the board of `view`). */
-  showPath(moves, view, { board = null, title = "The path" } = {}) {
-    const path = { moves, step: 0, version: view.version, board, title, key: `${view.version} ${moves.join(" ")} ${board?.position || ""}` };
+  /** Show `moves` on the board as a line to step through, from the position `from` (null: the view's own) whose
+   * board is `board` (null: the view's). */
+  showPath(moves, view, { from = null, board = null, title = "The path" } = {}) {
+    const path = { moves, step: 0, version: view.version, board, title, key: `${view.version} ${moves.join(" ")} ${from || ""}` };
     this.page.path = path;
-    this.loadBoards(path, board || view.board, view);
+    this.loadBoards(path, from || view.position, view);
   }
 
-  /** The server's board after each move of `path` but the last (for a module with `positionAfter`), one request
-   * a move; the board is drawn again as each arrives. */
-  async loadBoards(path, start, view) {
-    const mod = this.page.mod;
-    if (!mod?.positionAfter || this.boards?.key === path.key) return;
-    const boards = [start];
-    this.boards = { key: path.key, boards };
-    // the board after each move but the last: the next move's square is in it (the last one's board is the end)
-    for (const move of path.moves.slice(0, -1)) {
-      const position = mod.positionAfter(boards.at(-1), move, { client: mod.client });
-      if (!position) break;
-      try {
-        const answer = await api.position(view.game, view.options || {}, position);
-        if (this.boards?.key !== path.key) return;
-        boards.push(answer.board);
-      } catch (err) {
-        console.error("the board after a move of the path could not be made", err);
-        break;
-      }
-      if (this.page.path?.key === path.key && !this.page.views.pumping) this.page.drawBoard(this.page.shown);
+  /** The server's board after each move of `path` from the position `from` (one request: the rules are the
+   * server's), for a board module to draw where the line leads; the board is drawn again once they arrive. */
+  async loadBoards(path, from, view) {
+    if (this.boards?.key === path.key || !from) return;
+    this.boards = { key: path.key, boards: null };
+    try {
+      const answer = await api.position(view.game, view.options || {}, from, path.moves);
+      if (this.boards?.key !== path.key) return;
+      this.boards.boards = [answer.board, ...(answer.boards || [])];
+    } catch (err) {
+      console.error("the boards along the line could not be made", err);
+      return;
     }
+    if (this.page.path?.key === path.key && !this.page.views.pumping) this.page.drawBoard(this.page.shown);
   }
 
   /** The boards after each move of `path` known so far (the first is the one it starts from), or null. */
@@ -244,7 +238,7 @@ export class PuzzlePanel {
     try {
       const start = id ? (await api.position(view.game, view.options || {}, id)).board : null;
       if (page.shown?.version !== view.version || !view.solution?.length) return;
-      this.showPath(view.solution, view, { board: start, title: "An optimal line" });
+      this.showPath(view.solution, view, { from: id, board: start, title: "An optimal line" });
     } catch (err) {
       showError(err);
     } finally {
