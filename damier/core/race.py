@@ -8,6 +8,7 @@ becomes the new start).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
@@ -57,7 +58,9 @@ class Race(Protocol):
         """The first round's puzzle."""
         ...
 
-    def next_round(self, game: Game, previous: State, seed: int) -> State:
+    def next_round(self, game: Game, previous: State, seed: int, won: Sequence[State] = ()) -> State:
         """The puzzle after a round: ``previous`` is where the round left it (its first state with the successful
-        demonstration's moves played, or its first state when nobody scored)."""
+        demonstration's moves played, or its first state when nobody scored); ``won`` are the first states of the
+        rounds whose chip was won so far, oldest first (a game whose chips are its targets draws among the
+        others)."""
         ...

@@ -8,7 +8,7 @@ PostgreSQL, and a race that survives a killed server (slow)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -353,7 +353,11 @@ def test_the_timer_ends_a_round_without_any_request(client: TestClient, clock: C
 
 # ----- bids: an at_most race on a test puzzle -----------------------------------------------------------------
 class BidRace:
-    """A test race of bids (``at_most``): a fresh sliding puzzle each round."""
+    """A test race of bids (``at_most``): a fresh sliding puzzle each round; it keeps the positions of the won
+    rounds each next round was drawn with."""
+
+    def __init__(self) -> None:
+        self.won: list[list[str]] = []
 
     def rules(self, game: Game) -> RaceRules:
         return RaceRules(claim="at_most", chips_total=3, chips_to_win=2, wrong_claim="none", round_seconds=60,
@@ -362,7 +366,8 @@ class BidRace:
     def first_round(self, game: Game, seed: int) -> State:
         return game.new_state(seed)
 
-    def next_round(self, game: Game, previous: State, seed: int) -> State:
+    def next_round(self, game: Game, previous: State, seed: int, won: Sequence[State] = ()) -> State:
+        self.won.append([state.position() for state in won])
         return game.new_state(seed)
 
 
@@ -400,6 +405,9 @@ def test_bids_are_demonstrated_lowest_first_after_the_bid_deadline(client: TestC
     state = demonstrate(client, race_id, cy, line).json()  # fewer moves than the bid: right for at_most
     assert chips(state) == [0, 0, 1] and state["rounds"][0]["result"]["outcome"] == "scored"
     assert [d["seat"] for d in state["rounds"][0]["demonstrations"]] == [1, 2]
+    # the next round was drawn knowing the won round (a game whose chips are targets draws among the others)
+    race = damier.load(bid_game).info.hook("race")  # the object the server uses (this module may be imported twice)
+    assert race.won[-1] == [state["rounds"][0]["position"]]
 
 
 def test_a_stored_round_keeps_its_puzzle_even_if_the_game_would_draw_another() -> None:

@@ -4,6 +4,7 @@ the player with the fewest, and the old target becomes the new start."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from damier.core.game import Game, State
 from damier.core.race import RaceRules
@@ -21,8 +22,9 @@ class MicroRace:
         assert isinstance(game, MicroGame)
         return game.new_state(seed)
 
-    def next_round(self, game: Game, previous: State, seed: int) -> State:
-        """The same board; the old target is the new start; a new target (and waypoint) by the options.
+    def next_round(self, game: Game, previous: State, seed: int, won: Sequence[State] = ()) -> State:
+        """The same board; the old target is the new start; a new target (and waypoint) by the options (the chips
+        are not targets: ``won`` changes nothing).
 
         >>> import damier
         >>> game = damier.load("micro")

@@ -21,6 +21,9 @@ OPTIONS = OptionSet(
         Option("silver", bool, False, "a fifth robot, silver, with no targets of its own"),
         Option("transparent", bool, False, "Micro Robots' transparent robot: passes walls at one move each"),
         Option("difficulty", int, 0, "the puzzle's optimal number of moves (0: any)", None, 0, 30),
+        Option("race_robots", str, "carried",
+               "in a race, where each round's robots start: carried (where the last round left them, as in the "
+               "printed rules) or reset (back where the race's first round placed them)", ("carried", "reset")),
     )
 )
 

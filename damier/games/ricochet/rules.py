@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -20,6 +21,7 @@ import numpy as np
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Game, Outcome, State, Termination, solved
 from damier.games.ricochet import INFO, boards, kernel, notation
+from damier.games.ricochet.boards import Target
 from damier.games.ricochet.notation import DIRECTIONS, LETTERS, Puzzle
 
 ROBOTS = 6
@@ -85,23 +87,25 @@ class RicochetGame(Game):
         return ("Player",)
 
     def draw_puzzle(self, rng: random.Random, robots: tuple[int, ...] | None = None,
-                    board_id: str | None = None, difficulty: int | None = None) -> Puzzle:
+                    board_id: str | None = None, difficulty: int | None = None,
+                    targets: Sequence[Target] | None = None) -> Puzzle:
         """A puzzle drawn with ``rng`` by the options: robots on free cells that are not target squares (or
-        ``robots``), a target no robot solves in 0 or 1 moves, of the ``difficulty`` (the option's, unless one is
-        given; 0 for any) when the game has a solver."""
+        ``robots``), a target (one of ``targets`` when given, else any of the board's) no robot solves in 0 or 1
+        moves, of the ``difficulty`` (the option's, unless one is given; 0 for any) when the game has a solver."""
         board = boards.build(board_id or (boards.random_board_id(rng) if self.board_option == "random"
                                           else self.board_option))
         wanted = self.difficulty if difficulty is None else difficulty
         free = [c for c in range(boards.CELLS) if not board.blocked[c] and board.target_at(c) is None]
         # with the robots given (the race's next round), each target is tried once, in a random order
-        order = rng.sample(board.targets, len(board.targets)) if robots is not None else []
+        pool = list(board.targets if targets is None else targets)
+        order = rng.sample(pool, len(pool)) if robots is not None else []
         for attempt in range(len(order) or 200):
             if robots is None:
                 count = 4 + int(self.silver) + int(self.transparent)
                 cells = rng.sample(free, count)
                 placed = cells[:4] + ([cells[4]] if self.silver else [-1])
                 placed += [cells[-1]] if self.transparent else [-1]
-                target = rng.choice(board.targets)
+                target = rng.choice(pool)
             else:
                 placed, target = list(robots), order[attempt]
             puzzle = notation.check(board, tuple(placed), target, self.ricochet, self.rebound)

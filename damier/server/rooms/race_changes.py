@@ -75,7 +75,8 @@ async def next_round(arcade: Arcade, change: Change) -> None:
     def draw() -> State:
         if previous is not None and previous.first is not None:
             try:
-                return room.race.next_round(room.game, round_end(previous.first, previous), seed)
+                won = [r.first for r in change.log.rounds if r.first is not None and scored(r) is not None]
+                return room.race.next_round(room.game, round_end(previous.first, previous), seed, won)
             except DamierError as exc:
                 log.info("race %s: round %d cannot follow the last puzzle (%s); a fresh one", room.id, number, exc)
         return room.race.first_round(room.game, seed)
@@ -95,10 +96,15 @@ def round_end(first: State, played: Any) -> State:
     """Where a round left the puzzle: its first state with the successful demonstration's moves played (the
     robots stay there), or its first state when nobody scored."""
     state = first.copy()
-    scored = next((d for d in played.demos if d.verdict is not None and d.verdict.get("correct")), None)
-    for text in scored.moves if scored is not None else []:
+    demo = scored(played)
+    for text in demo.moves if demo is not None else []:
         state.play(state.parse_move(text))
     return state
+
+
+def scored(played: Any) -> Any:
+    """A round's successful demonstration, or None when nobody scored."""
+    return next((d for d in played.demos if d.verdict is not None and d.verdict.get("correct")), None)
 
 
 async def close_round(arcade: Arcade, change: Change, outcome: str) -> None:

@@ -833,6 +833,38 @@ def test_race_the_next_round_keeps_the_board_and_the_robots_where_the_demonstrat
         state = after
 
 
+@pytest.mark.parametrize("race_robots", ["carried", "reset"])
+def test_race_each_round_draws_a_target_whose_chip_is_not_won_and_the_robots_carry_or_reset(
+    race_robots: str,
+) -> None:
+    game = damier.load("ricochet", race_robots=race_robots)
+    first = RACE.first_round(game, 11)
+    assert isinstance(first, RicochetState)
+    rng = random.Random(2)
+    won: list[RicochetState] = [first]
+    state = first
+    for _ in range(12):
+        demo = state.copy()
+        for _ in range(rng.randrange(1, 4)):
+            demo.play(rng.choice(demo.legal_moves()))
+        after = RACE.next_round(game, demo, rng.randrange(10**6), won)
+        assert isinstance(after, RicochetState)
+        assert after.puzzle.target not in {w.puzzle.target for w in won}
+        expected = first.puzzle.robots if race_robots == "reset" else tuple(int(c) for c in demo.robots)
+        assert tuple(int(c) for c in after.robots) == tuple(expected)
+        if rng.random() < 0.7:  # a round somebody scored: its chip is out; else its target may come again
+            won.append(after)
+        state = after
+    every = [*won]
+    board = first.puzzle.board
+    for target in board.targets:
+        if target not in {w.puzzle.target for w in every}:
+            every.append(RicochetState(game, notation.check(board, first.puzzle.robots, target, "off", True),
+                                       None, None))
+    with pytest.raises(StateError, match="every target chip has been won"):
+        RACE.next_round(game, first, 1, every)
+
+
 def test_race_with_a_difficulty_no_target_has_the_next_round_takes_any_target() -> None:
     first = RACE.first_round(damier.load("ricochet", board=BOARD), 0)
     game = damier.load("ricochet", board=BOARD, difficulty=30)  # no target takes 30 moves from there
