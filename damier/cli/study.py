@@ -110,20 +110,29 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
     db: Annotated[str | None, typer.Option(help="SQLAlchemy URL (default: SQLite in your data folder).")] = None,
     workers: Annotated[int | None, typer.Option(min=1, help="Processes for computer moves (default: cores).")] = None,
+    secret_file: Annotated[str | None, typer.Option(
+        help="The seat tokens' key file, made with mode 0600 if missing (default: beside a SQLite database, "
+             "<database>.key; else secret.key in your data folder). The environment variable DAMIER_SECRET "
+             "(64+ hex digits) overrides it: several servers on one database must share one secret.")] = None,
 ) -> None:
     """Start the browser arcade: play every game against the computer or online, watch, replay."""
     import uvicorn
 
-    from damier.server.app import MAX_WS_MESSAGE, create_app
+    from damier.server.app import MAX_WS_MESSAGE, create_app, open_secret
     from damier.server.storage import Storage, StorageError, default_url, safe_url
 
     url = db or default_url()
-    try:
-        Storage(url).close()  # open and migrate now, so a bad --db fails with one clear line
+    try:  # open and migrate now, and read the secret, so a bad --db or key fails with one clear line
+        storage = Storage(url)
+        try:
+            open_secret(storage, secret_file)
+        finally:
+            storage.close()
     except StorageError as exc:
         raise fail(str(exc)) from None
     console.print(Text(f"damier arcade on http://{host}:{port}/  (database: {safe_url(url)})"))
-    uvicorn.run(create_app(url, workers), host=host, port=port, log_level="warning", ws_max_size=MAX_WS_MESSAGE)
+    uvicorn.run(create_app(url, workers, secret_file), host=host, port=port, log_level="warning",
+                ws_max_size=MAX_WS_MESSAGE)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

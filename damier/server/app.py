@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from damier import __version__
 from damier.core import registry
 from damier.core.errors import DamierError
+from damier.server import secret
 from damier.server.computer import ComputerPool
 from damier.server.rooms import (
     Arcade,
@@ -207,15 +208,31 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-def create_app(db_url: str | None = None, workers: int | None = None) -> FastAPI:
-    """The arcade application: ``db_url`` is any SQLAlchemy URL (default: SQLite in the user data folder)."""
+def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
+    """The token secret for ``storage``'s arcade; one an earlier damier kept in the database moves to the key file
+    (its tokens stay valid) and leaves the database."""
+    legacy = storage.legacy_secret()
+    key = secret.load(storage.url, secret_file, legacy)
+    if legacy is not None:
+        if legacy != key:
+            log.warning("the token secret comes from %s now: seat tokens handed out before are no longer valid",
+                        secret.ENV)
+        storage.forget_legacy_secret()
+    return key
+
+
+def create_app(db_url: str | None = None, workers: int | None = None,
+               secret_file: str | None = None) -> FastAPI:
+    """The arcade application: ``db_url`` is any SQLAlchemy URL (default: SQLite in the user data folder); the
+    seat tokens' secret comes from ``DAMIER_SECRET`` or the key file (``damier.server.secret``)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url)
+        key = open_secret(storage, secret_file)
         pool = ComputerPool(workers)
         pool.warm_up()
-        arcade = Arcade(storage, pool)
+        arcade = Arcade(storage, pool, key)
         app.state.arcade = arcade
         resumed = await turns.resume(arcade)
         if resumed:

@@ -13,8 +13,10 @@ requests can never both write the same step of a race.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import queue
-import secrets
+import stat
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -43,6 +45,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+log = logging.getLogger("damier.server")
 metadata = MetaData()
 
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
@@ -221,12 +224,50 @@ def safe_url(url: str) -> str:
         return "<database URL>"
 
 
-def default_url() -> str:
+def data_folder() -> Path:
+    """damier's folder in the user data folder, made private (0700) if it is new."""
     from platformdirs import user_data_dir
 
     folder = Path(user_data_dir("damier", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'damier.sqlite3'}"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def default_url() -> str:
+    return f"sqlite:///{data_folder() / 'damier.sqlite3'}"
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for another database or an in-memory one)."""
+    if not url.startswith("sqlite"):
+        return None
+    try:
+        from sqlalchemy.engine import make_url
+
+        database = make_url(url).database
+    except Exception:
+        return None
+    return Path(database) if database and database != ":memory:" and not database.startswith("file:") else None
+
+
+def make_private(path: Path) -> None:
+    """Create the SQLite file ``path`` readable by its owner only (0600), or take the group's and others' rights
+    from one an earlier damier made (0644), with its WAL files: seat tokens are not in it, but games are."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # a missing folder or no rights: opening the database says so
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            info = file.stat()
+            mode = stat.S_IMODE(info.st_mode)
+            if mode & 0o077 and info.st_uid == os.getuid():
+                file.chmod(mode & 0o700)
+                log.warning("%s was readable by others (mode %04o): now %04o", file, mode, mode & 0o700)
+        except OSError:
+            continue
 
 
 class Storage:
@@ -235,6 +276,9 @@ class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
         self.is_sqlite = self.url.startswith("sqlite")
+        file = sqlite_path(self.url)
+        if file is not None:
+            make_private(file)
         connect_args: dict[str, Any] = {"check_same_thread": False, "timeout": 30} if self.is_sqlite else {}
         try:
             self.engine: Engine = create_engine(self.url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
@@ -246,7 +290,6 @@ class Storage:
         self._queue: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future[Any]] | None] = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write_loop, name="damier-db-writer", daemon=True)
         self._writer.start()
-        self.secret = self._secret()
 
     # ----- schema -------------------------------------------------------------------------------------
     def current_version(self) -> int:
@@ -275,15 +318,18 @@ class Storage:
                 conn.execute(delete(schema_version))
                 conn.execute(insert(schema_version).values(version=target))
 
-    def _secret(self) -> bytes:
-        def read_or_create(conn: Connection) -> str:
+    def legacy_secret(self) -> bytes | None:
+        """The token secret an earlier damier kept in the database (``settings``), if it is still there."""
+        with self.engine.connect() as conn:
             value = conn.execute(select(settings.c.value).where(settings.c.key == "token_secret")).scalar()
-            if value is None:
-                value = secrets.token_hex(32)
-                conn.execute(insert(settings).values(key="token_secret", value=value))
-            return str(value)
+        try:
+            return bytes.fromhex(str(value)) if value else None
+        except ValueError:
+            return None
 
-        return bytes.fromhex(self.submit(read_or_create).result())
+    def forget_legacy_secret(self) -> None:
+        """Delete the token secret an earlier damier kept in the database (once the key file holds it)."""
+        self.submit(lambda conn: conn.execute(delete(settings).where(settings.c.key == "token_secret"))).result()
 
     # ----- the writer thread --------------------------------------------------------------------------
     def submit(self, operation: Callable[[Connection], Any]) -> Future[Any]:

@@ -23,10 +23,10 @@ from damier.server.storage import GameRow, Storage
 class Arcade:
     """The server's rooms and what they need."""
 
-    def __init__(self, storage: Storage, pool: ComputerPool, capacity: int = CAPACITY) -> None:
+    def __init__(self, storage: Storage, pool: ComputerPool, secret: bytes, capacity: int = CAPACITY) -> None:
         self.storage = storage
         self.pool = pool
-        self.keys = SeatKeys(storage.secret)
+        self.keys = SeatKeys(secret)
         self.rooms: RoomCache[Room] = RoomCache(capacity)
         #: seconds since the epoch: race deadlines are counted on it (tests move it forward)
         self.clock: Callable[[], float] = time.time
