@@ -19,14 +19,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import InternalError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from damier import __version__
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.server import secret
 from damier.server.computer import ComputerPool
+from damier.server.guards import BodyGuard, SecurityHeaders
 from damier.server.rooms import (
     Arcade,
     Conflict,
@@ -56,6 +57,8 @@ log = logging.getLogger("damier.server")
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 64 * 1024
+#: seconds a request body has to arrive whole (a slow upload is answered 408 and its connection closed)
+BODY_SECONDS = 10.0
 MAX_WS_MESSAGE = 4096
 MAX_POSITION = 2000
 #: the longest line of moves a position check plays (a solution or a hint's line), and a move's longest text
@@ -165,49 +168,6 @@ class DemonstrateBody(BaseModel):
     round: int | None = Field(default=None, ge=1)
 
 
-class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with a JSON 413, whatever Content-Length claims."""
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        too_large = JSONResponse({"error": f"request body over {self.limit} bytes", "status": 413}, 413)
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await too_large(scope, receive, send)
-            return
-        chunks = []  # read the whole (small) body first, so an oversized one is refused before any work
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limit:
-                await too_large(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        delivered = False
-
-        async def replay() -> Message:
-            nonlocal delivered
-            if delivered:
-                return await receive()
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
-
-
 def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
     """The token secret for ``storage``'s arcade; one an earlier damier kept in the database moves to the key file
     (its tokens stay valid) and leaves the database."""
@@ -249,7 +209,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     app = FastAPI(title="damier arcade", version=__version__, lifespan=lifespan,
                   description="Play damier's games in the browser, against the computer or online.")
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyGuard, limit=MAX_BODY_BYTES, seconds=BODY_SECONDS)
+    app.add_middleware(SecurityHeaders)
 
     def arcade_of(request: Request) -> Arcade:
         arcade: Arcade = request.app.state.arcade
@@ -271,6 +232,21 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             for e in exc.errors()[:5]
         )
         return JSONResponse({"error": f"invalid request: {problems}", "status": 422}, 422)
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(_request: Request, exc: RecursionError) -> JSONResponse:
+        return JSONResponse({"error": "the request is nested too deeply", "status": 400}, 400)
+
+    async def database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, OperationalError | InternalError)
+        reason = str(exc.orig if exc.orig is not None else exc).strip().splitlines()[0]
+        log.error("the database refused a request: %s", reason)
+        return JSONResponse({"error": f"the database is unavailable ({reason}); nothing was changed, try again later",
+                             "status": 503}, 503, headers={"Retry-After": "30"})
+
+    # a database that cannot be reached or written (gone, locked, read-only, full): 503 with its reason
+    app.add_exception_handler(OperationalError, database_unavailable)
+    app.add_exception_handler(InternalError, database_unavailable)
 
     @app.exception_handler(Exception)
     async def unexpected_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -397,6 +373,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             obj = await request.json()
         except ValueError:
             raise Invalid("the body must be a JSON game record") from None
+        except RecursionError:
+            raise Invalid("the body must be a JSON game record, not nested this deeply") from None
         room = await creation.import_record(arcade_of(request), obj)
         return {"id": room.id}
 

@@ -12,13 +12,15 @@ requests can never both write the same step of a race.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import logging
 import os
 import queue
 import stat
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +48,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 log = logging.getLogger("damier.server")
+#: the PostgreSQL advisory lock key under which a server reads and upgrades the schema
+MIGRATION_LOCK = 0x64616D696572
 metadata = MetaData()
 
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
@@ -286,7 +290,9 @@ class Storage:
             raise StorageError(f"cannot open database {safe_url(self.url)!r}: {exc}") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.migrate()
+        with self._migration_lock(file):
+            self.migrate()
+        self._check_writable()
         self._queue: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future[Any]] | None] = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write_loop, name="damier-db-writer", daemon=True)
         self._writer.start()
@@ -300,23 +306,65 @@ class Storage:
             return int(value or 0)
 
     def migrate(self) -> None:
-        """Apply every migration above the stored version, each in its own transaction."""
+        """Apply every migration above the stored version, each in its own transaction (under the migration
+        lock when called by the constructor: servers starting at once on a new database migrate it once)."""
         try:
             version = self.current_version()
         except Exception as exc:
-            raise StorageError(f"cannot read database {safe_url(self.url)!r}: {exc}") from None
+            raise StorageError(f"cannot read database {safe_url(self.url)!r}: {_reason(exc)}") from None
         if version > SCHEMA_VERSION:
             raise StorageError(
                 f"the database has schema version {version}, newer than this damier's {SCHEMA_VERSION}; "
                 "upgrade damier or use another --db"
             )
         for target in range(version + 1, SCHEMA_VERSION + 1):
+            try:
+                with self.engine.begin() as conn:
+                    if target == 1:
+                        metadata.create_all(conn, tables=[schema_version])
+                    MIGRATIONS[target - 1](conn)
+                    conn.execute(delete(schema_version))
+                    conn.execute(insert(schema_version).values(version=target))
+            except Exception as exc:
+                raise StorageError(f"cannot upgrade database {safe_url(self.url)!r} to schema version {target}: "
+                                   f"{_reason(exc)}") from None
+
+    @contextlib.contextmanager
+    def _migration_lock(self, file: Path | None) -> Iterator[None]:
+        """One process at a time reads and upgrades the schema: an exclusive ``flock`` on the SQLite file (SQLite's
+        own locks are ``fcntl`` locks, which it does not touch), a session advisory lock on PostgreSQL."""
+        if file is not None and file.exists():
+            with open(file, "rb") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+        elif self.engine.dialect.name == "postgresql":
+            try:
+                conn = self.engine.connect()
+                conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+            except Exception as exc:
+                raise StorageError(f"cannot open database {safe_url(self.url)!r}: {_reason(exc)}") from None
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+                conn.close()
+        else:
+            yield
+
+    def _check_writable(self) -> None:
+        """Refuse, at start, a database the arcade cannot write (a read-only file, a read-only replica), with the
+        reason: a read-only arcade would fail every move."""
+        try:
             with self.engine.begin() as conn:
-                if target == 1:
-                    metadata.create_all(conn, tables=[schema_version])
-                MIGRATIONS[target - 1](conn)
-                conn.execute(delete(schema_version))
-                conn.execute(insert(schema_version).values(version=target))
+                conn.execute(update(schema_version).values(version=schema_version.c.version))
+        except Exception as exc:
+            raise StorageError(f"the database {safe_url(self.url)!r} cannot be written ({_reason(exc)}): the arcade "
+                               "writes every move; give a database it may write with --db") from None
 
     def legacy_secret(self) -> bytes | None:
         """The token secret an earlier damier kept in the database (``settings``), if it is still there."""
@@ -537,6 +585,12 @@ def _insert_events(conn: Connection, race_id: str, events: list[RaceEvent]) -> N
     for step in events:
         conn.execute(insert(race_events).values(race_id=race_id, seq=step.seq, kind=step.kind, seat=step.seat,
                                                 data=json.dumps(step.data, separators=(",", ":")), at=step.at))
+
+
+def _reason(exc: BaseException) -> str:
+    """A database error's own message (the driver's), without SQLAlchemy's statement and links."""
+    original = getattr(exc, "orig", None)
+    return str(original if original is not None else exc).strip().splitlines()[0]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -55,12 +55,16 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc
 
 def open_page(browser: Browser, **context_options: Any) -> Iterator[Page]:
     """A page in a new browser context (``context_options`` as Playwright takes them); after the test the
-    context is closed, and any JavaScript error the page raised fails the test."""
+    context is closed, and any JavaScript error the page raised, or anything its Content-Security-Policy refused,
+    fails the test."""
     context = browser.new_context(**context_options)
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # a script, a style or a connection the server's Content-Security-Policy refuses is an error too
+    page.on("console", lambda msg: errors.append(msg.text)
+            if msg.type == "error" and "Content Security Policy" in msg.text else None)
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"

@@ -30,7 +30,7 @@ function explode(view, i, targets, mover, duration) {
   const parts = view.squares[i];
   parts.g.classList.add("exploding");
   setTimeout(() => parts.g.classList.remove("exploding"), duration);
-  const burst = svg("circle", { class: "fx-burst", cx, cy, r: CELL * 0.5, style: `--c:${colour}` });
+  const burst = svg("circle", { class: "fx-burst", cx, cy, r: CELL * 0.5, style: { "--c": colour } });
   view.fx.append(burst);
   burst.animate(
     [{ transform: "scale(0.25)", opacity: 0.85 }, { transform: "scale(1.2)", opacity: 0 }],
@@ -38,7 +38,7 @@ function explode(view, i, targets, mover, duration) {
   ).onfinish = () => burst.remove();
   for (const n of targets) {
     const [nx, ny] = centre(view, n);
-    const flyer = svg("circle", { class: "fx-orb", cx, cy, r: ORB * 0.9, style: `--c:${colour}` });
+    const flyer = svg("circle", { class: "fx-orb", cx, cy, r: ORB * 0.9, style: { "--c": colour } });
     view.fx.append(flyer);
     flyer.animate(
       [{ transform: "translate(0px, 0px)", opacity: 1 }, { transform: `translate(${nx - cx}px, ${ny - cy}px)`, opacity: 1 }],

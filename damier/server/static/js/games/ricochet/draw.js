@@ -154,7 +154,7 @@ function robotToken(robot, testid, extra = "") {
   const move = svg("g", { class: "rr-robot-move" }, ring, body);
   const g = svg("g", {
     class: `rr-robot ${extra}`.trim(), "data-robot": robot.name, "data-letter": robot.letter,
-    "data-testid": testid, style: `--rc: var(--rr-${robot.name})`,
+    "data-testid": testid, style: { "--rc": `var(--rr-${robot.name})` },
   }, move);
   return { g, move, robot };
 }
@@ -163,7 +163,7 @@ function robotToken(robot, testid, extra = "") {
 export function targetSymbol(target, scale = 1) {
   const g = svg("g", {
     class: `rr-target-symbol shape-${target.shape}`, "data-colour": target.colour,
-    transform: scale === 1 ? null : `scale(${scale})`, style: `--tc: var(--rr-${target.colour}, #888)`,
+    transform: scale === 1 ? null : `scale(${scale})`, style: { "--tc": `var(--rr-${target.colour}, #888)` },
   });
   const shapes = {
     circle: () => svg("circle", { class: "rr-shape", r: 11.5 }),
@@ -182,7 +182,7 @@ export function targetSymbol(target, scale = 1) {
     g.append(svg("circle", { class: "rr-vortex-back", r: 12.5 }));
     colours.forEach((c, k) => {
       g.append(svg("path", {
-        class: "rr-vortex-blade", style: `fill: var(--rr-${c})`, transform: `rotate(${k * 90})`,
+        class: "rr-vortex-blade", style: { fill: `var(--rr-${c})` }, transform: `rotate(${k * 90})`,
         d: "M0 0 C 1 -6, 7 -10, 12 -6 C 8 -7, 4 -4, 0 0 Z M0 0 C 3 -3, 9 -3, 12 -6 L 12.3 -2.5 C 8 -1, 4 -1, 0 0 Z",
       }));
     });

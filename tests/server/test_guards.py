@@ -1,0 +1,148 @@
+"""Hostile input the arcade must survive (issue 13, findings 8 and 10): deeply nested JSON, bodies that are not
+JSON or arrive too slowly, a read-only database at start and at run time, servers starting at once on a new
+file; the security headers on every answer."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from damier.server.app import BODY_SECONDS, create_app
+from damier.server.storage import Storage, StorageError
+from tests.server.conftest import ServerProcess
+from tests.server.test_storage import postgres_url  # noqa: F401 (the fixture)
+
+NEW_GAME = {"game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+
+def test_deeply_nested_json_is_a_clear_400_and_the_server_goes_on(client: TestClient) -> None:
+    deep = "[" * 30_000 + "]" * 30_000
+    for path in ("/api/records", "/api/games", "/api/positions"):
+        answer = client.post(path, content=deep, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 400, (path, answer.status_code, answer.text)
+        assert answer.json()["error"] == "the JSON body is nested too deeply", answer.text
+    assert client.get("/api/catalog").status_code == 200
+
+
+def test_a_body_that_is_not_json_is_refused_with_415_and_changes_nothing(client: TestClient) -> None:
+    import json
+
+    record = client.post("/api/games", json=NEW_GAME)
+    assert record.status_code == 201
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        answer = client.post("/api/records", content=json.dumps({"game": "atoms"}), headers={"Content-Type": kind})
+        assert answer.status_code == 415, answer.text
+        assert answer.json()["error"] == f"a request body is JSON (Content-Type: application/json), not " \
+                                          f"{kind.split(';')[0]}"
+    untyped = client.post("/api/games", content=json.dumps(NEW_GAME), headers={"Content-Type": ""})
+    assert untyped.status_code == 415 and "not untyped" in untyped.json()["error"]
+    # a request without a body needs no type (a hint, an undo)
+    game = record.json()
+    hint = client.post(f"/api/games/{game['id']}/hint", headers={"X-Seat-Token": game["tokens"]["0"]})
+    assert hint.status_code != 415
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for path in ("/", "/static/js/main.js", "/api/catalog", "/api/games/nope"):
+        headers = client.get(path).headers
+        policy = headers["content-security-policy"]
+        assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy and "unsafe" not in policy
+        assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+        assert headers["referrer-policy"] == "same-origin"
+    refused = client.post("/api/records", content="x", headers={"Content-Type": "text/plain"})
+    assert "content-security-policy" in refused.headers
+    docs = client.get("/docs").headers["content-security-policy"]
+    assert "https://cdn.jsdelivr.net" in docs and "frame-ancestors 'none'" in docs
+
+
+def slow_upload(url: str, send_every: float, total: float) -> tuple[float, bytes]:
+    """Send a POST whose body trickles in (a byte every ``send_every`` s, for at most ``total`` s): the seconds
+    until the server answered, and its answer."""
+    host, port = url.removeprefix("http://").split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=total + 5) as sock:
+        sock.sendall(b"POST /api/records HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 1000\r\n\r\n")
+        sock.settimeout(send_every)
+        while time.monotonic() - started < total:
+            try:
+                answer = sock.recv(4096)
+                return time.monotonic() - started, answer
+            except TimeoutError:
+                try:
+                    sock.sendall(b" ")
+                except OSError:
+                    break
+        sock.settimeout(5)
+        return time.monotonic() - started, sock.recv(4096)
+
+
+def test_a_slow_upload_is_answered_408_and_dropped(server: ServerProcess) -> None:
+    seconds, answer = slow_upload(server.url, 0.5, BODY_SECONDS + 20)
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b"did not arrive within" in answer and seconds < BODY_SECONDS + 10
+    assert httpx.get(f"{server.url}/api/health", timeout=5).status_code == 200
+
+
+def test_a_read_only_database_is_refused_at_start_with_the_reason(tmp_path: Path) -> None:
+    Storage(f"sqlite:///{tmp_path / 'a.db'}").close()
+    read_only = f"sqlite:///file:{tmp_path / 'a.db'}?mode=ro&uri=true"
+    with pytest.raises(StorageError, match="cannot be written .*readonly database.*give a database it may write"):
+        Storage(read_only)
+    done = subprocess.run([sys.executable, "-m", "damier.cli", "serve", "--db", read_only], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "cannot be written" in done.stderr
+
+
+def test_a_database_turned_read_only_answers_503_with_the_reason_and_changes_nothing(
+        postgres_url: str) -> None:  # noqa: F811
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text("DROP DATABASE IF EXISTS read_only_test"))
+        conn.execute(text("CREATE DATABASE read_only_test"))
+    url = postgres_url.rsplit("/", 1)[0] + "/read_only_test"
+    try:
+        with TestClient(create_app(url, workers=1)) as client:
+            game = client.post("/api/games", json=NEW_GAME).json()
+            with admin.connect() as conn:  # the database turns read-only; the server's connections are cut
+                conn.execute(text("ALTER DATABASE read_only_test SET default_transaction_read_only = on"))
+                conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE datname = 'read_only_test' AND pid <> pg_backend_pid()"))
+            moved = client.post(f"/api/games/{game['id']}/moves", json={"move": "a1"},
+                                headers={"X-Seat-Token": game["tokens"]["0"]})
+            assert moved.status_code == 503 and moved.headers["retry-after"] == "30", moved.text
+            assert "read-only transaction" in moved.json()["error"] and "nothing was changed" in moved.json()["error"]
+            created = client.post("/api/games", json=NEW_GAME)
+            assert created.status_code == 503, created.text
+            view = client.get(f"/api/games/{game['id']}").json()
+            assert view["moves"] == [] and view["version"] == 0
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text("DROP DATABASE IF EXISTS read_only_test WITH (FORCE)"))
+        admin.dispose()
+
+
+def test_servers_starting_at_once_on_a_new_database_all_open_it(tmp_path: Path) -> None:
+    for attempt in range(3):
+        url = f"sqlite:///{tmp_path / f'new{attempt}.sqlite3'}"
+        script = f"from damier.server.storage import Storage; Storage({url!r}).close(); print('ok')"
+
+        def start(_: int, script: str = script) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+
+        with ThreadPoolExecutor(4) as pool:
+            runs = list(pool.map(start, range(4)))
+        assert all(r.returncode == 0 and r.stdout.strip() == "ok" for r in runs), [r.stderr for r in runs]
+        storage = Storage(url)
+        assert storage.current_version() >= 1
+        storage.close()
