@@ -331,15 +331,16 @@ class Storage:
 
     @contextlib.contextmanager
     def _migration_lock(self, file: Path | None) -> Iterator[None]:
-        """One process at a time reads and upgrades the schema: an exclusive ``flock`` on the SQLite file (SQLite's
-        own locks are ``fcntl`` locks, which it does not touch), a session advisory lock on PostgreSQL."""
-        if file is not None and file.exists():
-            with open(file, "rb") as handle:
-                fcntl.flock(handle, fcntl.LOCK_EX)
-                try:
-                    yield
-                finally:
-                    fcntl.flock(handle, fcntl.LOCK_UN)
+        """One process at a time reads and upgrades the schema: an exclusive ``flock`` on the SQLite file's folder
+        (not on the file: closing any descriptor of it would drop SQLite's own ``fcntl`` locks in this process), a
+        session advisory lock on PostgreSQL."""
+        if file is not None and file.parent.is_dir():
+            descriptor = os.open(file.parent, os.O_RDONLY)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(descriptor)  # releases the flock
         elif self.engine.dialect.name == "postgresql":
             try:
                 conn = self.engine.connect()
