@@ -2,22 +2,43 @@
 
 A worker gets only names and notation (game, options, seed, start, moves, agent spec), so the server never
 ships a live object across processes, and a restarted server asks again from the stored moves.
+
+Every job has a hard deadline (its time budget plus ``GRACE_SECONDS``): a worker still thinking at the deadline
+is killed and replaced, so no search can hold a worker longer. Jobs wait in a fair queue: one line per game (or
+per hint asker), the line served longest ago first (round-robin), at most ``MAX_WAITING`` jobs in all and
+``MAX_PER_KEY`` per line; a job whose deadline passes while it waits is dropped, not run. Workers die with the
+server in every case: the kernel kills them when the server process ends (``PR_SET_PDEATHSIG``), even while a
+search holds a worker's interpreter lock, and a watching thread covers the systems without it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
-#: A computer move that takes longer than its time budget plus this is abandoned (a random move is played).
-GRACE_SECONDS = 20.0
+#: A job still running its time budget plus this after it was asked for is killed (a computer move then becomes
+#: a random move, a hint an error): the budget is the search's, the grace covers replaying the game and a queue.
+GRACE_SECONDS = 5.0
+PR_SET_PDEATHSIG = 1
+#: jobs waiting for a worker, in all and per line (a game, or whoever asks for hints)
+MAX_WAITING = 256
+MAX_PER_KEY = 4
+#: lines whose last service the queue remembers (the others count as never served)
+MAX_REMEMBERED = 4096
+
+
+class Busy(Exception):
+    """The computer players are too busy to take another job now (the queue is full)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +72,17 @@ def think(job: Job) -> dict[str, Any]:
 
 def _exit_with_parent(parent: int) -> None:
     """Runs first in every worker: end the worker when the server is gone (killed with SIGKILL, say), which
-    the pool itself never notices, so that a crash leaves no process behind."""
+    the pool itself never notices, so that a crash leaves no process behind. On Linux the kernel sends SIGKILL
+    when the server ends (it needs no Python, so a search holding the interpreter lock cannot delay it);
+    elsewhere a thread watches the parent."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0 and os.getppid() == parent:
+            return
+    except (OSError, AttributeError):
+        pass
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -59,6 +90,24 @@ def _exit_with_parent(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="damier-parent-watch", daemon=True).start()
+
+
+def _serve(conn: Connection, parent: int) -> None:
+    """A worker's life: answer each job sent on ``conn`` with ``("ok", answer)`` or ``("error", text)``."""
+    _exit_with_parent(parent)
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        try:
+            if job is None:
+                _warm()
+                conn.send(("ok", None))
+            else:
+                conn.send(("ok", think(job)))
+        except Exception as exc:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
 
 def _warm() -> None:
@@ -89,36 +138,180 @@ def budget_seconds(spec: str) -> float:
     return 10.0
 
 
+class Worker:
+    """One worker process and the server's end of its pipe."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")  # free of the server's threads and event loop
+        self.conn, child = context.Pipe()
+        self.process: BaseProcess = context.Process(target=_serve, args=(child, os.getpid()), daemon=True,
+                                                    name="damier-computer")
+        self.process.start()
+        child.close()
+
+    def run(self, job: Job | None, seconds: float) -> tuple[str, Any]:
+        """Send ``job`` and wait at most ``seconds`` for the answer (in a thread: it blocks); ``("killed", why)``
+        when the worker overran or died (it is then killed: the pool replaces it)."""
+        try:
+            self.conn.send(job)
+            if self.conn.poll(max(0.0, seconds)):
+                answer: tuple[str, Any] = self.conn.recv()
+                return answer
+            why = f"no answer within {seconds:.1f} s"
+        except (EOFError, OSError) as exc:
+            why = f"the worker died ({type(exc).__name__})"
+        self.kill()
+        return "killed", why
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+
+
+@dataclass
+class _Waiting:
+    job: Job | None
+    deadline: float  # time.monotonic()
+    future: asyncio.Future[tuple[str, Any]] = field(repr=False)
+    started: bool = False
+
+
 class ComputerPool:
-    """A process pool for agents; ``await pool.move(job)`` never blocks the event loop."""
+    """Worker processes for agents; ``await pool.move(job, budget, key)`` never blocks the event loop, answers
+    within ``budget + GRACE_SECONDS`` (or raises ``TimeoutError``), and shares the workers fairly between keys."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or max(1, os.cpu_count() or 1)
-        self._executor = self._new_executor()
-
-    def _new_executor(self) -> ProcessPoolExecutor:
-        # "spawn" keeps workers free of the server's threads and event loop
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_exit_with_parent, initargs=(os.getpid(),))
+        self._idle: list[Worker] = []
+        self._started = 0
+        self._lines: collections.OrderedDict[str, collections.deque[_Waiting]] = collections.OrderedDict()
+        self._waiting = 0
+        #: when each line was last served (a tick), for the recently served lines
+        self._served: collections.OrderedDict[str, int] = collections.OrderedDict()
+        self._tick = 0
+        self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="damier-computer")
+        self._closed = False
+        self._tasks: set[asyncio.Future[None]] = set()
+        #: jobs killed at their deadline, and jobs dropped in the queue past it (for the logs and the tests)
+        self.killed = 0
+        self.dropped = 0
 
     def warm_up(self) -> None:
-        """Start every worker now and load the kernels there, so the first computer move is not slow."""
-        for _ in range(self.workers):
-            self._executor.submit(_warm)
+        """Start every worker now and load the kernels there, so the first computer move is not slow (the
+        warming is queued like a job: it runs when the event loop does)."""
+        for number in range(self.workers):
+            self._enqueue(None, 600.0, f"warm {number}")
 
-    async def move(self, job: Job, budget: float) -> dict[str, Any]:
-        """The agent's answer; a pool broken by a dead worker is replaced and the job tried once more."""
+    @property
+    def waiting(self) -> int:
+        return self._waiting
+
+    async def move(self, job: Job, budget: float, key: str = "") -> dict[str, Any]:
+        """The agent's answer; ``TimeoutError`` when it did not come within ``budget + GRACE_SECONDS`` (the
+        worker was killed, or the job waited past that); ``Busy`` when the queue is full; ``RuntimeError`` for a
+        job that failed in its worker."""
+        future = self._enqueue(job, budget + GRACE_SECONDS, key)
+        status, value = await future
+        if status == "ok":
+            answer: dict[str, Any] = value
+            return answer
+        if status == "killed":
+            raise TimeoutError(f"the computer gave no answer within its time ({value})")
+        raise RuntimeError(f"the computer's job failed: {value}")
+
+    def _enqueue(self, job: Job | None, seconds: float, key: str) -> asyncio.Future[tuple[str, Any]]:
+        if self._closed:
+            raise Busy("the server is stopping")
+        line = self._lines.get(key)
+        if self._waiting >= MAX_WAITING or (line is not None and len(line) >= MAX_PER_KEY):
+            raise Busy("the computer players are busy; try again in a moment")
         loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
-            try:
-                future = loop.run_in_executor(self._executor, think, job)
-                return await asyncio.wait_for(future, timeout=budget + GRACE_SECONDS)
-            except BrokenProcessPool:
-                if attempt == 2:
-                    raise
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = self._new_executor()
-        raise AssertionError("unreachable")
+        entry = _Waiting(job, time.monotonic() + seconds, loop.create_future())
+        loop.call_later(seconds, self._expire, entry)
+        if line is None:
+            line = self._lines[key] = collections.deque()
+        line.append(entry)
+        self._waiting += 1
+        self._dispatch()
+        return entry.future
+
+    def _expire(self, entry: _Waiting) -> None:
+        """At a job's deadline: one still waiting for a worker is answered now, and dropped when its turn comes."""
+        if not entry.started and not entry.future.done():
+            self.dropped += 1
+            entry.future.set_result(("killed", "its deadline passed while it waited for a worker"))
+
+    def _next(self) -> _Waiting | None:
+        """The first job of the line served longest ago (a line never served first; then the oldest line): each
+        game gets its turn whatever the others ask. Jobs whose deadline passed are dropped on the way."""
+        while self._lines:
+            key = min(self._lines, key=lambda k: self._served.get(k, 0))
+            line = self._lines[key]
+            entry = line.popleft()
+            self._waiting -= 1
+            if not line:
+                del self._lines[key]
+            if entry.future.done():
+                continue  # the asker gave up (a cancelled turn), or its deadline passed while it waited
+            if time.monotonic() >= entry.deadline:
+                self._expire(entry)
+                continue
+            entry.started = True
+            self._tick += 1
+            self._served[key] = self._tick
+            self._served.move_to_end(key)
+            while len(self._served) > MAX_REMEMBERED:
+                self._served.popitem(last=False)
+            return entry
+        return None
+
+    def _dispatch(self) -> None:
+        while not self._closed and (self._idle or self._started < self.workers):
+            entry = self._next()
+            if entry is None:
+                return
+            if self._idle:
+                worker = self._idle.pop()
+            else:
+                worker = Worker()  # on the event loop's thread: the workers' parent-death signal follows it
+                self._started += 1
+            task = asyncio.ensure_future(self._run(worker, entry))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, worker: Worker, entry: _Waiting) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            status, value = await loop.run_in_executor(self._threads, worker.run, entry.job,
+                                                       entry.deadline - time.monotonic())
+        except Exception as exc:  # the thread pool is shut down: the server is stopping
+            worker.kill()
+            status, value = "killed", f"the pool is closing ({exc})"
+        if status == "killed":
+            self.killed += 1
+            self._started -= 1  # the worker is gone; the next job starts a new one
+        elif self._closed:
+            worker.kill()
+        else:
+            self._idle.append(worker)
+        if not entry.future.done():
+            entry.future.set_result((status, value))
+        self._dispatch()
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Kill every worker now (a search is not waited for) and fail what waits."""
+        self._closed = True
+        for line in self._lines.values():
+            for entry in line:
+                if not entry.future.done():
+                    entry.future.set_result(("killed", "the server is stopping"))
+        self._lines.clear()
+        for worker in self._idle:
+            worker.kill()
+        self._idle.clear()
+        for child in multiprocessing.active_children():
+            if child.name == "damier-computer":
+                child.kill()
+        self._threads.shutdown(wait=False, cancel_futures=True)

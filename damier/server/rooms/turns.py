@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from typing import TYPE_CHECKING, Any
 
 from damier.ai.spec import resolve
-from damier.server.computer import Job, budget_seconds
+from damier.server.computer import GRACE_SECONDS, Busy, Job, budget_seconds
 from damier.server.rooms.errors import Conflict, Unavailable
 from damier.server.rooms.moves import commit
 
@@ -43,7 +44,7 @@ async def _computer_turn(arcade: Arcade, room: GameRoom, seat: int, level: str) 
     try:
         room.broadcast()  # the seat shows it is thinking
         try:
-            answer = await arcade.pool.move(job(room, spec), budget_seconds(spec))
+            answer = await computer_move(arcade, room, spec)
             text = answer["move"]
         except asyncio.CancelledError:
             raise
@@ -64,6 +65,21 @@ async def _computer_turn(arcade: Arcade, room: GameRoom, seat: int, level: str) 
             room.thinking = None
     room.broadcast()
     schedule(arcade, room)
+
+
+async def computer_move(arcade: Arcade, room: GameRoom, spec: str) -> dict[str, Any]:
+    """The computer's answer in ``room``, its line the room's in the pool's fair queue; a full queue is asked
+    again each second until the budget and its grace are spent (then ``Busy``)."""
+    budget = budget_seconds(spec)
+    deadline = time.monotonic() + budget + GRACE_SECONDS
+    while True:
+        try:
+            return await arcade.pool.move(job(room, spec), max(0.0, deadline - time.monotonic() - GRACE_SECONDS),
+                                          key=room.id)
+        except Busy:
+            if time.monotonic() + 1.0 >= deadline:
+                raise
+            await asyncio.sleep(1.0)
 
 
 async def resume(arcade: Arcade) -> int:
@@ -99,10 +115,13 @@ async def hint(arcade: Arcade, game_id: str, token: str | None, level: int | Non
             return room.hint_cache[key]
         spec = resolve(room.game.info.hint, room.game.name)
         try:
-            answer = await arcade.pool.move(job(room, spec, hint=True, level=graded), budget_seconds(spec))
+            answer = await arcade.pool.move(job(room, spec, hint=True, level=graded), budget_seconds(spec),
+                                            key=f"hint {room.id}")
             await asyncio.wrap_future(arcade.storage.count_hint(room.id))
         except asyncio.CancelledError:
             raise
+        except Busy:
+            raise Unavailable("the computer players are busy; ask for the hint again in a moment") from None
         except Exception:
             log.exception("hint failed in game %s", room.id)
             raise Unavailable("no hint could be computed right now; try again") from None
