@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -59,6 +60,9 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 64 * 1024
 #: seconds a request body has to arrive whole (a slow upload is answered 408 and its connection closed)
 BODY_SECONDS = 10.0
+#: messages a WebSocket may send a second (and at once): a client past it is disconnected (code 1008)
+WS_RATE = 20.0
+WS_BURST = 60.0
 MAX_WS_MESSAGE = 4096
 MAX_POSITION = 2000
 #: the longest line of moves a position check plays (a solution or a hint's line), and a move's longest text
@@ -489,10 +493,15 @@ async def _watch(websocket: WebSocket, room: Room,
 
     watcher = Watcher(websocket.send_text, close)
     room.watch(watcher)
+    budget = MessageBudget(WS_RATE, WS_BURST)
     try:
-        while True:
+        while not watcher.dropped:  # a dropped watcher (too far behind) is not read any more
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
+                break
+            if not budget.take():
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1008, reason=f"more than {WS_RATE} messages a second; reconnect")
                 break
             text = message.get("text")
             if text is None:
@@ -505,6 +514,24 @@ async def _watch(websocket: WebSocket, room: Room,
         pass
     finally:
         room.unwatch(watcher)
+
+
+class MessageBudget:
+    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 def _read_message(text: str) -> tuple[str, dict[str, Any]] | dict[str, Any]:

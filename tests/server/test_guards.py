@@ -4,6 +4,7 @@ file; the security headers on every answer."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
@@ -146,3 +147,47 @@ def test_servers_starting_at_once_on_a_new_database_all_open_it(tmp_path: Path) 
         storage = Storage(url)
         assert storage.current_version() >= 1
         storage.close()
+
+
+def test_a_socket_that_floods_messages_is_closed_with_1008(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from damier.server.app import WS_BURST
+
+    game = client.post("/api/games", json=NEW_GAME).json()
+    pongs = 0
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        assert socket.receive_json()["type"] == "state"
+        for _ in range(int(WS_BURST) + 40):
+            socket.send_text('{"type": "ping"}')
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                assert socket.receive_json()["type"] == "pong"
+                pongs += 1
+    assert closed.value.code == 1008 and "messages a second" in closed.value.reason
+    assert WS_BURST - 5 <= pongs <= WS_BURST + 5, pongs
+
+
+def test_a_watcher_too_far_behind_is_dropped_once_and_takes_nothing_more() -> None:
+    from damier.server.rooms.room import Watcher
+
+    async def scenario() -> tuple[list[bool], int]:
+        closes = 0
+        stalled = asyncio.Event()
+
+        async def send(_text: str) -> None:
+            await stalled.wait()  # a client that never reads
+
+        async def close() -> None:
+            nonlocal closes
+            closes += 1
+
+        watcher = Watcher(send, close)
+        accepted = [watcher.offer(f"message {i}") for i in range(Watcher.QUEUE_SIZE + 10)]
+        await asyncio.sleep(0.05)
+        return accepted, closes
+
+    accepted, closes = asyncio.run(scenario())
+    # the queue fills (nothing is sent yet); the next offer drops the watcher, and every later one is refused
+    assert accepted[:Watcher.QUEUE_SIZE] == [True] * Watcher.QUEUE_SIZE and not any(accepted[Watcher.QUEUE_SIZE:])
+    assert closes == 1

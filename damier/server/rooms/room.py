@@ -19,7 +19,8 @@ def encode(message: dict[str, Any]) -> str:
 
 class Watcher:
     """One WebSocket watching a room: messages wait in a small queue that its own task sends from, so a slow
-    or stalled client never holds up a move; a client that falls too far behind is disconnected."""
+    or stalled client never holds up a move; a client that falls too far behind is disconnected (once: a
+    dropped watcher takes nothing more)."""
 
     QUEUE_SIZE = 32
 
@@ -27,11 +28,15 @@ class Watcher:
         self.queue: asyncio.Queue[str] = asyncio.Queue(self.QUEUE_SIZE)
         self._send = send
         self._close = close
+        self.dropped = False
+        self._closing: asyncio.Task[None] | None = None
         self.task = asyncio.create_task(self._pump())
 
     def offer(self, text: str) -> bool:
         """Queue a message (already serialised); False (and the watcher is dropped) when the client is too far
-        behind."""
+        behind, or was dropped already."""
+        if self.dropped:
+            return False
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -40,8 +45,12 @@ class Watcher:
         return True
 
     def drop(self) -> None:
+        """Stop sending and close the socket (the first time only)."""
+        if self.dropped:
+            return
+        self.dropped = True
         self.task.cancel()
-        asyncio.create_task(self._close())  # noqa: RUF006 (closing is best effort; nothing waits for it)
+        self._closing = asyncio.create_task(self._close())  # best effort; nothing waits for it
 
     def stop(self) -> None:
         self.task.cancel()
