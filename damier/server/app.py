@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import InternalError, OperationalError
@@ -366,10 +366,21 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return JSONResponse(views.record(room), headers={
             "Content-Disposition": f'attachment; filename="damier-{room.game.name}-{room.id}.json"'})
 
-    @app.get("/api/games/{game_id}/replay", summary="Every position of the game, for the replay viewer")
-    async def replay(game_id: str, request: Request) -> dict[str, Any]:
-        room = await arcade_of(request).room(game_id)
-        return await asyncio.to_thread(views.replay_frames, room)  # long games take a while
+    @app.get("/api/games/{game_id}/replay",
+             summary="A page of the game's positions, for the replay viewer (frames from, how many, the total)")
+    async def replay(game_id: str, request: Request,
+                     first: Annotated[int, Query(alias="from", ge=0, le=10**6)] = 0,
+                     count: Annotated[int, Query(ge=1, le=views.MAX_REPLAY_PAGE)] = views.REPLAY_PAGE) -> Response:
+        arcade = arcade_of(request)
+        room = await arcade.room(game_id)
+        version = room.version
+
+        async def make() -> bytes:  # long games take a while: off the event loop, once per page and version
+            page = await asyncio.to_thread(views.replay_frames, room, first, count)
+            return json.dumps(page, separators=(",", ":")).encode()
+
+        body = await arcade.answers.get(("replay", room.id, version, first, count), make)
+        return Response(body, media_type="application/json")
 
     @app.post("/api/records", status_code=201, summary="Import a record for replay")
     async def import_record(request: Request) -> dict[str, Any]:

@@ -114,6 +114,31 @@ def test_replay_of_a_finished_game_steps_through_every_move(page: Page, live_ser
     expect(ply).to_contain_text(str(total - 1))
 
 
+def test_a_long_replay_loads_page_after_page_and_opens_at_a_later_ply(page: Page, live_server: ServerProcess) -> None:
+    import random
+
+    import damier
+
+    game = damier.load("atoms", rows=12, cols=12)
+    state = game.new_state(5)
+    rng = random.Random(5)
+    while not state.is_over():
+        state.play(rng.choice(state.legal_moves()))
+    moves = len(state.history)
+    assert moves > 200  # more than two of the server's pages
+    game_id = httpx.post(f"{live_server.url}/api/records", json=damier.Record.from_state(state).to_json(),
+                         timeout=60).json()["id"]
+    page.goto(f"{live_server.url}/#/replay/{game_id}?ply={moves - 3}")
+    ply = page.get_by_test_id("replay-ply")
+    expect(ply).to_have_attribute("data-ply", str(moves - 3))  # shown once its page arrived
+    expect(ply).to_contain_text(f"of {moves}")
+    expect(page.locator("[data-testid='move-list'] li")).to_have_count(moves)
+    page.get_by_test_id("replay-last").click()
+    expect(ply).to_have_attribute("data-ply", str(moves))
+    page.get_by_test_id("replay-first").click()
+    expect(ply).to_have_attribute("data-ply", "0")
+
+
 def test_keyboard_plays_and_a_watcher_sees_it(browser: Browser, page: Page, live_server: ServerProcess) -> None:
     game_id = start_game(page, live_server.url, 3, 3, "human")
     watcher_context = browser.new_context(viewport={"width": 375, "height": 667})

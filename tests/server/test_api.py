@@ -186,6 +186,50 @@ def test_record_export_replays_and_import_gives_replay_frames(client: TestClient
     assert view["status"] == "replay" and view["legal_moves"] == []
 
 
+def test_a_replay_comes_in_pages_that_together_are_every_position(client: TestClient) -> None:
+    options = {"rows": 5, "cols": 5}
+    game = damier.load("atoms", **options)
+    state = game.new_state(3)
+    import random
+
+    rng = random.Random(3)
+    while not state.is_over() and len(state.history) < 60:
+        state.play(rng.choice(state.legal_moves()))
+    record = damier.Record.from_state(state).to_json()
+    game_id = client.post("/api/records", json=record).json()["id"]
+    expected = game.new_state(3)
+    boards = [expected.board_json(previews=False)]
+    for move in state.history:
+        expected.play(move)
+        boards.append(expected.board_json(previews=False))
+    frames: list[dict[str, Any]] = []
+    while True:
+        page = client.get(f"/api/games/{game_id}/replay?from={len(frames)}&count=7").json()
+        assert page["total"] == len(boards) and page["from"] == len(frames)
+        if not page["frames"]:
+            break
+        assert len(page["frames"]) <= 7
+        frames += page["frames"]
+    assert [f["board"] for f in frames] == boards and [f["ply"] for f in frames] == list(range(len(boards)))
+    again = client.get(f"/api/games/{game_id}/replay?from=7&count=7")
+    assert again.json()["frames"] == frames[7:14]  # the kept page is the same
+    first = client.get(f"/api/games/{game_id}/replay").json()
+    assert len(first["frames"]) == min(100, len(boards))
+    too_many = client.get(f"/api/games/{game_id}/replay?count=501")
+    assert too_many.status_code == 422 and "count" in too_many.json()["error"]
+
+
+def test_a_record_of_too_many_moves_is_refused(client: TestClient) -> None:
+    from damier.server.rooms.creation import MAX_RECORD_PLIES
+
+    record = damier.Record.from_state(damier.load("atoms", **SMALL).new_state()).to_json()
+    record["moves"] = ["a1", "c3"] * (MAX_RECORD_PLIES // 2 + 1)
+    answer = client.post("/api/records", json=record)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"].endswith(f"the record has {MAX_RECORD_PLIES + 2} moves; the arcade imports at most "
+                                           f"{MAX_RECORD_PLIES}")
+
+
 def test_bad_records_are_refused_with_a_clear_message(client: TestClient) -> None:
     assert client.post("/api/records", content=b"{not json", headers={"content-type": "application/json"}
                        ).status_code == 422

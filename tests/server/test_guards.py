@@ -97,7 +97,7 @@ def test_a_slow_upload_is_answered_408_and_dropped(server: ServerProcess) -> Non
 def test_a_read_only_database_is_refused_at_start_with_the_reason(tmp_path: Path) -> None:
     Storage(f"sqlite:///{tmp_path / 'a.db'}").close()
     read_only = f"sqlite:///file:{tmp_path / 'a.db'}?mode=ro&uri=true"
-    with pytest.raises(StorageError, match="cannot be written .*readonly database.*give a database it may write"):
+    with pytest.raises(StorageError, match=r"cannot be written .*readonly database.*give a database it may write"):
         Storage(read_only)
     done = subprocess.run([sys.executable, "-m", "damier.cli", "serve", "--db", read_only], capture_output=True,
                           text=True, timeout=120)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from damier.core import registry
 from damier.server.computer import ComputerPool
 from damier.server.rooms import race_timers, turns
-from damier.server.rooms.cache import CAPACITY, RoomCache
+from damier.server.rooms.cache import CAPACITY, AnswerCache, RoomCache
 from damier.server.rooms.errors import NotFound
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.race_room import RaceRoom, build
@@ -28,6 +28,8 @@ class Arcade:
         self.pool = pool
         self.keys = SeatKeys(secret)
         self.rooms: RoomCache[Room] = RoomCache(capacity)
+        #: answers kept ready (replay pages, by room, version and page)
+        self.answers = AnswerCache()
         #: seconds since the epoch: race deadlines are counted on it (tests move it forward)
         self.clock: Callable[[], float] = time.time
 

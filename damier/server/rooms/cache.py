@@ -83,3 +83,49 @@ class RoomCache(Generic[R]):
             if victim is None:
                 return
             self._rooms.pop(victim).release()
+
+
+#: bytes of answers the arcade keeps ready (replay pages)
+ANSWER_BYTES = 32 * 1024 * 1024
+
+
+class AnswerCache:
+    """Encoded answers by key (a replay page of a room at a version), at most ``limit`` bytes in all, the least
+    recently used leaving first; one computation per key however many ask at once."""
+
+    def __init__(self, limit: int = ANSWER_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        self._answers: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+        self._making: dict[tuple[object, ...], asyncio.Lock] = {}
+
+    async def get(self, key: tuple[object, ...], make: Callable[[], Awaitable[bytes]]) -> bytes:
+        answer = self._take(key)
+        if answer is not None:
+            return answer
+        lock = self._making.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                answer = self._take(key)
+                if answer is None:
+                    answer = await make()
+                    self._put(key, answer)
+                return answer
+        finally:
+            if not lock.locked() and self._making.get(key) is lock:
+                del self._making[key]
+
+    def _take(self, key: tuple[object, ...]) -> bytes | None:
+        answer = self._answers.get(key)
+        if answer is not None:
+            self._answers.move_to_end(key)
+        return answer
+
+    def _put(self, key: tuple[object, ...], answer: bytes) -> None:
+        if len(answer) > self.limit:
+            return
+        self._answers[key] = answer
+        self.size += len(answer)
+        while self.size > self.limit:
+            _, old = self._answers.popitem(last=False)
+            self.size -= len(old)

@@ -20,6 +20,9 @@ from damier.server.storage import GameRow, SeatRow
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
 
+#: the most moves an imported record may have (a replay is paged, but replaying the record is not)
+MAX_RECORD_PLIES = 5_000
+
 
 def new_room_id() -> str:
     return secrets.token_urlsafe(9)
@@ -96,6 +99,9 @@ async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
     """A replay room for a record (``Invalid`` saying what is wrong with it)."""
     try:
         record = Record.from_json(obj)
+        if len(record.moves) > MAX_RECORD_PLIES:
+            raise RecordError(f"the record has {len(record.moves)} moves; the arcade imports at most "
+                              f"{MAX_RECORD_PLIES}")
         if record.seed is not None and not 0 <= record.seed < 2**63:
             raise RecordError(f"seed {record.seed} is out of range (0 to 2**63 - 1)")
         state = await asyncio.to_thread(record.replay)

@@ -112,16 +112,30 @@ def record(room: GameRoom) -> dict[str, Any]:
                              result=stored_outcome(room)).to_json()
 
 
-def replay_frames(room: GameRoom) -> dict[str, Any]:
-    """Every position of the game (slow for long games: call it off the event loop). No laser previews (or
-    the like) in the frames: nobody moves in a replay, and they would be most of every frame."""
+#: frames a replay page holds by default, and at most
+REPLAY_PAGE = 100
+MAX_REPLAY_PAGE = 500
+
+
+def replay_frames(room: GameRoom, first: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
+    """A page of the game's positions: the frames ``first`` to ``first + count - 1`` (frame 0 is the start,
+    frame N the position after move N) and ``total``, how many there are. Slow for long games (the moves before
+    the page are played too): call it off the event loop. No laser previews (or the like) in the frames: nobody
+    moves in a replay, and they would be most of every frame."""
+    moves = list(room.row.moves)
+    total = len(moves) + 1
+    first = max(0, min(first, total))
+    last = min(total, first + max(0, min(count, MAX_REPLAY_PAGE)))
     state = room.game.start_state(room.row.start, room.row.seed)
-    frames: list[dict[str, Any]] = [
-        {"ply": 0, "move": None, "player": None, "board": state.board_json(previews=False), "events": []}
-    ]
-    for ply, (text, player) in enumerate(list(room.row.moves), start=1):
+    frames: list[dict[str, Any]] = []
+    if first == 0 and last > 0:
+        frames.append({"ply": 0, "move": None, "player": None, "board": state.board_json(previews=False),
+                       "events": []})
+    for ply, (text, player) in enumerate(moves[:max(0, last - 1)], start=1):
         state.play(state.parse_move(text))
-        frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(previews=False),
-                       "events": state.events()})
+        if ply >= first:
+            frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(previews=False),
+                           "events": state.events()})
     return {"id": room.id, "game": room.game.name, "title": room.game.title, "options": dict(room.game.options),
-            "start": room.row.start, "seats": seats(room), "frames": frames, "result": room.row.result}
+            "start": room.row.start, "seats": seats(room), "result": room.row.result, "total": total,
+            "from": first, "frames": frames}

@@ -79,7 +79,11 @@ export const api = {
   },
   rematch(id, token) { return request("POST", `/api/games/${enc(id)}/rematch`, { token }); },
   record(id) { return request("GET", `/api/games/${enc(id)}/record`); },
-  replay(id) { return request("GET", `/api/games/${enc(id)}/replay`); },
+  /** A page of a game's positions: {frames, from, total, ...} (the server's page size unless `count` is given). */
+  replay(id, from = 0, count = null) {
+    const query = `?from=${from}${count ? `&count=${count}` : ""}`;
+    return request("GET", `/api/games/${enc(id)}/replay${query}`);
+  },
   importRecord(record) { return request("POST", "/api/records", { body: record }); },
   /** A solo puzzle (a one-player game): {game, options?, puzzle?, seed?, daily?} -> {id, token, state}. */
   createPuzzle(body) { return request("POST", "/api/puzzles", { body }); },

@@ -1,4 +1,5 @@
-// #/replay/<id>[?ply=N] : step through a game's frames (GET /api/games/<id>/replay), each step forward animated.
+// #/replay/<id>[?ply=N] : step through a game's frames (GET /api/games/<id>/replay, a page at a time: the first
+// page is shown at once, the others are loaded after it), each step forward animated.
 import { h, icon, replace, wait } from "../dom.js";
 import { api, recordUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
@@ -40,6 +41,7 @@ class ReplayPage {
     }
     if (this.destroyed) return;
     this.frames = (data.frames || []).filter((f) => f && f.board);
+    this.total = Math.max(Number(data.total) || 0, this.frames.length);
     this.result = data.result || view?.result || null;
     this.view = view;
     // the replay names its game, options and seats; the game's view (if any) says whether it is still live
@@ -60,9 +62,54 @@ class ReplayPage {
     }
     this.build();
     const ply = Number(this.query.get("ply"));
-    const start = Number.isInteger(ply) && this.query.has("ply") ? this.frames.findIndex((f) => f.ply === ply) : 0;
-    this.show(start >= 0 ? start : 0, false);
+    const wanted = Number.isInteger(ply) && this.query.has("ply") ? ply : 0;
+    const found = this.frames.findIndex((f) => f.ply === wanted);
+    this.show(found >= 0 ? found : 0, false);
     document.addEventListener("keydown", this.onKey);
+    await this.loadRest(wanted > 0 && found < 0 ? wanted : null);
+  }
+
+  /** The pages after the first, one request at a time; the slider and the move list grow as they come. With
+   * `ply`, the page holding it is shown once it arrives. */
+  async loadRest(ply) {
+    while (!this.destroyed && this.frames.length < this.total) {
+      let page;
+      try {
+        page = await api.replay(this.id, this.frames.length);
+      } catch (err) {
+        console.error("a page of the replay could not be loaded", err);
+        return;
+      }
+      if (this.destroyed) return;
+      const frames = (page.frames || []).filter((f) => f && f.board);
+      if (!frames.length) return;
+      const offset = this.frames.length;
+      this.frames.push(...frames);
+      this.addMoves(frames, offset);
+      this.el.slider.max = String(this.frames.length - 1);
+      if (ply !== null) {
+        const found = this.frames.findIndex((f) => f.ply === ply);
+        if (found >= 0) {
+          ply = null;
+          await this.show(found, false);
+          continue;
+        }
+      }
+      this.updateChrome();
+    }
+  }
+
+  /** The move list's entries of `frames`, which start at index `offset` of all the frames. */
+  addMoves(frames, offset) {
+    frames.forEach((f, k) => {
+      const i = offset + k;
+      if (i === 0) return;
+      this.el.moves.append(h("li", { "data-testid": `move-${f.ply}`, "data-index": i },
+        h("button", { type: "button", class: "move-btn", onclick: () => this.go(i) },
+          h("span", { class: "ply" }, String(f.ply)),
+          h("span", { class: "swatch", style: { "--c": seatColour(f.player) } }),
+          h("span", { class: "mv" }, f.move))));
+    });
   }
 
   destroy() {
@@ -94,14 +141,7 @@ class ReplayPage {
     el.moves = h("ol", { class: "move-list", "data-testid": "move-list", "aria-label": "Moves" });
     el.players = h("ul", { class: "player-list" });
     this.el = el;
-    this.frames.forEach((f, i) => {
-      if (i === 0) return;
-      el.moves.append(h("li", { "data-testid": `move-${f.ply}`, "data-index": i },
-        h("button", { type: "button", class: "move-btn", onclick: () => this.go(i) },
-          h("span", { class: "ply" }, String(f.ply)),
-          h("span", { class: "swatch", style: { "--c": seatColour(f.player) } }),
-          h("span", { class: "mv" }, f.move))));
-    });
+    this.addMoves(this.frames, 0);
     const gameLink = this.view && this.view.status !== "replay"
       ? h("a", { class: "btn small", href: `#/game/${encodeURIComponent(this.id)}` }, icon("prev"), "Back to the game") : null;
     replace(this.root, h("div", { class: `page game-page replay-page game-${this.game}` },
@@ -170,7 +210,7 @@ class ReplayPage {
     const frame = this.frames[this.index];
     const total = this.frames.length - 1;
     el.slider.value = String(this.index);
-    el.ply.textContent = `Move ${frame.ply ?? this.index} of ${this.frames[total].ply ?? total}`;
+    el.ply.textContent = `Move ${frame.ply ?? this.index} of ${this.total - 1}`;
     el.ply.dataset.ply = String(frame.ply ?? this.index);
     // dimmed, not disabled: at an end a click simply has nothing to do (and the buttons keep their focus)
     for (const b of [el.first, el.prev]) b.classList.toggle("at-end", this.index === 0);
@@ -199,7 +239,7 @@ class ReplayPage {
       name ? h("span", { class: "swatch status-dot", style: { "--c": seatColour(frame.player) } }) : null,
       h("span", { class: "status-text" }, this.index === 0 ? "The starting position" : `${name || "Move"} played ${frame.move}`));
     // result at the end
-    const atEnd = this.index === total && this.result;
+    const atEnd = this.index === this.total - 1 && this.result;
     el.banner.hidden = !atEnd;
     if (atEnd) {
       const w = Number.isInteger(this.result.winner) ? this.result.winner : null;
