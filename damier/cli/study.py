@@ -114,13 +114,21 @@ def serve(
         help="The seat tokens' key file, made with mode 0600 if missing (default: beside a SQLite database, "
              "<database>.key; else secret.key in your data folder). The environment variable DAMIER_SECRET "
              "(64+ hex digits) overrides it: several servers on one database must share one secret.")] = None,
+    limits: Annotated[str, typer.Option(
+        help="What one client address may ask: new games a minute, games with a computer seat at once, hints at "
+             "once (past them: 429), e.g. new_games=30,computer_games=4,hints=2.")] = "",
 ) -> None:
     """Start the browser arcade: play every game against the computer or online, watch, replay."""
     import uvicorn
 
     from damier.server.app import MAX_WS_MESSAGE, create_app, open_secret
+    from damier.server.limits import Limits
     from damier.server.storage import Storage, StorageError, default_url, safe_url
 
+    try:
+        client_limits = Limits.parse(limits)
+    except ValueError as exc:
+        raise fail(f"--limits: {exc}") from None
     url = db or default_url()
     try:  # open and migrate now, and read the secret, so a bad --db or key fails with one clear line
         storage = Storage(url)
@@ -131,7 +139,7 @@ def serve(
     except StorageError as exc:
         raise fail(str(exc)) from None
     console.print(Text(f"damier arcade on http://{host}:{port}/  (database: {safe_url(url)})"))
-    uvicorn.run(create_app(url, workers, secret_file), host=host, port=port, log_level="warning",
+    uvicorn.run(create_app(url, workers, secret_file, client_limits), host=host, port=port, log_level="warning",
                 ws_max_size=MAX_WS_MESSAGE)
 
 

@@ -29,6 +29,7 @@ from damier.core.errors import DamierError
 from damier.server import secret
 from damier.server.computer import ComputerPool
 from damier.server.guards import BodyGuard, SecurityHeaders
+from damier.server.limits import ClientLimits, Limits, TooMany
 from damier.server.rooms import (
     Arcade,
     Conflict,
@@ -75,7 +76,8 @@ SeatToken = Annotated[str | None, Header(max_length=4096)]
 
 
 #: the HTTP status of each kind of room error (and of the WebSocket's error messages)
-STATUS: dict[type[RoomError], int] = {NotFound: 404, NotYourSeat: 403, Conflict: 409, Invalid: 422, Unavailable: 503}
+STATUS: dict[type[RoomError], int] = {NotFound: 404, NotYourSeat: 403, Conflict: 409, Invalid: 422, Unavailable: 503,
+                                      TooMany: 429}
 
 
 def status_of(error: RoomError) -> int:
@@ -172,6 +174,11 @@ class DemonstrateBody(BaseModel):
     round: int | None = Field(default=None, ge=1)
 
 
+def address(request: Request) -> str:
+    """The client's address, which the limits count by."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
     """The token secret for ``storage``'s arcade; one an earlier damier kept in the database moves to the key file
     (its tokens stay valid) and leaves the database."""
@@ -186,9 +193,11 @@ def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
 
 
 def create_app(db_url: str | None = None, workers: int | None = None,
-               secret_file: str | None = None) -> FastAPI:
+               secret_file: str | None = None, limits: Limits | None = None) -> FastAPI:
     """The arcade application: ``db_url`` is any SQLAlchemy URL (default: SQLite in the user data folder); the
-    seat tokens' secret comes from ``DAMIER_SECRET`` or the key file (``damier.server.secret``)."""
+    seat tokens' secret comes from ``DAMIER_SECRET`` or the key file (``damier.server.secret``); ``limits``
+    are what one client address may ask (``damier.server.limits``)."""
+    client_limits = ClientLimits(limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -223,7 +232,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, exc: RoomError) -> JSONResponse:
         status = status_of(exc)
-        return JSONResponse({"error": exc.message, "status": status}, status)
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany) else None
+        return JSONResponse({"error": exc.message, "status": status}, status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -284,8 +294,19 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.post("/api/games", status_code=201, summary="Create a game; returns one secret token per human seat")
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         arcade = arcade_of(request)
+        client = address(request)
+        computer = any(s.kind == "computer" for s in body.seats)
+        if computer:
+            going_on = 0
+            for game_id in client_limits.computer_games.get(client, []):
+                with contextlib.suppress(RoomError):
+                    going_on += (await arcade.room(game_id)).active
+            client_limits.check_computer_games(client, going_on)
+        client_limits.new_game(client)
         room, tokens = await creation.create(arcade, body.game, dict(body.options),
                                              [s.model_dump() for s in body.seats], body.seed, body.start)
+        if computer:
+            client_limits.add_computer_game(client, room.id)
         first_human = min(tokens) if tokens else None
         return {"id": room.id, "tokens": {str(k): v for k, v in tokens.items()},
                 "state": views.view(room, first_human)}
@@ -351,11 +372,13 @@ def create_app(db_url: str | None = None, workers: int | None = None,
               summary="A hint for your move: the hint agent's move, or a graded hint (level 1 to 4) of a puzzle")
     async def hint(game_id: str, request: Request, x_seat_token: SeatToken = None,
                    level: Annotated[int | None, Query(ge=1, le=4)] = None) -> dict[str, Any]:
-        return await turns.hint(arcade_of(request), game_id, x_seat_token, level)
+        with client_limits.hint(address(request)):
+            return await turns.hint(arcade_of(request), game_id, x_seat_token, level)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
     async def rematch(game_id: str, request: Request,
                       x_seat_token: SeatToken = None) -> dict[str, Any]:
+        client_limits.new_game(address(request))
         room, token = await commands.rematch(arcade_of(request), game_id, x_seat_token)
         return {"id": room.id, "token": token}
 
@@ -390,6 +413,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             raise Invalid("the body must be a JSON game record") from None
         except RecursionError:
             raise Invalid("the body must be a JSON game record, not nested this deeply") from None
+        client_limits.new_game(address(request))
         room = await creation.import_record(arcade_of(request), obj)
         return {"id": room.id}
 
@@ -400,6 +424,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         day = None
         if body.daily is not False:
             day = puzzles.day_of(None if body.daily is True else str(body.daily)[:40])
+        client_limits.new_game(address(request))
         room, token = await puzzles.create(arcade_of(request), body.game, dict(body.options), body.puzzle,
                                            body.seed, day)
         return {"id": room.id, "token": token, "state": views.view(room, 0)}
@@ -413,6 +438,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.post("/api/races", status_code=201, summary="Create a race room on a puzzle game; you are its host")
     async def create_race(body: CreateRace, request: Request) -> dict[str, Any]:
         arcade = arcade_of(request)
+        client_limits.new_game(address(request))
         room, token = await race_commands.create(arcade, body.game, dict(body.options), dict(body.settings),
                                                  body.name)
         return {"id": room.id, "seat": 0, "token": token, "state": race_views.view(room, 0)}

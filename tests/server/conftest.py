@@ -16,6 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damier.server.app import create_app
+from damier.server.limits import Limits
+
+#: the tests of other things than the per-client limits make many games from one address quickly; the limits'
+#: own tests (test_limits.py) use the defaults
+GENEROUS_TEXT = "new_games=100000,computer_games=100000,hints=100000"
+GENEROUS = Limits.parse(GENEROUS_TEXT)
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +31,7 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, workers=1)) as test_client:
+    with TestClient(create_app(db_url, workers=1, limits=GENEROUS)) as test_client:
         yield test_client
 
 
@@ -52,7 +58,7 @@ class ServerProcess:
         handle = open(self.log, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "damier.cli", "serve", "--port", str(self.port), "--db", self.db,
-             "--workers", "1"],
+             "--workers", "1", "--limits", GENEROUS_TEXT],
             stdout=handle, stderr=subprocess.STDOUT, env=dict(os.environ),
         )
         deadline = time.monotonic() + 60

@@ -1,0 +1,113 @@
+"""What one client (one address) may ask of the arcade: new games a minute, games with a computer seat going on
+at once, hints being computed at once. Past a limit the answer is 429 with ``Retry-After``, and nothing is done.
+
+The address is the connection's (behind a reverse proxy, run uvicorn's proxy headers so that it is the
+client's, not the proxy's). What the limits remember is in memory, for this server process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, fields, replace
+from typing import TypeVar
+
+from damier.server.rooms.errors import RoomError
+
+V = TypeVar("V")
+
+#: addresses remembered at most (the least recently seen are forgotten first)
+MAX_CLIENTS = 10_000
+
+
+class TooMany(RoomError):
+    """A client asked more than its limit; ``retry_after`` seconds until it may ask again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, retry_after)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per client address: ``new_games`` created a minute (games, puzzles, races, rematches, imported records;
+    as many at once), ``computer_games`` going on at once with a computer seat, ``hints`` computing at once."""
+
+    new_games: int = 30
+    computer_games: int = 4
+    hints: int = 2
+
+    @classmethod
+    def parse(cls, text: str) -> Limits:
+        """``"new_games=30,computer_games=4,hints=2"`` (any of them; the others keep their defaults).
+
+        >>> Limits.parse("hints=1")
+        Limits(new_games=30, computer_games=4, hints=1)
+        """
+        names = [f.name for f in fields(cls)]
+        limits = cls()
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            name, _, value = part.partition("=")
+            if name.strip() not in names or not value.strip().isdigit() or int(value) < 1:
+                raise ValueError(f"a limit is NAME=N with N >= 1 and NAME one of {', '.join(names)}; not {part!r}")
+            limits = replace(limits, **{name.strip(): int(value)})
+        return limits
+
+
+class ClientLimits:
+    """The limits applied: a token bucket of new games per address, the computer games and hints in flight."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when counted
+        self._hints: dict[str, int] = {}
+        #: per address, the ids of the games with a computer seat it created (those still going on count)
+        self.computer_games: OrderedDict[str, list[str]] = OrderedDict()
+
+    def new_game(self, address: str) -> None:
+        """Count a new game of ``address``; ``TooMany`` (nothing counted) past ``new_games`` a minute."""
+        rate = self.limits.new_games / 60.0
+        tokens, at = self._buckets.pop(address, (float(self.limits.new_games), time.monotonic()))
+        now = time.monotonic()
+        tokens = min(float(self.limits.new_games), tokens + (now - at) * rate)
+        if tokens < 1.0:
+            self._remember(self._buckets, address, (tokens, now))
+            raise TooMany(f"more than {self.limits.new_games} new games a minute from your address; wait a moment",
+                          math.ceil((1.0 - tokens) / rate))
+        self._remember(self._buckets, address, (tokens - 1.0, now))
+
+    def check_computer_games(self, address: str, going_on: int) -> None:
+        """``TooMany`` when ``address`` already has ``going_on`` games with a computer seat at its limit."""
+        if going_on >= self.limits.computer_games:
+            raise TooMany(f"you have {going_on} games with a computer seat going on, the most at once; finish or "
+                          "resign one first", 30)
+
+    def add_computer_game(self, address: str, game_id: str) -> None:
+        games = self.computer_games.pop(address, [])
+        self._remember(self.computer_games, address, [*games, game_id][-4 * self.limits.computer_games:])
+
+    @contextlib.contextmanager
+    def hint(self, address: str) -> Iterator[None]:
+        """Count a hint computing for ``address`` while the block runs; ``TooMany`` past ``hints`` at once."""
+        busy = self._hints.get(address, 0)
+        if busy >= self.limits.hints:
+            raise TooMany(f"{busy} hints are being computed for your address already; ask again when they are done",
+                          2)
+        self._hints[address] = busy + 1
+        try:
+            yield
+        finally:
+            left = self._hints[address] - 1
+            if left:
+                self._hints[address] = left
+            else:
+                del self._hints[address]
+
+    @staticmethod
+    def _remember(table: OrderedDict[str, V], key: str, value: V) -> None:
+        table[key] = value
+        while len(table) > MAX_CLIENTS:
+            table.popitem(last=False)

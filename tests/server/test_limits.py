@@ -1,0 +1,97 @@
+"""What one client address may ask (issue 13, finding 4): new games a minute, games with a computer seat at once,
+hints at once; past a limit 429 with Retry-After, and nothing done."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damier.server.app import create_app
+from damier.server.limits import Limits
+
+HUMANS = {"game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]}
+VS_COMPUTER = {"game": "atoms", "options": {"rows": 3, "cols": 3},
+               "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}
+
+
+@pytest.fixture
+def limited(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    limits = getattr(request, "param", None) or Limits()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=limits)) as client:
+        yield client
+
+
+def test_new_games_past_the_limit_a_minute_get_429_with_retry_after(limited: TestClient) -> None:
+    limit = Limits().new_games
+    started = time.monotonic()
+    created = 0
+    while (refused := limited.post("/api/games", json=HUMANS)).status_code == 201 and created <= 3 * limit:
+        created += 1
+    # the allowance: the limit at once, then refilled at the limit a minute
+    assert limit <= created <= limit + (time.monotonic() - started) * limit / 60 + 1, created
+    assert refused.status_code == 429 and 1 <= int(refused.headers["retry-after"]) <= 3
+    assert refused.json()["error"] == "more than 30 new games a minute from your address; wait a moment"
+    # puzzles, races and imported records come from the same allowance
+    assert limited.post("/api/puzzles", json={"game": "micro"}).status_code == 429
+    assert limited.post("/api/races", json={"game": "micro", "name": "Ann"}).status_code == 429
+
+
+def test_games_with_a_computer_seat_are_limited_while_they_go_on(limited: TestClient) -> None:
+    games = []
+    for _ in range(Limits().computer_games):
+        created = limited.post("/api/games", json=VS_COMPUTER)
+        assert created.status_code == 201, created.text
+        games.append(created.json())
+    refused = limited.post("/api/games", json=VS_COMPUTER)
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "30"
+    assert "4 games with a computer seat going on" in refused.json()["error"]
+    assert limited.post("/api/games", json=HUMANS).status_code == 201  # games between people are not counted
+    first = games[0]
+    resigned = limited.post(f"/api/games/{first['id']}/resign", headers={"X-Seat-Token": first["tokens"]["0"]})
+    assert resigned.status_code == 200, resigned.text
+    assert limited.post("/api/games", json=VS_COMPUTER).status_code == 201  # one ended: one more may start
+
+
+@pytest.mark.parametrize("limited", [Limits(hints=1)], indirect=True)
+def test_hints_past_the_limit_at_once_get_429(limited: TestClient) -> None:
+    hard = []
+    for _ in range(2):  # the hardest known puzzle: its whole-line hint searches for seconds
+        created = limited.post("/api/puzzles", json={"game": "ricochet", "puzzle": "7650+42+E2302B12+C9"})
+        assert created.status_code == 201, created.text
+        hard.append(created.json())
+    answers: dict[int, Any] = {}
+
+    def ask(k: int) -> None:
+        answers[k] = limited.post(f"/api/games/{hard[k]['id']}/hint?level=4",
+                                  headers={"X-Seat-Token": hard[k]["token"]})
+
+    first = threading.Thread(target=ask, args=(0,))
+    first.start()
+    time.sleep(1.0)  # the first hint is being computed
+    ask(1)
+    first.join(timeout=120)
+    assert answers[0].status_code == 200, answers[0].text
+    assert answers[1].status_code == 429 and answers[1].headers["retry-after"] == "2"
+    assert "1 hints are being computed for your address already" in answers[1].json()["error"]
+    ask(1)  # the first is done: the second may be asked now
+    assert answers[1].status_code == 200, answers[1].text
+
+
+def test_limits_are_read_from_their_text_and_a_bad_one_is_refused() -> None:
+    assert Limits.parse("") == Limits()
+    assert Limits.parse("new_games=5, hints=3") == Limits(new_games=5, computer_games=4, hints=3)
+    for bad in ("games=3", "hints=0", "hints=x", "hints"):
+        with pytest.raises(ValueError, match="a limit is NAME=N with N >= 1 and NAME one of new_games, "
+                                             "computer_games, hints"):
+            Limits.parse(bad)
+    done = subprocess.run([sys.executable, "-m", "damier.cli", "serve", "--limits", "hints=0"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.strip().startswith("error: --limits: a limit is NAME=N"), done.stderr
