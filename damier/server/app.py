@@ -29,7 +29,7 @@ from damier.core.errors import DamierError
 from damier.server import secret
 from damier.server.computer import ComputerPool
 from damier.server.guards import BodyGuard, SecurityHeaders
-from damier.server.limits import ClientLimits, Limits, TooMany
+from damier.server.limits import ClientLimits, Limits
 from damier.server.rooms import (
     Arcade,
     Conflict,
@@ -40,6 +40,7 @@ from damier.server.rooms import (
     RaceRoom,
     Room,
     RoomError,
+    TooMany,
     Unavailable,
     Watcher,
     commands,
@@ -486,22 +487,23 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         arcade: Arcade = websocket.app.state.arcade
         try:
-            room = await arcade.room(game_id)
+            await arcade.room(game_id)
         except NotFound as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
-        await _watch(websocket, room, lambda text: _socket_message(arcade, room.id, text))
+        await _watch(websocket, lambda: arcade.room(game_id), lambda text: _socket_message(arcade, game_id, text))
 
     @app.websocket("/api/races/{race_id}/ws")
     @app.websocket("/ws/races/{race_id}")
     async def race_socket(websocket: WebSocket, race_id: str) -> None:
         arcade: Arcade = websocket.app.state.arcade
         try:
-            room = await race_commands.look(arcade, race_id)
+            await race_commands.look(arcade, race_id)
         except NotFound as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
-        await _watch(websocket, room, lambda text: _race_message(arcade, room.id, text))
+        await _watch(websocket, lambda: race_commands.look(arcade, race_id),
+                     lambda text: _race_message(arcade, race_id, text))
 
     # ----- the web client ---------------------------------------------------------------------------------
     if STATIC.is_dir():
@@ -518,11 +520,19 @@ def _error(status: int, message: str) -> dict[str, Any]:
     return {"type": "error", "status": status, "error": message}
 
 
-async def _watch(websocket: WebSocket, room: Room,
+async def _watch(websocket: WebSocket, load: Callable[[], Awaitable[Room]],
                  handle: Callable[[str], Awaitable[dict[str, Any] | None]]) -> None:
-    """Accept the socket and make it a watcher of ``room`` (sent the room at once and after every change);
-    each message it sends is handled by ``handle``, whose reply (if any) goes to this socket only."""
+    """Accept the socket and make it a watcher of the room ``load`` gives once it is accepted (the room in
+    memory then: nothing awaited between the two, so never one that was replaced); it is sent the room at once
+    and after every change; each message it sends is handled by ``handle``, whose reply (if any) goes to this
+    socket only."""
     await websocket.accept()
+    try:
+        room = await load()
+    except RoomError as exc:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=4404, reason=exc.message[:120])
+        return
 
     async def close() -> None:
         with contextlib.suppress(Exception):

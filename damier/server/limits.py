@@ -15,20 +15,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, replace
 from typing import TypeVar
 
-from damier.server.rooms.errors import RoomError
+from damier.server.rooms.errors import TooMany
 
 V = TypeVar("V")
 
 #: addresses remembered at most (the least recently seen are forgotten first)
 MAX_CLIENTS = 10_000
-
-
-class TooMany(RoomError):
-    """A client asked more than its limit; ``retry_after`` seconds until it may ask again."""
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = max(1, retry_after)
 
 
 @dataclass(frozen=True)

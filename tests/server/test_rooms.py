@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 import damier
 from damier.core.game import resignation
@@ -38,7 +40,7 @@ def test_every_kind_of_room_error_has_its_status() -> None:
              if isinstance(k, type) and issubclass(k, errors.RoomError) and k is not errors.RoomError]
     assert set(kinds) == set(STATUS)
     expected = {errors.NotFound: 404, errors.NotYourSeat: 403, errors.Conflict: 409, errors.Invalid: 422,
-                errors.Unavailable: 503}
+                errors.Unavailable: 503, errors.TooMany: 429}
     assert {kind: status_of(kind("why")) for kind in kinds} == expected
 
 
@@ -60,7 +62,7 @@ def test_room_errors_reach_clients_as_the_same_json_with_their_status(client: Te
 def test_a_hint_that_cannot_be_computed_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     created = create(client, "atoms", HUMANS, {"rows": 3, "cols": 3})
 
-    async def broken(*_args: Any) -> dict[str, Any]:
+    async def broken(*_args: Any, **_kwargs: Any) -> dict[str, Any]:
         raise RuntimeError("no worker")
 
     monkeypatch.setattr(client.app.state.arcade.pool, "move", broken)  # type: ignore[attr-defined]
@@ -181,3 +183,68 @@ def test_the_cache_evicts_idle_rooms_first_and_keeps_busy_ones() -> None:
 
     kept, gone = asyncio.run(scenario())
     assert kept == ["busy", "c"] and gone == ["a", "b"]
+
+
+# ----- rooms in memory are bounded whatever they do (issue 13, finding 3) --------------------------------------
+@pytest.fixture
+def small_cache(tmp_path: Any) -> Any:
+    from damier.server.app import create_app
+    from tests.server.conftest import GENEROUS
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=GENEROUS)) as client:
+        client.app.state.arcade.rooms.capacity = 2  # type: ignore[attr-defined]
+        yield client
+
+
+def test_rooms_stay_within_the_cap_even_when_watched_or_thinking(small_cache: TestClient) -> None:
+    arcade = small_cache.app.state.arcade  # type: ignore[attr-defined]
+    computers = [{"kind": "computer", "level": "hard"}] * 2
+    watched = create(small_cache, "atoms", HUMANS, {"rows": 3, "cols": 3})
+    with small_cache.websocket_connect(f"/api/games/{watched['id']}/ws") as socket:
+        assert socket.receive_json()["type"] == "state"
+        for _ in range(4):
+            create(small_cache, "atoms", computers, {"rows": 8, "cols": 8})
+            assert len(arcade.rooms) <= 2
+        # the watched room left memory: its watcher is told to reconnect rather than left on a dead room
+        codes: list[int] = []
+
+        def read() -> None:
+            try:
+                while True:
+                    socket.receive_json()
+            except WebSocketDisconnect as closed:
+                codes.append(closed.code)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(timeout=30)
+        assert codes == [1013], "the watcher of a room that left memory was not disconnected"
+
+
+def test_a_watcher_reconnected_after_its_room_left_memory_sees_the_moves(small_cache: TestClient) -> None:
+    game = create(small_cache, "atoms", HUMANS, {"rows": 3, "cols": 3})
+    for _ in range(3):
+        create(small_cache, "atoms", HUMANS, {"rows": 3, "cols": 3})  # the game's room leaves memory
+    with small_cache.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        assert socket.receive_json()["state"]["version"] == 0
+        moved = post(small_cache, f"/api/games/{game['id']}/moves", game["tokens"]["0"], {"move": "a1"})
+        assert moved.status_code == 200
+        assert socket.receive_json()["state"]["version"] == 1
+
+
+def test_a_computer_game_goes_on_when_its_room_leaves_memory_while_it_thinks(small_cache: TestClient) -> None:
+    import time
+
+    game = create(small_cache, "atoms", [{"kind": "computer", "level": "easy"}] * 2, {"rows": 3, "cols": 3})
+    deadline = time.monotonic() + 120
+    view: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        create(small_cache, "atoms", HUMANS, {"rows": 3, "cols": 3})  # push it out of memory, again and again
+        view = small_cache.get(f"/api/games/{game['id']}").json()
+        if view["status"] != "active":
+            break
+        time.sleep(0.05)
+    assert view["status"] == "finished", view
+    record = small_cache.get(f"/api/games/{game['id']}/record").json()
+    # every move was played once, each by the seat to move: the replay of the record is the game
+    assert damier.Record.from_json(record).replay().is_over()

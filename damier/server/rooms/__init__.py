@@ -16,10 +16,10 @@ and are committed before anyone hears of them; a game between seats and a race o
 """
 
 from damier.server.rooms.arcade import Arcade
-from damier.server.rooms.errors import Conflict, Invalid, NotFound, NotYourSeat, RoomError, Unavailable
+from damier.server.rooms.errors import Conflict, Invalid, NotFound, NotYourSeat, RoomError, TooMany, Unavailable
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.race_room import RaceRoom
 from damier.server.rooms.room import Room, Watcher, encode
 
 __all__ = ["Arcade", "Conflict", "GameRoom", "Invalid", "NotFound", "NotYourSeat", "RaceRoom", "Room", "RoomError",
-           "Unavailable", "Watcher", "encode"]
+           "TooMany", "Unavailable", "Watcher", "encode"]

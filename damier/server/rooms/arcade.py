@@ -30,6 +30,8 @@ class Arcade:
         self.rooms: RoomCache[Room] = RoomCache(capacity)
         #: answers kept ready (replay pages, by room, version and page)
         self.answers = AnswerCache()
+        #: the computer turns in progress, by game id (a room may leave memory while its computer thinks)
+        self.turns: dict[str, turns.Turn] = {}
         #: seconds since the epoch: race deadlines are counted on it (tests move it forward)
         self.clock: Callable[[], float] = time.time
 
@@ -80,7 +82,15 @@ class Arcade:
         """Like ``seat_of``, but ``NotYourSeat`` for a token of no seat."""
         return self.keys.require(room.id, room.human_seats(), token)
 
+    def stop_turn(self, room: GameRoom) -> None:
+        """Forget the computer move in progress in ``room`` (an undo, the end of the game)."""
+        turns.stop(self, room)
+
     async def close(self) -> None:
+        for turn in list(self.turns.values()):
+            if turn.task is not None:
+                turn.task.cancel()
+        self.turns.clear()
         for room in self.rooms:
             room.close()
 

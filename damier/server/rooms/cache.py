@@ -1,6 +1,6 @@
 """The rooms kept in memory (game rooms and race rooms alike): a bounded cache, most recently used last, from which
-idle rooms are evicted (a room is rebuilt from the database when it is asked for again); each room is loaded once
-however many ask."""
+rooms are evicted, idle ones first, whatever they are doing past the bound (a room is rebuilt from the database when
+it is asked for again); each room is loaded once however many ask."""
 
 from __future__ import annotations
 
@@ -78,11 +78,18 @@ class RoomCache(Generic[R]):
             room.release()
 
     def _evict(self) -> None:
+        """Keep at most ``capacity`` rooms whatever they are doing: the least recently used idle room leaves
+        first, else one that is not changing now, else the least recently used; never the room just used. A room
+        that leaves disconnects its watchers (they reconnect to the room loaded again) and its computer turn goes
+        on without it (``turns``)."""
         while len(self._rooms) > self.capacity:
-            victim = next((key for key, room in self._rooms.items() if room.idle), None)
+            older = list(self._rooms.values())[:-1]
+            victim = (next((r for r in older if r.idle), None) or next((r for r in older if not r.lock.locked()), None)
+                      or (older[0] if older else None))
             if victim is None:
                 return
-            self._rooms.pop(victim).release()
+            del self._rooms[victim.id]
+            victim.release()
 
 
 #: bytes of answers the arcade keeps ready (replay pages)

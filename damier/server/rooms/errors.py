@@ -30,3 +30,12 @@ class Invalid(RoomError):
 
 class Unavailable(RoomError):
     """The server cannot answer this right now (a hint that could not be computed); try again."""
+
+
+class TooMany(RoomError):
+    """A client asked more than its limit (``damier.server.limits``); ``retry_after`` seconds until it may ask
+    again."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, retry_after)

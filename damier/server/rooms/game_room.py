@@ -20,8 +20,7 @@ class GameRoom(Room):
         self.row = row
         self.game = game
         self.state = state
-        self.thinking: int | None = None  # the computer seat thinking now
-        self.task: asyncio.Task[None] | None = None
+        self.thinking: int | None = None  # the computer seat thinking now (its turn is the arcade's)
         self.hint_lock = asyncio.Lock()
         #: hints computed for the position: (version, graded level or None) -> answer
         self.hint_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
@@ -57,17 +56,6 @@ class GameRoom(Room):
                 return ply
         return None
 
-    def stop_thinking(self) -> None:
-        """Forget a computer move in progress (its answer would be for a position that is gone)."""
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
-        self.task = None
-        self.thinking = None
-
     def snapshot(self) -> dict[str, Any]:
         return views.view(self)
 
-    def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-        super().close()

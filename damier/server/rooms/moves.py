@@ -68,7 +68,7 @@ async def update(arcade: Arcade, room: GameRoom, **values: Any) -> None:
 async def finish(arcade: Arcade, room: GameRoom, outcome: Outcome) -> None:
     """End the game with ``outcome`` (a resignation, an agreed draw: an end its moves did not reach)."""
     await update(arcade, room, status="finished", result=outcome.to_json(), draw_offer=None, undo_request=[])
-    room.stop_thinking()
+    arcade.stop_turn(room)
 
 
 async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
@@ -80,4 +80,4 @@ async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
     del room.row.moves[keep:]
     room.row.undo_request, room.row.draw_offer, room.row.updated_at = [], None, now
     room.row.finished_at = None
-    room.stop_thinking()
+    arcade.stop_turn(room)

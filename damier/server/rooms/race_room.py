@@ -45,6 +45,7 @@ class RaceRoom(Room):
             self.timer.cancel()
         self.timer = None
         self.timer_deadline = None
+        super().release()
 
     def close(self) -> None:
         self.release()

@@ -103,9 +103,12 @@ class Room(abc.ABC):
                 self.watchers.discard(watcher)
 
     def release(self) -> None:
-        """The room leaves memory (evicted, or forgotten because the database knows better): stop what it would
-        run on its own (a race's timer); it is loaded again when someone asks. Nothing by default."""
-        return
+        """The room leaves memory (evicted, or forgotten because the database knows better): its watchers are
+        disconnected (close code 1013: they reconnect, to the room loaded again, so none stays on a room that was
+        replaced); subclasses also stop what the room runs on its own (a race's timer), then call this."""
+        for watcher in list(self.watchers):
+            watcher.drop()
+        self.watchers.clear()
 
     def close(self) -> None:
         """Stop whatever the room runs in the background (the server is stopping): subclasses stop their own

@@ -7,16 +7,17 @@ import asyncio
 import logging
 import random
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from damier.ai.spec import resolve
 from damier.server.computer import GRACE_SECONDS, Busy, Job, budget_seconds
 from damier.server.rooms.errors import Conflict, Unavailable
+from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.moves import commit
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
-    from damier.server.rooms.game_room import GameRoom
 
 log = logging.getLogger("damier.server")
 
@@ -27,55 +28,91 @@ def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = No
                tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint, hint_level=level)
 
 
+@dataclass
+class Turn:
+    """A computer turn in progress: the game's version and seat it thinks for. It belongs to the arcade, not to
+    a room object: the room may leave memory while the computer thinks, and the answer is played in the room as
+    it is then (loaded again if need be)."""
+
+    version: int
+    seat: int
+    task: asyncio.Task[None] | None = None
+
+
 def schedule(arcade: Arcade, room: GameRoom) -> None:
-    """Let the computer think if it is a computer seat's turn and it is not thinking already."""
-    if not room.active or room.state.player < 0 or room.thinking is not None:
+    """Let the computer think if it is a computer seat's turn and it is not thinking already (a room loaded
+    again while its computer thinks shows that it does)."""
+    if not room.active or room.state.player < 0:
         return
     level = room.computer_level(room.state.player)
     if level is None:
         return
-    room.thinking = room.state.player
-    room.task = asyncio.create_task(_computer_turn(arcade, room, room.state.player, level))
-
-
-async def _computer_turn(arcade: Arcade, room: GameRoom, seat: int, level: str) -> None:
-    version = room.version
+    turn = arcade.turns.get(room.id)
+    if turn is not None and turn.task is not None and not turn.task.done():
+        if turn.version == room.version and turn.seat == room.state.player:
+            room.thinking = turn.seat
+            return
+        turn.task.cancel()  # a turn for a position that is gone
     spec = resolve(level, room.game.name)
+    turn = Turn(room.version, room.state.player)
+    arcade.turns[room.id] = turn
+    room.thinking = turn.seat
+    turn.task = asyncio.create_task(_computer_turn(arcade, room.id, turn, job(room, spec), budget_seconds(spec)))
+
+
+def stop(arcade: Arcade, room: GameRoom) -> None:
+    """Forget a computer move in progress (its answer would be for a position that is gone)."""
+    turn = arcade.turns.pop(room.id, None)
+    if turn is not None and turn.task is not None and not turn.task.done():
+        turn.task.cancel()
+    room.thinking = None
+
+
+async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job, budget: float) -> None:
     try:
-        room.broadcast()  # the seat shows it is thinking
+        room = arcade.rooms.get(game_id)
+        if isinstance(room, GameRoom):
+            room.broadcast()  # the seat shows it is thinking
         try:
-            answer = await computer_move(arcade, room, spec)
-            text = answer["move"]
+            answer = await computer_move(arcade, task_job, budget, game_id)
+            text: str | None = answer["move"]
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # out of time, or a worker that died: the game must not stall
-            log.warning("computer seat %s of %s failed (%r); playing a random move", seat, room.id, exc)
-            text = room.state.move_to_str(random.choice(room.state.legal_moves()))
+            log.warning("computer seat %s of %s failed (%r); playing a random move", turn.seat, game_id, exc)
+            text = None
+        room = await arcade.room(game_id)  # the room as it is now (it may have left memory meanwhile)
         async with room.lock:
-            if not room.active or room.version != version or room.state.player != seat:
+            if not room.active or room.version != turn.version or room.state.player != turn.seat:
                 return  # an undo or a resignation came first
-            await commit(arcade, room, [(room.state.parse_move(text), seat)])
+            if text is None:
+                text = room.state.move_to_str(random.choice(room.state.legal_moves()))
+            await commit(arcade, room, [(room.state.parse_move(text), turn.seat)])
     except asyncio.CancelledError:
         raise
     except Exception:
-        log.exception("computer move failed in game %s", room.id)
+        log.exception("computer move failed in game %s", game_id)
         return
     finally:
-        if room.task is asyncio.current_task():
-            room.thinking = None
-    room.broadcast()
-    schedule(arcade, room)
+        if arcade.turns.get(game_id) is turn:
+            del arcade.turns[game_id]
+            current = arcade.rooms.get(game_id)
+            if isinstance(current, GameRoom):
+                current.thinking = None
+    current = arcade.rooms.get(game_id)
+    if isinstance(current, GameRoom):
+        current.broadcast()
+        schedule(arcade, current)
 
 
-async def computer_move(arcade: Arcade, room: GameRoom, spec: str) -> dict[str, Any]:
-    """The computer's answer in ``room``, its line the room's in the pool's fair queue; a full queue is asked
+async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str) -> dict[str, Any]:
+    """The computer's answer to ``task_job``, its line the game's in the pool's fair queue; a full queue is asked
     again each second until the budget and its grace are spent (then ``Busy``)."""
-    budget = budget_seconds(spec)
     deadline = time.monotonic() + budget + GRACE_SECONDS
     while True:
         try:
-            return await arcade.pool.move(job(room, spec), max(0.0, deadline - time.monotonic() - GRACE_SECONDS),
-                                          key=room.id)
+            return await arcade.pool.move(task_job, max(0.0, deadline - time.monotonic() - GRACE_SECONDS),
+                                          key=game_id)
         except Busy:
             if time.monotonic() + 1.0 >= deadline:
                 raise
