@@ -133,6 +133,7 @@ def serve(
     try:  # open and migrate now, and read the secret, so a bad --db or key fails with one clear line
         storage = Storage(url)
         try:
+            storage.serve_alone()
             open_secret(storage, secret_file)
         finally:
             storage.close()

@@ -203,6 +203,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url)
+        storage.serve_alone()
         key = open_secret(storage, secret_file)
         pool = ComputerPool(workers)
         pool.warm_up()

@@ -73,6 +73,7 @@ games = Table(
     Column("updated_at", String(40), nullable=False),
     Column("finished_at", String(40), nullable=True),
     Column("hints", Integer, nullable=False, default=0),
+    Column("revision", Integer, nullable=False, default=0),
 )
 seats = Table(
     "seats",
@@ -151,8 +152,14 @@ def _migration_2(conn: Connection) -> None:
     frozen.create_all(conn)
 
 
+def _migration_3(conn: Connection) -> None:
+    """Every change of a game counts in its ``revision``: a write says which revision it changes, and one made on
+    a copy of the game that is not the latest (another server, or this one, changed it since) is refused."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"))
+
+
 #: Migrations in order; ``MIGRATIONS[i]`` upgrades a database from version ``i`` to ``i + 1``.
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2]
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -161,7 +168,7 @@ class StorageError(RuntimeError):
 
 
 class ConflictError(RuntimeError):
-    """Another writer appended the same ply first."""
+    """Another writer appended the same ply first, or changed the game since the revision a write was for."""
 
 
 @dataclass
@@ -189,6 +196,7 @@ class GameRow:
     moves: list[tuple[str, int]] = field(default_factory=list)  # (notation, player) by ply
     finished_at: str | None = None  # when the game ended (a puzzle's time is created_at to finished_at)
     hints: int = 0  # hints given to its players
+    revision: int = 0  # changes stored so far (each write names the revision it changes)
 
 
 @dataclass
@@ -290,6 +298,7 @@ class Storage:
             raise StorageError(f"cannot open database {safe_url(self.url)!r}: {exc}") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._server_lock: int | None = None
         with self._migration_lock(file):
             self.migrate()
         self._check_writable()
@@ -356,6 +365,25 @@ class Storage:
                 conn.close()
         else:
             yield
+
+    def serve_alone(self) -> None:
+        """For a server on a SQLite file: hold its server lock (``<database>.lock``, an ``flock`` the kernel
+        releases when the process ends, even killed) until ``close``; ``StorageError`` when another server holds it.
+        Servers do not share a SQLite file (their rooms would not see each other's changes): PostgreSQL serves
+        several."""
+        file = sqlite_path(self.url)
+        if file is None or self._server_lock is not None:
+            return
+        lock = file.with_name(file.name + ".lock")
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(descriptor)
+            raise StorageError(f"another damier server is running on {file} (it holds {lock}); a SQLite database "
+                               "serves one server at a time: stop the other, or run several on PostgreSQL "
+                               "(--db postgresql://...)") from None
+        self._server_lock = descriptor
 
     def _check_writable(self) -> None:
         """Refuse, at start, a database the arcade cannot write (a read-only file, a read-only replica), with the
@@ -470,6 +498,7 @@ class Storage:
                 created_at=g["created_at"], updated_at=g["updated_at"],
                 seats=[SeatRow(s["idx"], s["kind"], s["level"]) for s in seat_rows],
                 moves=[(m, p) for m, p in move_rows], finished_at=g["finished_at"], hints=int(g["hints"] or 0),
+                revision=int(g["revision"]),
             )
 
     def active_game_ids(self, with_computer: bool = False) -> list[str]:
@@ -482,39 +511,42 @@ class Storage:
             return [r[0] for r in conn.execute(query)]
 
     def append_moves(self, game_id: str, first_ply: int, new_moves: list[tuple[str, int]], now: str,
-                     status: str, result: dict[str, Any] | None) -> Future[None]:
-        """Append moves from ``first_ply`` and update the game's status (``ConflictError`` if a ply exists)."""
+                     status: str, result: dict[str, Any] | None, *, revision: int) -> Future[None]:
+        """Append moves from ``first_ply`` and update the game's status, as revision ``revision + 1``
+        (``ConflictError`` if a ply exists or the game is not at ``revision``)."""
 
         def write(conn: Connection) -> None:
             for offset, (move, player) in enumerate(new_moves):
                 conn.execute(insert(moves).values(game_id=game_id, ply=first_ply + offset, move=move,
                                                   player=player, created_at=now))
-            conn.execute(update(games).where(games.c.id == game_id).values(
-                status=status, result=json.dumps(result) if result else None, updated_at=now,
-                draw_offer=None, undo_request="[]", finished_at=now if status == "finished" else None))
+            _next_revision(conn, game_id, revision, status=status, result=json.dumps(result) if result else None,
+                           updated_at=now, draw_offer=None, undo_request="[]",
+                           finished_at=now if status == "finished" else None)
 
         return self.submit(write)
 
-    def truncate_moves(self, game_id: str, keep: int, now: str) -> Future[None]:
-        """Delete every move after ply ``keep`` (an undo)."""
+    def truncate_moves(self, game_id: str, keep: int, now: str, *, revision: int) -> Future[None]:
+        """Delete every move after ply ``keep`` (an undo), as revision ``revision + 1`` (``ConflictError`` if the
+        game is not at ``revision``: an undo decided on a copy that missed moves would delete them unseen)."""
 
         def write(conn: Connection) -> None:
+            _next_revision(conn, game_id, revision, status="active", result=None, updated_at=now,
+                           undo_request="[]", draw_offer=None, finished_at=None)
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply > keep))
-            conn.execute(update(games).where(games.c.id == game_id).values(
-                status="active", result=None, updated_at=now, undo_request="[]", draw_offer=None, finished_at=None))
 
         return self.submit(write)
 
-    def update_game(self, game_id: str, now: str, **values: Any) -> Future[None]:
-        """Update game fields (status, result, draw_offer, undo_request, rematch); a game whose status becomes
-        ``finished`` gets ``finished_at``."""
+    def update_game(self, game_id: str, now: str, *, revision: int, **values: Any) -> Future[None]:
+        """Update game fields (status, result, draw_offer, undo_request, rematch) as revision ``revision + 1``
+        (``ConflictError`` if the game is not at ``revision``); a game whose status becomes ``finished`` gets
+        ``finished_at``."""
         encoded = {k: (json.dumps(v) if k in ("result", "undo_request") and v is not None else v)
                    for k, v in values.items()}
         if values.get("status") == "finished":
             encoded["finished_at"] = now
 
         def write(conn: Connection) -> None:
-            conn.execute(update(games).where(games.c.id == game_id).values(updated_at=now, **encoded))
+            _next_revision(conn, game_id, revision, updated_at=now, **encoded)
 
         return self.submit(write)
 
@@ -580,12 +612,24 @@ class Storage:
         self._queue.put(None)
         self._writer.join(timeout=30)
         self.engine.dispose()
+        if self._server_lock is not None:
+            os.close(self._server_lock)  # releases the server lock
+            self._server_lock = None
 
 
 def _insert_events(conn: Connection, race_id: str, events: list[RaceEvent]) -> None:
     for step in events:
         conn.execute(insert(race_events).values(race_id=race_id, seq=step.seq, kind=step.kind, seat=step.seat,
                                                 data=json.dumps(step.data, separators=(",", ":")), at=step.at))
+
+
+def _next_revision(conn: Connection, game_id: str, revision: int, **values: Any) -> None:
+    """Set ``values`` on the game if it is at ``revision``, making it ``revision + 1``; ``ConflictError`` (the
+    transaction is rolled back) if it is not."""
+    changed = conn.execute(update(games).where(games.c.id == game_id, games.c.revision == revision).values(
+        revision=revision + 1, **values)).rowcount
+    if changed != 1:
+        raise ConflictError(f"game {game_id} is no longer at revision {revision}: it was changed elsewhere")
 
 
 def _reason(exc: BaseException) -> str:

@@ -33,8 +33,8 @@ def exercise(storage: Storage) -> None:
     storage.create_game(humans).result()
     assert sorted(storage.active_game_ids()) == ["g1", "g2"]
     assert storage.active_game_ids(with_computer=True) == ["g1"]
-    storage.append_moves("g1", 1, [("A1", 0)], "t1", "active", None).result()
-    futures = [storage.append_moves("g1", 2, [("C3", 1)], "t2", "active", None) for _ in range(5)]
+    storage.append_moves("g1", 1, [("A1", 0)], "t1", "active", None, revision=0).result()
+    futures = [storage.append_moves("g1", 2, [("C3", 1)], "t2", "active", None, revision=1) for _ in range(5)]
     wait(futures)
     outcomes = [f.exception() for f in futures]
     assert outcomes.count(None) == 1, outcomes  # one write of ply 2 wins, whatever the batching
@@ -42,12 +42,20 @@ def exercise(storage: Storage) -> None:
     loaded = storage.load_game("g1")
     assert loaded is not None and loaded.moves == [("A1", 0), ("C3", 1)]
     assert [s.kind for s in loaded.seats] == ["human", "computer"] and loaded.seats[1].level == "easy"
-    storage.truncate_moves("g1", 1, "t3").result()
-    storage.update_game("g1", "t4", status="finished", result={"winner": 0, "returns": [1, -1], "reason": "r"}
-                        ).result()
+    assert loaded.revision == 2
+    # a write on a copy that missed a change (another server's) is refused, and changes nothing
+    stale = storage.truncate_moves("g1", 0, "t3", revision=1)
+    assert isinstance(stale.exception(), ConflictError)
+    stale = storage.update_game("g1", "t3", revision=0, status="finished")
+    assert isinstance(stale.exception(), ConflictError)
+    loaded = storage.load_game("g1")
+    assert loaded is not None and loaded.moves == [("A1", 0), ("C3", 1)] and loaded.status == "active"
+    storage.truncate_moves("g1", 1, "t3", revision=2).result()
+    storage.update_game("g1", "t4", revision=3, status="finished",
+                        result={"winner": 0, "returns": [1, -1], "reason": "r"}).result()
     loaded = storage.load_game("g1")
     assert loaded is not None and loaded.moves == [("A1", 0)] and loaded.result == {
-        "winner": 0, "returns": [1, -1], "reason": "r"}
+        "winner": 0, "returns": [1, -1], "reason": "r"} and loaded.revision == 4
     assert storage.active_game_ids() == ["g2"] and storage.active_game_ids(with_computer=True) == []
     assert storage.load_game("nope") is None
 

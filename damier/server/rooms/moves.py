@@ -4,6 +4,7 @@ fields. Every change is committed to the database first and only then made visib
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from damier.core.game import CHANCE, Outcome, State
@@ -42,10 +43,12 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     result = outcome.to_json() if outcome else None
     now = now_iso()
     try:
-        await asyncio.wrap_future(arcade.storage.append_moves(room.id, first_ply, new_moves, now, status, result))
+        await asyncio.wrap_future(arcade.storage.append_moves(room.id, first_ply, new_moves, now, status, result,
+                                                              revision=room.row.revision))
     except ConflictError:
         arcade.rooms.forget(room)  # the database knows better: the next request loads the game from it
         raise Conflict("another move was stored first; reload the game") from None
+    room.row.revision += 1
     room.state = state
     room.row.moves.extend(new_moves)
     room.row.status, room.row.result = status, result
@@ -54,10 +57,21 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     room.row.finished_at = now if status == "finished" else None
 
 
+async def stored(arcade: Arcade, room: GameRoom, write: Future[None]) -> None:
+    """Wait for a write of the room's game; one refused because the game changed elsewhere since the room's copy
+    (another server) forgets the room and is a ``Conflict``: nothing is changed, the next request reloads it."""
+    try:
+        await asyncio.wrap_future(write)
+    except ConflictError:
+        arcade.rooms.forget(room)
+        raise Conflict("the game was changed elsewhere in the meantime; reload it") from None
+    room.row.revision += 1
+
+
 async def update(arcade: Arcade, room: GameRoom, **values: Any) -> None:
     """Store new values of the game's fields (``draw_offer``, ``undo_request``, ``rematch`` ...), then set them."""
     now = now_iso()
-    await asyncio.wrap_future(arcade.storage.update_game(room.id, now, **values))
+    await stored(arcade, room, arcade.storage.update_game(room.id, now, revision=room.row.revision, **values))
     for key, value in values.items():
         setattr(room.row, key, value)
     room.row.updated_at = now
@@ -74,7 +88,7 @@ async def finish(arcade: Arcade, room: GameRoom, outcome: Outcome) -> None:
 async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
     """Take back every move after the first ``keep`` (an undo)."""
     now = now_iso()
-    await asyncio.wrap_future(arcade.storage.truncate_moves(room.id, keep, now))
+    await stored(arcade, room, arcade.storage.truncate_moves(room.id, keep, now, revision=room.row.revision))
     while len(room.state.history) > keep:
         room.state.undo()
     del room.row.moves[keep:]
