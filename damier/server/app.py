@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -215,9 +216,18 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         races = await race_timers.resume(arcade)
         if races:
             log.info("resumed %d races under way", races)
+        # other servers on the same PostgreSQL database: hear of their changes
+        loop = asyncio.get_running_loop()
+        stop_listening = threading.Event()
+        listener = threading.Thread(
+            target=storage.listen, name="damier-listen", daemon=True,
+            args=(lambda payload: loop.call_soon_threadsafe(arcade.heard, payload), stop_listening))
+        listener.start()
         try:
             yield
         finally:
+            stop_listening.set()
+            await asyncio.to_thread(listener.join, 5)
             await arcade.close()
             pool.close()
             storage.close()

@@ -48,6 +48,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 log = logging.getLogger("damier.server")
+#: the PostgreSQL channel on which servers hear of each other's changes (``notify``, ``Storage.listen``)
+CHANNEL = "damier_changes"
 #: the PostgreSQL advisory lock key under which a server reads and upgrades the schema
 MIGRATION_LOCK = 0x64616D696572
 metadata = MetaData()
@@ -594,6 +596,8 @@ class Storage:
             _insert_events(conn, race_id, events)
             conn.execute(update(races).where(races.c.id == race_id).values(
                 status=status, result=json.dumps(result) if result else None, updated_at=now))
+            if events:
+                notify(conn, "race", race_id, max(e.seq for e in events))
 
         return self.submit(write)
 
@@ -603,6 +607,32 @@ class Storage:
                  .limit(limit))
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
+
+    def listen(self, heard: Callable[[str], None], stop: threading.Event) -> None:
+        """On PostgreSQL, call ``heard(payload)`` for every change another server (or this one) stores, until
+        ``stop`` is set (run it in a thread: it blocks). ``heard("lost")`` after the connection was lost and made
+        again (changes may have been missed meanwhile). Nothing on another database."""
+        if not self.url.startswith("postgresql"):
+            return
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        dsn = make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
+        lost = False
+        while not stop.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    if lost:
+                        heard("lost")
+                    while not stop.is_set():
+                        for message in conn.notifies(timeout=1.0):
+                            heard(message.payload)
+            except psycopg.Error as exc:
+                if not lost:
+                    log.warning("listening for other servers' changes failed (%s); trying again", _reason(exc))
+                lost = True
+                stop.wait(1.0)
 
     def ping(self) -> None:
         with self.engine.connect() as conn:
@@ -625,11 +655,20 @@ def _insert_events(conn: Connection, race_id: str, events: list[RaceEvent]) -> N
 
 def _next_revision(conn: Connection, game_id: str, revision: int, **values: Any) -> None:
     """Set ``values`` on the game if it is at ``revision``, making it ``revision + 1``; ``ConflictError`` (the
-    transaction is rolled back) if it is not."""
+    transaction is rolled back) if it is not. Other servers hear of it (``notify``)."""
     changed = conn.execute(update(games).where(games.c.id == game_id, games.c.revision == revision).values(
         revision=revision + 1, **values)).rowcount
     if changed != 1:
         raise ConflictError(f"game {game_id} is no longer at revision {revision}: it was changed elsewhere")
+    notify(conn, "game", game_id, revision + 1)
+
+
+def notify(conn: Connection, kind: str, room_id: str, mark: int) -> None:
+    """On PostgreSQL, tell every server listening (``Storage.listen``) that room ``room_id`` (a ``game`` or a
+    ``race``) reached ``mark`` (a game's revision, a race's last event); sent when the transaction commits."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                     {"channel": CHANNEL, "payload": f"{kind} {room_id} {mark}"})
 
 
 def _reason(exc: BaseException) -> str:

@@ -30,6 +30,7 @@ class Arcade:
         self.rooms: RoomCache[Room] = RoomCache(capacity)
         #: answers kept ready (replay pages, by room, version and page)
         self.answers = AnswerCache()
+        self._refreshing: set[asyncio.Task[None]] = set()
         #: the computer turns in progress, by game id (a room may leave memory while its computer thinks)
         self.turns: dict[str, turns.Turn] = {}
         #: seconds since the epoch: race deadlines are counted on it (tests move it forward)
@@ -81,6 +82,47 @@ class Arcade:
     def require_seat(self, room: GameRoom, token: str | None) -> int:
         """Like ``seat_of``, but ``NotYourSeat`` for a token of no seat."""
         return self.keys.require(room.id, room.human_seats(), token)
+
+    def heard(self, payload: str) -> None:
+        """Another server (or this one) stored a change (``Storage.listen``, on the event loop): a game room in
+        memory that is behind is brought up to date in place, and its watchers sent it; a race room behind leaves
+        memory (its watchers reconnect to it loaded again). ``lost``: every room may be behind."""
+        if payload == "lost":
+            for each in list(self.rooms):
+                self._catch_up(each, None)
+            return
+        kind, _, rest = payload.partition(" ")
+        room_id, _, mark = rest.partition(" ")
+        room = self.rooms.peek(room_id)
+        expected = GameRoom if kind == "game" else RaceRoom
+        if isinstance(room, expected) and mark.isdigit():
+            self._catch_up(room, int(mark))
+
+    def _catch_up(self, room: Room, mark: int | None) -> None:
+        task = asyncio.create_task(self._refresh(room, mark))
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def _refresh(self, room: Room, mark: int | None) -> None:
+        """Once the room's own change in progress is done: a game behind ``mark`` is read again and made what the
+        database holds; a race behind it leaves memory."""
+        async with room.lock:
+            if isinstance(room, RaceRoom):
+                if mark is None or not room.row.events or room.row.events[-1].seq < mark:
+                    self.rooms.forget(room)
+                return
+            if not isinstance(room, GameRoom) or (mark is not None and room.row.revision >= mark):
+                return
+            if not self.rooms.holds(room):
+                return
+            row = await asyncio.to_thread(self.storage.load_game, room.id)
+            if row is None or row.revision <= room.row.revision:
+                return
+            fresh = await asyncio.to_thread(_build, row)
+            room.row, room.state = fresh.row, fresh.state
+            room.hint_cache, room.solution = {}, None
+        turns.schedule(self, room)
+        room.broadcast()
 
     def stop_turn(self, room: GameRoom) -> None:
         """Forget the computer move in progress in ``room`` (an undo, the end of the game)."""

@@ -40,6 +40,10 @@ class RoomCache(Generic[R]):
         """Whether ``room`` is the one kept for its id (it was neither evicted nor forgotten)."""
         return self._rooms.get(room.id) is room
 
+    def peek(self, room_id: str) -> R | None:
+        """The room if it is in memory (its place in the order unchanged)."""
+        return self._rooms.get(room_id)
+
     def get(self, room_id: str) -> R | None:
         """The room if it is in memory (it becomes the most recently used)."""
         room = self._rooms.get(room_id)
