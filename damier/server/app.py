@@ -205,6 +205,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url)
         storage.serve_alone()
+        if storage.is_sqlite:
+            storage.forget_turns()  # alone on the file: the leases of an earlier run are this server's to take
         key = open_secret(storage, secret_file)
         pool = ComputerPool(workers)
         pool.warm_up()
@@ -223,9 +225,11 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             target=storage.listen, name="damier-listen", daemon=True,
             args=(lambda payload: loop.call_soon_threadsafe(arcade.heard, payload), stop_listening))
         listener.start()
+        sweeper = asyncio.create_task(turns.sweep(arcade))
         try:
             yield
         finally:
+            sweeper.cancel()
             stop_listening.set()
             await asyncio.to_thread(listener.join, 5)
             await arcade.close()

@@ -31,6 +31,7 @@ from sqlalchemy import (
     Column,
     Connection,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -106,6 +107,13 @@ races = Table(
     Column("created_at", String(40), nullable=False),
     Column("updated_at", String(40), nullable=False),
 )
+turn_leases = Table(
+    "turn_leases",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("owner", String(40), nullable=False),
+    Column("expires", Float, nullable=False),
+)
 race_events = Table(
     "race_events",
     metadata,
@@ -155,9 +163,15 @@ def _migration_2(conn: Connection) -> None:
 
 
 def _migration_3(conn: Connection) -> None:
-    """Every change of a game counts in its ``revision``: a write says which revision it changes, and one made on
-    a copy of the game that is not the latest (another server, or this one, changed it since) is refused."""
+    """Several servers: every change of a game counts in its ``revision`` (a write says which revision it
+    changes, and one made on a copy that is not the latest is refused); a computer turn is leased to the one
+    server that thinks it, until a time (``turn_leases``; frozen here too)."""
     conn.execute(text("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"))
+    frozen = MetaData()
+    Table("games", frozen, Column("id", String(32), primary_key=True))
+    Table("turn_leases", frozen, Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+          Column("owner", String(40), nullable=False), Column("expires", Float, nullable=False))
+    frozen.tables["turn_leases"].create(conn)
 
 
 #: Migrations in order; ``MIGRATIONS[i]`` upgrades a database from version ``i`` to ``i + 1``.
@@ -513,9 +527,11 @@ class Storage:
             return [r[0] for r in conn.execute(query)]
 
     def append_moves(self, game_id: str, first_ply: int, new_moves: list[tuple[str, int]], now: str,
-                     status: str, result: dict[str, Any] | None, *, revision: int) -> Future[None]:
+                     status: str, result: dict[str, Any] | None, *, revision: int,
+                     lease: tuple[str, float] | None = None) -> Future[None]:
         """Append moves from ``first_ply`` and update the game's status, as revision ``revision + 1``
-        (``ConflictError`` if a ply exists or the game is not at ``revision``)."""
+        (``ConflictError`` if a ply exists or the game is not at ``revision``). ``lease`` (owner, until when):
+        the computer turn that comes next is leased to that server; without it the game's lease ends."""
 
         def write(conn: Connection) -> None:
             for offset, (move, player) in enumerate(new_moves):
@@ -524,8 +540,50 @@ class Storage:
             _next_revision(conn, game_id, revision, status=status, result=json.dumps(result) if result else None,
                            updated_at=now, draw_offer=None, undo_request="[]",
                            finished_at=now if status == "finished" else None)
+            conn.execute(delete(turn_leases).where(turn_leases.c.game_id == game_id))
+            if lease is not None:
+                conn.execute(insert(turn_leases).values(game_id=game_id, owner=lease[0], expires=lease[1]))
 
         return self.submit(write)
+
+    def claim_turn(self, game_id: str, owner: str, until: float, now: float) -> Future[bool]:
+        """Lease the game's computer turn to ``owner`` until ``until`` (epoch seconds) if nobody else holds it
+        past ``now``: True if ``owner`` holds it then (one server thinks each turn)."""
+
+        def write(conn: Connection) -> bool:
+            taken = conn.execute(update(turn_leases).where(
+                turn_leases.c.game_id == game_id,
+                (turn_leases.c.expires < now) | (turn_leases.c.owner == owner)).values(owner=owner, expires=until))
+            if taken.rowcount == 1:
+                return True
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(turn_leases).values(game_id=game_id, owner=owner, expires=until))
+            except IntegrityError:
+                return False  # another server holds it
+            return True
+
+        return self.submit(write)
+
+    def release_turn(self, game_id: str, owner: str) -> Future[None]:
+        """End ``owner``'s lease of the game's computer turn (it gave up the turn)."""
+
+        def write(conn: Connection) -> None:
+            conn.execute(delete(turn_leases).where(turn_leases.c.game_id == game_id, turn_leases.c.owner == owner))
+
+        return self.submit(write)
+
+    def forget_turns(self) -> None:
+        """End every computer-turn lease (a server alone on its database, starting: whoever held them is gone)."""
+        self.submit(lambda conn: conn.execute(delete(turn_leases))).result()
+
+    def expired_turns(self, now: float, limit: int) -> list[str]:
+        """Games whose computer turn was leased to a server that did not play it in time (it died, say): another
+        may take it (``claim_turn``)."""
+        query = (select(turn_leases.c.game_id).where(turn_leases.c.expires < now).order_by(turn_leases.c.expires)
+                 .limit(limit))
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
 
     def truncate_moves(self, game_id: str, keep: int, now: str, *, revision: int) -> Future[None]:
         """Delete every move after ply ``keep`` (an undo), as revision ``revision + 1`` (``ConflictError`` if the
@@ -535,6 +593,7 @@ class Storage:
             _next_revision(conn, game_id, revision, status="active", result=None, updated_at=now,
                            undo_request="[]", draw_offer=None, finished_at=None)
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply > keep))
+            conn.execute(delete(turn_leases).where(turn_leases.c.game_id == game_id))
 
         return self.submit(write)
 
@@ -549,6 +608,8 @@ class Storage:
 
         def write(conn: Connection) -> None:
             _next_revision(conn, game_id, revision, updated_at=now, **encoded)
+            if values.get("status") == "finished":
+                conn.execute(delete(turn_leases).where(turn_leases.c.game_id == game_id))
 
         return self.submit(write)
 

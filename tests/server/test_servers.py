@@ -187,3 +187,29 @@ def test_moves_sent_to_two_server_processes_at_once_never_fork(
         assert sorted(a.status_code for a in answers).count(200) == 1, [a.text for a in answers]
     record = httpx.get(f"{other.url}{path}/record", timeout=30).json()
     assert len(record["moves"]) == ply + (seat >= 0) and damier.Record.from_json(record).replay() is not None
+
+
+@pytest.mark.slow
+def test_a_computer_game_goes_on_when_the_server_thinking_it_is_killed(
+        pg_servers: tuple[ServerProcess, ServerProcess]) -> None:
+    one, other = pg_servers
+    computers = {"game": "atoms", "options": {"rows": 5, "cols": 5},
+                 "seats": [{"kind": "computer", "level": "hard"}, {"kind": "computer", "level": "hard"}]}
+    game = httpx.post(f"{one.url}/api/games", json=computers, timeout=30).json()
+    path = f"/api/games/{game['id']}"
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{other.url}{path}", timeout=30).json()["version"] < 2:  # the first server plays it
+        assert time.monotonic() < deadline, "the first server did not play"
+        time.sleep(0.2)
+    one.kill()  # mid-turn: it held the lease of the next computer turn
+    left = httpx.get(f"{other.url}{path}", timeout=30).json()["version"]
+    deadline = time.monotonic() + 120
+    while (view := httpx.get(f"{other.url}{path}", timeout=30).json())["status"] == "active":
+        assert time.monotonic() < deadline, f"the game stopped at version {view['version']} (left at {left})"
+        time.sleep(0.5)
+    assert view["status"] == "finished" and view["version"] > left
+    record = httpx.get(f"{other.url}{path}/record", timeout=30).json()
+    assert damier.Record.from_json(record).replay().is_over()
+    # one server thought each turn: no answer was refused for a move another server had stored first
+    for server in (one, other):
+        assert "computer move failed" not in server.log.read_text(), server.log.read_text()[-2000:]

@@ -58,6 +58,22 @@ def exercise(storage: Storage) -> None:
         "winner": 0, "returns": [1, -1], "reason": "r"} and loaded.revision == 4
     assert storage.active_game_ids() == ["g2"] and storage.active_game_ids(with_computer=True) == []
     assert storage.load_game("nope") is None
+    # computer turns are leased to one server at a time, until a time
+    assert storage.claim_turn("g2", "A", 100.0, 50.0).result() is True
+    assert storage.claim_turn("g2", "B", 100.0, 60.0).result() is False  # A holds it
+    assert storage.claim_turn("g2", "A", 110.0, 60.0).result() is True  # A again: extended
+    assert storage.expired_turns(105.0, 10) == [] and storage.expired_turns(111.0, 10) == ["g2"]
+    assert storage.claim_turn("g2", "B", 200.0, 111.0).result() is True  # A's ran out: B takes it
+    storage.release_turn("g2", "A").result()  # not A's any more: nothing happens
+    assert storage.claim_turn("g2", "A", 300.0, 150.0).result() is False
+    storage.release_turn("g2", "B").result()
+    assert storage.claim_turn("g2", "A", 300.0, 150.0).result() is True
+    # a move stored with the next turn's lease gives it; a game that ends ends its lease
+    storage.append_moves("g2", 1, [("A1", 0)], "t5", "active", None, revision=0, lease=("C", 500.0)).result()
+    assert storage.claim_turn("g2", "A", 600.0, 400.0).result() is False
+    assert storage.expired_turns(501.0, 10) == ["g2"]
+    storage.update_game("g2", "t6", revision=1, status="finished").result()
+    assert storage.expired_turns(10_000.0, 10) == []
 
 
 def test_sqlite_storage_round_trip_and_conflicts(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ loaded from the database when it is not in memory."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Callable
 
@@ -31,6 +32,8 @@ class Arcade:
         #: answers kept ready (replay pages, by room, version and page)
         self.answers = AnswerCache()
         self._refreshing: set[asyncio.Task[None]] = set()
+        #: this server, as computer-turn leases name it
+        self.server_id = secrets.token_hex(8)
         #: the computer turns in progress, by game id (a room may leave memory while its computer thinks)
         self.turns: dict[str, turns.Turn] = {}
         #: seconds since the epoch: race deadlines are counted on it (tests move it forward)

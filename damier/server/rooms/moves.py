@@ -4,11 +4,14 @@ fields. Every change is committed to the database first and only then made visib
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
+from damier.ai.spec import resolve
 from damier.core.game import CHANCE, Outcome, State
 from damier.core.record import now_iso
+from damier.server.computer import GRACE_SECONDS, budget_seconds
 from damier.server.rooms.errors import Conflict
 from damier.server.storage import ConflictError
 
@@ -44,7 +47,8 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     now = now_iso()
     try:
         await asyncio.wrap_future(arcade.storage.append_moves(room.id, first_ply, new_moves, now, status, result,
-                                                              revision=room.row.revision))
+                                                              revision=room.row.revision,
+                                                              lease=next_lease(arcade, room, state, status)))
     except ConflictError:
         arcade.rooms.forget(room)  # the database knows better: the next request loads the game from it
         raise Conflict("another move was stored first; reload the game") from None
@@ -55,6 +59,20 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     room.row.draw_offer, room.row.undo_request = None, []
     room.row.updated_at = now
     room.row.finished_at = now if status == "finished" else None
+
+
+#: a computer turn's lease outlasts its hard deadline by this (seconds; ``turns`` looks for expired ones)
+LEASE_MARGIN = 10.0
+
+
+def next_lease(arcade: Arcade, room: GameRoom, state: State, status: str) -> tuple[str, float] | None:
+    """When ``state`` is a computer seat's turn: its lease for this server (which thinks it next), stored with the
+    move, so that a server dying before it thinks leaves a lease another takes over."""
+    level = room.computer_level(state.player) if status == "active" and state.player >= 0 else None
+    if level is None:
+        return None
+    budget = budget_seconds(resolve(level, room.game.name))
+    return arcade.server_id, time.time() + budget + GRACE_SECONDS + LEASE_MARGIN
 
 
 async def stored(arcade: Arcade, room: GameRoom, write: Future[None]) -> None:

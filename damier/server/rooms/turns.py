@@ -14,12 +14,14 @@ from damier.ai.spec import resolve
 from damier.server.computer import GRACE_SECONDS, Busy, Job, budget_seconds
 from damier.server.rooms.errors import Conflict, Unavailable
 from damier.server.rooms.game_room import GameRoom
-from damier.server.rooms.moves import commit
+from damier.server.rooms.moves import LEASE_MARGIN, commit
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
 
 log = logging.getLogger("damier.server")
+#: how often expired computer-turn leases are looked for (seconds)
+SWEEP_SECONDS = 5.0
 
 
 def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = None) -> Job:
@@ -68,11 +70,22 @@ def stop(arcade: Arcade, room: GameRoom) -> None:
     room.thinking = None
 
 
+def lease_until(budget: float) -> float:
+    """Until when (epoch seconds) a computer turn of this budget is leased: past its hard deadline, with a margin."""
+    return time.time() + budget + GRACE_SECONDS + LEASE_MARGIN
+
+
 async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job, budget: float) -> None:
+    claimed = False
     try:
         room = arcade.rooms.get(game_id)
         if isinstance(room, GameRoom):
             room.broadcast()  # the seat shows it is thinking
+        # one server thinks each turn: the one holding its lease (another's answer comes through the database)
+        claimed = await asyncio.wrap_future(arcade.storage.claim_turn(game_id, arcade.server_id,
+                                                                      lease_until(budget), time.time()))
+        if not claimed:
+            return
         try:
             answer = await computer_move(arcade, task_job, budget, game_id)
             text: str | None = answer["move"]
@@ -97,7 +110,7 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
         if arcade.turns.get(game_id) is turn:
             del arcade.turns[game_id]
             current = arcade.rooms.get(game_id)
-            if isinstance(current, GameRoom):
+            if isinstance(current, GameRoom) and claimed:
                 current.thinking = None
     current = arcade.rooms.get(game_id)
     if isinstance(current, GameRoom):
@@ -117,6 +130,22 @@ async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: s
             if time.monotonic() + 1.0 >= deadline:
                 raise
             await asyncio.sleep(1.0)
+
+
+async def sweep(arcade: Arcade) -> None:
+    """Forever, every ``SWEEP_SECONDS``: take over the computer turns whose lease ran out (the server thinking
+    them died, say): their rooms are loaded, which lets the computer think here."""
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        try:
+            ids = await asyncio.to_thread(arcade.storage.expired_turns, time.time(), 50)
+            for game_id in ids:
+                room = await arcade.room(game_id)
+                schedule(arcade, room)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("taking over the computer turns of stopped servers failed")
 
 
 async def resume(arcade: Arcade) -> int:
