@@ -39,16 +39,20 @@ class RaceRoom(Room):
     def snapshot(self) -> dict[str, Any]:
         return race_views.view(self)
 
-    def release(self) -> None:
-        """Stop the timer (the room leaves memory; the next request loads it and enforces what ran out)."""
+    def stop_timer(self) -> None:
         if self.timer is not None and not self.timer.done():
             self.timer.cancel()
         self.timer = None
         self.timer_deadline = None
+
+    def release(self) -> None:
+        """Stop the timer (the room leaves memory; the next request loads it and enforces what ran out) and
+        disconnect the watchers."""
+        self.stop_timer()
         super().release()
 
     def close(self) -> None:
-        self.release()
+        self.stop_timer()
         super().close()
 
 

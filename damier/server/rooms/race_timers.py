@@ -59,7 +59,7 @@ def wake(arcade: Arcade) -> None:
     """Start every race room's timer again from its clock (after the clock was moved: tests)."""
     for room in arcade.rooms:
         if isinstance(room, RaceRoom):
-            room.release()
+            room.stop_timer()
             schedule(arcade, room)
 
 
