@@ -1,9 +1,11 @@
 """Load benchmark of the arcade: N concurrent human-vs-human games over WebSocket on loopback.
 
-    python benchmarks/server_load.py [--games 200] [--moves 30] [--think 1.0] [--port 8790]
+    python benchmarks/server_load.py [--games 200] [--moves 30] [--think 1.0] [--port 8790] [--servers 1]
 
-Starts `damier serve` on a temporary SQLite database, opens one WebSocket per game, and plays random legal
-moves for both seats through it (every move validated and stored by the server). Players think between
+Starts `damier serve` on a temporary SQLite database (with ``--servers N`` above 1: N servers on one throwaway
+PostgreSQL, started from Debian's binaries as the tests do; ``--postgres`` also runs one server there), opens
+one WebSocket per game (game i on server i mod N, as a load balancer with sticky sessions would), and plays
+random legal moves for both seats through it (every move validated and stored by the server). Players think between
 moves like people do: a random pause averaging --think seconds (0.5x to 1.5x; --think 0 sends the next move
 at once, which measures the server's saturation throughput instead). The latency of a move is the time from
 sending it to receiving the state that contains it. Prints moves/s and p50/p99 latency. Only loopback is
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -26,6 +29,9 @@ from pathlib import Path
 
 import httpx
 import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' throwaway PostgreSQL, run from anywhere
+from tests.server.postgres import throwaway_postgres
 
 
 async def play_one(base: str, ws_base: str, moves: int, seed: int, latencies: list[float],
@@ -57,19 +63,21 @@ async def play_one(base: str, ws_base: str, moves: int, seed: int, latencies: li
     return played
 
 
-async def run(port: int, games: int, moves: int, think: float) -> dict[str, float]:
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+async def run(ports: list[int], games: int, moves: int, think: float) -> dict[str, float]:
     latencies: list[float] = []
     limits = httpx.Limits(max_connections=games)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         started = time.perf_counter()
         counts = await asyncio.wait_for(
-            asyncio.gather(*(play_one(base, ws_base, moves, i, latencies, client, think) for i in range(games))),
-            timeout=600,
+            asyncio.gather(*(play_one(f"http://127.0.0.1:{ports[i % len(ports)]}",
+                                      f"ws://127.0.0.1:{ports[i % len(ports)]}", moves, i, latencies, client, think)
+                             for i in range(games))),
+            timeout=900,
         )
         elapsed = time.perf_counter() - started
     latencies.sort()
     return {
+        "servers": len(ports),
         "games": games,
         "think_s": think,
         "moves": sum(counts),
@@ -81,32 +89,47 @@ async def run(port: int, games: int, moves: int, think: float) -> dict[str, floa
     }
 
 
+def start(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
+    """``damier serve`` on ``port`` and ``db``, once it answers (no per-client limits: every game comes from this
+    one address)."""
+    server = subprocess.Popen([sys.executable, "-m", "damier.cli", "serve", "--port", str(port), "--db", db,
+                               "--workers", "1", "--limits", "new_games=1000000,computer_games=1000000,hints=1000"],
+                              stdout=open(log, "ab"), stderr=subprocess.STDOUT, env=dict(os.environ))  # noqa: SIM115
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).raise_for_status()
+            return server
+        except httpx.HTTPError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}") from None
+            time.sleep(0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=30, help="moves per game (fewer if the game ends)")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player thinks between moves")
-    parser.add_argument("--port", type=int, default=8790)
+    parser.add_argument("--port", type=int, default=8790, help="the first server's port (the others follow)")
+    parser.add_argument("--servers", type=int, default=1, help="servers on one database (above 1: PostgreSQL)")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL even for one server")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        db = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
-        server = subprocess.Popen([sys.executable, "-m", "damier.cli", "serve", "--port", str(args.port), "--db", db,
-                                   "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  env=dict(os.environ))
+    ports = [args.port + k for k in range(args.servers)]
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+        if args.servers > 1 or args.postgres:
+            db = stack.enter_context(throwaway_postgres())
+            os.environ.setdefault("DAMIER_SECRET", os.urandom(32).hex())  # servers on one database share it
+        else:
+            db = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
+        servers = [start(port, db, Path(folder) / f"server-{port}.log") for port in ports]
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    httpx.get(f"http://127.0.0.1:{args.port}/api/health", timeout=1).raise_for_status()
-                    break
-                except httpx.HTTPError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.2)
-            report = asyncio.run(run(args.port, args.games, args.moves, args.think))
+            report = asyncio.run(run(ports, args.games, args.moves, args.think))
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(timeout=30)
     print(json.dumps(report, indent=2))
 
 

@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
-import time
 from collections.abc import Iterator
 from concurrent.futures import wait
 from pathlib import Path
@@ -16,6 +10,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from damier.server.storage import SCHEMA_VERSION, ConflictError, GameRow, SeatRow, Storage, StorageError
+from tests.server.postgres import throwaway_postgres
 
 
 def game_row(game_id: str) -> GameRow:
@@ -110,47 +105,11 @@ def test_an_unusable_url_is_a_clear_storage_error() -> None:
         Storage("nosuchdialect://x")
 
 
-# ----- PostgreSQL: a throwaway server started from Debian's binaries ---------------------------------------
-def postgres_bin() -> Path:
-    for folder in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
-        if (folder / "initdb").exists():
-            return folder
-    raise RuntimeError("the PostgreSQL test needs Debian's postgresql package (apt-get install postgresql)")
-
-
+# ----- PostgreSQL: a throwaway server started from Debian's binaries (tests/server/postgres.py) -------------
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    binaries = postgres_bin()
-    folder = Path(tempfile.mkdtemp(prefix="damier-pg-"))
-    data = folder / "data"
-    as_postgres: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses to run as root
-        shutil.chown(folder, "postgres", "postgres")
-        as_postgres = ["runuser", "-u", "postgres", "--"]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    subprocess.run([*as_postgres, str(binaries / "initdb"), "-D", str(data), "-U", "damier", "--auth=trust",
-                    "-E", "UTF8"], check=True, capture_output=True)
-    subprocess.run([*as_postgres, str(binaries / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w",
-                    "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1", "start"],
-                   check=True, capture_output=True)
-    try:
-        url = f"postgresql+psycopg://damier@127.0.0.1:{port}/postgres"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                create_engine(url).connect().close()
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+    with throwaway_postgres() as url:
         yield url
-    finally:
-        subprocess.run([*as_postgres, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       check=False, capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_postgresql_storage_round_trip_and_conflicts(postgres_url: str) -> None:
