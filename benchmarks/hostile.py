@@ -41,6 +41,7 @@ HUMANS = {"game": "atoms", "options": {"rows": 8, "cols": 8}, "seats": [{"kind":
 VS_HARD = {"game": "atoms", "options": {"rows": 8, "cols": 8},
            "seats": [{"kind": "human"}, {"kind": "computer", "level": "hard"}]}
 HARD_PUZZLE = "7650+42+E2302B12+C9"
+VICTIM = "127.0.0.2"
 
 
 def start(checkout: Path, port: int, folder: Path) -> subprocess.Popen[bytes]:
@@ -61,6 +62,19 @@ def start(checkout: Path, port: int, folder: Path) -> subprocess.Popen[bytes]:
             time.sleep(0.3)
 
 
+async def warm(client: httpx.AsyncClient, base: str) -> None:
+    """One answer of the `hard` computer first (a server's workers may still be compiling their kernels)."""
+    game = (await client.post(f"{base}/api/games", json=VS_HARD)).json()
+    state = game["state"]
+    token = game["tokens"]["0"]
+    state = (await client.post(f"{base}/api/games/{game['id']}/moves", json={"move": state["legal_moves"][0]},
+                               headers={"X-Seat-Token": token})).json()
+    deadline = time.monotonic() + 300
+    while state["player"] != 0 and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+        state = (await client.get(f"{base}/api/games/{game['id']}", headers={"X-Seat-Token": token})).json()
+
+
 async def victim(base: str, seconds: float) -> dict[str, Any]:
     """A human-vs-human game (a move every 0.5 s: the latency until its state comes back) and a game against
     `hard` (the time each computer answer takes), for ``seconds``."""
@@ -68,13 +82,17 @@ async def victim(base: str, seconds: float) -> dict[str, Any]:
     answers: list[float] = []
     ws_base = base.replace("http", "ws")
     rng = random.Random(1)
-    async with httpx.AsyncClient(timeout=120) as client:
+    # the victim comes from another address than the attacker (127.0.0.2: any 127.x address is this machine)
+    transport = httpx.AsyncHTTPTransport(local_address=VICTIM)
+    async with httpx.AsyncClient(timeout=120, transport=transport) as client:
+        await warm(client, base)
         deadline = time.monotonic() + seconds
 
         async def humans() -> None:
             while time.monotonic() < deadline:
                 game = (await client.post(f"{base}/api/games", json=HUMANS)).json()
-                async with websockets.connect(f"{ws_base}/api/games/{game['id']}/ws", max_size=2**22) as ws:
+                async with websockets.connect(f"{ws_base}/api/games/{game['id']}/ws", max_size=2**22,
+                                              local_addr=(VICTIM, 0)) as ws:
                     state = json.loads(await ws.recv())["state"]
                     while state["status"] == "active" and time.monotonic() < deadline:
                         await asyncio.sleep(0.5)

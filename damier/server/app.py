@@ -312,17 +312,19 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         arcade = arcade_of(request)
         client = address(request)
         computer = any(s.kind == "computer" for s in body.seats)
-        if computer:
-            going_on = 0
-            for game_id in client_limits.computer_games.get(client, []):
-                with contextlib.suppress(RoomError):
-                    going_on += (await arcade.room(game_id)).active
-            client_limits.check_computer_games(client, going_on)
-        client_limits.new_game(client)
-        room, tokens = await creation.create(arcade, body.game, dict(body.options),
-                                             [s.model_dump() for s in body.seats], body.seed, body.start)
-        if computer:
-            client_limits.add_computer_game(client, room.id)
+        with client_limits.creating_computer_game(client) if computer else contextlib.nullcontext():
+            if computer:
+                going_on = 0
+                for game_id in client_limits.computer_games.get(client, []):
+                    with contextlib.suppress(RoomError):
+                        going_on += (await arcade.room(game_id)).active
+                client_limits.check_computer_games(client, going_on)
+            client_limits.new_game(client)
+            room, tokens = await creation.create(arcade, body.game, dict(body.options),
+                                                 [s.model_dump() for s in body.seats], body.seed, body.start)
+            if computer:
+                client_limits.add_computer_game(client, room.id)
+                room.client = client  # its computer's jobs share this address's turn in the pool
         first_human = min(tokens) if tokens else None
         return {"id": room.id, "tokens": {str(k): v for k, v in tokens.items()},
                 "state": views.view(room, first_human)}
@@ -388,8 +390,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
               summary="A hint for your move: the hint agent's move, or a graded hint (level 1 to 4) of a puzzle")
     async def hint(game_id: str, request: Request, x_seat_token: SeatToken = None,
                    level: Annotated[int | None, Query(ge=1, le=4)] = None) -> dict[str, Any]:
-        with client_limits.hint(address(request)):
-            return await turns.hint(arcade_of(request), game_id, x_seat_token, level)
+        client = address(request)
+        with client_limits.hint(client):
+            return await turns.hint(arcade_of(request), game_id, x_seat_token, level, client)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
     async def rematch(game_id: str, request: Request,

@@ -174,6 +174,7 @@ class Worker:
 class _Waiting:
     job: Job | None
     deadline: float  # time.monotonic()
+    group: str  # whose share of the workers the job takes (a client address, or the line's own key)
     future: asyncio.Future[tuple[str, Any]] = field(repr=False)
     started: bool = False
 
@@ -190,6 +191,8 @@ class ComputerPool:
         self._waiting = 0
         #: when each line was last served (a tick), for the recently served lines
         self._served: collections.OrderedDict[str, int] = collections.OrderedDict()
+        #: jobs running, by group
+        self._running: dict[str, int] = {}
         self._tick = 0
         self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="damier-computer")
         self._closed = False
@@ -208,11 +211,12 @@ class ComputerPool:
     def waiting(self) -> int:
         return self._waiting
 
-    async def move(self, job: Job, budget: float, key: str = "") -> dict[str, Any]:
+    async def move(self, job: Job, budget: float, key: str = "", group: str | None = None) -> dict[str, Any]:
         """The agent's answer; ``TimeoutError`` when it did not come within ``budget + GRACE_SECONDS`` (the
         worker was killed, or the job waited past that); ``Busy`` when the queue is full; ``RuntimeError`` for a
-        job that failed in its worker."""
-        future = self._enqueue(job, budget + GRACE_SECONDS, key)
+        job that failed in its worker. ``key`` is the job's line (a game), ``group`` whose share of the workers it
+        takes (a client address; default: the line's own)."""
+        future = self._enqueue(job, budget + GRACE_SECONDS, key, group)
         status, value = await future
         if status == "ok":
             answer: dict[str, Any] = value
@@ -221,14 +225,15 @@ class ComputerPool:
             raise TimeoutError(f"the computer gave no answer within its time ({value})")
         raise RuntimeError(f"the computer's job failed: {value}")
 
-    def _enqueue(self, job: Job | None, seconds: float, key: str) -> asyncio.Future[tuple[str, Any]]:
+    def _enqueue(self, job: Job | None, seconds: float, key: str,
+                 group: str | None = None) -> asyncio.Future[tuple[str, Any]]:
         if self._closed:
             raise Busy("the server is stopping")
         line = self._lines.get(key)
         if self._waiting >= MAX_WAITING or (line is not None and len(line) >= MAX_PER_KEY):
             raise Busy("the computer players are busy; try again in a moment")
         loop = asyncio.get_running_loop()
-        entry = _Waiting(job, time.monotonic() + seconds, loop.create_future())
+        entry = _Waiting(job, time.monotonic() + seconds, group if group is not None else key, loop.create_future())
         loop.call_later(seconds, self._expire, entry)
         if line is None:
             line = self._lines[key] = collections.deque()
@@ -244,10 +249,17 @@ class ComputerPool:
             entry.future.set_result(("killed", "its deadline passed while it waited for a worker"))
 
     def _next(self) -> _Waiting | None:
-        """The first job of the line served longest ago (a line never served first; then the oldest line): each
-        game gets its turn whatever the others ask. Jobs whose deadline passed are dropped on the way."""
+        """The first job of the line served longest ago (a line never served first; then the oldest line), among
+        the lines whose group has the fewest jobs running, and none of a group already running on all workers but
+        one: each game gets its turn, and no client takes every worker from the others. Jobs whose deadline
+        passed are dropped on the way."""
+        cap = max(1, self.workers - 1)
         while self._lines:
-            key = min(self._lines, key=lambda k: self._served.get(k, 0))
+            open_lines = [k for k, line in self._lines.items() if self._running.get(line[0].group, 0) < cap]
+            if not open_lines:
+                return None  # every waiting job's group has its share running: the next to finish frees one
+            key = min(open_lines, key=lambda k: (self._running.get(self._lines[k][0].group, 0),
+                                                 self._served.get(k, 0)))
             line = self._lines[key]
             entry = line.popleft()
             self._waiting -= 1
@@ -259,6 +271,7 @@ class ComputerPool:
                 self._expire(entry)
                 continue
             entry.started = True
+            self._running[entry.group] = self._running.get(entry.group, 0) + 1
             self._tick += 1
             self._served[key] = self._tick
             self._served.move_to_end(key)
@@ -289,6 +302,11 @@ class ComputerPool:
         except Exception as exc:  # the thread pool is shut down: the server is stopping
             worker.kill()
             status, value = "killed", f"the pool is closing ({exc})"
+        left = self._running.get(entry.group, 1) - 1
+        if left > 0:
+            self._running[entry.group] = left
+        else:
+            self._running.pop(entry.group, None)
         if status == "killed":
             self.killed += 1
             self._started -= 1  # the worker is gone; the next job starts a new one

@@ -56,6 +56,7 @@ class ClientLimits:
         self.limits = limits or Limits()
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when counted
         self._hints: dict[str, int] = {}
+        self._creating: dict[str, int] = {}
         #: per address, the ids of the games with a computer seat it created (those still going on count)
         self.computer_games: OrderedDict[str, list[str]] = OrderedDict()
 
@@ -72,10 +73,26 @@ class ClientLimits:
         self._remember(self._buckets, address, (tokens - 1.0, now))
 
     def check_computer_games(self, address: str, going_on: int) -> None:
-        """``TooMany`` when ``address`` already has ``going_on`` games with a computer seat at its limit."""
+        """``TooMany`` when ``address`` already has ``going_on`` games with a computer seat (and those others are
+        creating now) at its limit; call it inside ``creating_computer_game``."""
+        going_on += max(0, self._creating.get(address, 0) - 1)
         if going_on >= self.limits.computer_games:
             raise TooMany(f"you have {going_on} games with a computer seat going on, the most at once; finish or "
                           "resign one first", 30)
+
+    @contextlib.contextmanager
+    def creating_computer_game(self, address: str) -> Iterator[None]:
+        """Count a game with a computer seat being created for ``address`` while the block runs (requests at once
+        cannot all pass the check before any is counted)."""
+        self._creating[address] = self._creating.get(address, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._creating[address] - 1
+            if left:
+                self._creating[address] = left
+            else:
+                del self._creating[address]
 
     def add_computer_game(self, address: str, game_id: str) -> None:
         games = self.computer_games.pop(address, [])

@@ -157,3 +157,25 @@ def test_workers_die_with_the_server_even_mid_search(tmp_path: Path, how: signal
         assert not alive(workers), f"workers left running after {how.name}: {alive(workers)}"
     finally:
         server.stop()
+
+
+def test_one_client_never_takes_every_worker_from_the_others() -> None:
+    async def scenario() -> tuple[float, int]:
+        pool = ComputerPool(2)
+        try:
+            await asyncio.gather(pool.move(quick(0), 30.0, key="w0"), pool.move(quick(1), 30.0, key="w1"))
+            # one address floods the pool with endless searches from several games: at most one worker is its
+            attacker = [asyncio.create_task(pool.move(ENDLESS, 2.0, key=f"game {i}", group="attacker"))
+                        for i in range(4)]
+            await asyncio.sleep(0.5)
+            started = time.monotonic()
+            await pool.move(quick(2), 30.0, key="victim's game", group="victim")
+            took = time.monotonic() - started
+            outcomes = await asyncio.gather(*attacker, return_exceptions=True)
+            return took, sum(isinstance(o, TimeoutError) for o in outcomes)
+        finally:
+            pool.close()
+
+    took, timed_out = asyncio.run(scenario())
+    assert took < 2.0, took  # a free worker at once, not behind the attacker's searches
+    assert timed_out == 4

@@ -60,6 +60,20 @@ def test_games_with_a_computer_seat_are_limited_while_they_go_on(limited: TestCl
     assert limited.post("/api/games", json=VS_COMPUTER).status_code == 201  # one ended: one more may start
 
 
+def test_games_with_a_computer_seat_asked_at_once_cannot_all_pass_the_limit(limited: TestClient) -> None:
+    answers: list[int] = []
+
+    def ask() -> None:
+        answers.append(limited.post("/api/games", json=VS_COMPUTER).status_code)
+
+    threads = [threading.Thread(target=ask) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert answers.count(201) == Limits().computer_games and answers.count(429) == 12 - Limits().computer_games
+
+
 @pytest.mark.parametrize("limited", [Limits(hints=1)], indirect=True)
 def test_hints_past_the_limit_at_once_get_429(limited: TestClient) -> None:
     hard = []

@@ -26,6 +26,9 @@ class GameRoom(Room):
         self.hint_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
         #: a finished puzzle's optimal line from its start, once searched (``views.solution``)
         self.solution: list[str] | None = None
+        #: the address that created the game, while this server remembers it: its computer's jobs share that
+        #: address's turn in the computer pool (None: the game's own)
+        self.client: str | None = None
 
     @property
     def active(self) -> bool:

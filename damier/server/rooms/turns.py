@@ -59,7 +59,8 @@ def schedule(arcade: Arcade, room: GameRoom) -> None:
     turn = Turn(room.version, room.state.player)
     arcade.turns[room.id] = turn
     room.thinking = turn.seat
-    turn.task = asyncio.create_task(_computer_turn(arcade, room.id, turn, job(room, spec), budget_seconds(spec)))
+    turn.task = asyncio.create_task(_computer_turn(arcade, room.id, turn, job(room, spec), budget_seconds(spec),
+                                                   room.client or room.id))
 
 
 def stop(arcade: Arcade, room: GameRoom) -> None:
@@ -75,7 +76,8 @@ def lease_until(budget: float) -> float:
     return time.time() + budget + GRACE_SECONDS + LEASE_MARGIN
 
 
-async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job, budget: float) -> None:
+async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job, budget: float,
+                         group: str) -> None:
     claimed = False
     try:
         room = arcade.rooms.get(game_id)
@@ -87,7 +89,7 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
         if not claimed:
             return
         try:
-            answer = await computer_move(arcade, task_job, budget, game_id)
+            answer = await computer_move(arcade, task_job, budget, game_id, group)
             text: str | None = answer["move"]
         except asyncio.CancelledError:
             raise
@@ -118,14 +120,15 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
         schedule(arcade, current)
 
 
-async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str) -> dict[str, Any]:
-    """The computer's answer to ``task_job``, its line the game's in the pool's fair queue; a full queue is asked
-    again each second until the budget and its grace are spent (then ``Busy``)."""
+async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str, group: str) -> dict[str, Any]:
+    """The computer's answer to ``task_job``, its line the game's in the pool's fair queue (its share of the
+    workers ``group``'s: the address that made the game); a full queue is asked again each second until the
+    budget and its grace are spent (then ``Busy``)."""
     deadline = time.monotonic() + budget + GRACE_SECONDS
     while True:
         try:
             return await arcade.pool.move(task_job, max(0.0, deadline - time.monotonic() - GRACE_SECONDS),
-                                          key=game_id)
+                                          key=game_id, group=group)
         except Busy:
             if time.monotonic() + 1.0 >= deadline:
                 raise
@@ -165,7 +168,8 @@ async def resume(arcade: Arcade) -> int:
     return resumed
 
 
-async def hint(arcade: Arcade, game_id: str, token: str | None, level: int | None = None) -> dict[str, Any]:
+async def hint(arcade: Arcade, game_id: str, token: str | None, level: int | None = None,
+               client: str | None = None) -> dict[str, Any]:
     """The suggestion of the game's hint agent (``GameInfo.hint``) for the seat of ``token``, to move now; with
     ``level``, a graded hint from the game's ``hints`` feature when it declares one (level 1, the vaguest, to 4,
     the whole line). Computed in the worker pool, under the hint agent's time budget, once per position and
@@ -182,7 +186,7 @@ async def hint(arcade: Arcade, game_id: str, token: str | None, level: int | Non
         spec = resolve(room.game.info.hint, room.game.name)
         try:
             answer = await arcade.pool.move(job(room, spec, hint=True, level=graded), budget_seconds(spec),
-                                            key=f"hint {room.id}")
+                                            key=f"hint {room.id}", group=client)
             await asyncio.wrap_future(arcade.storage.count_hint(room.id))
         except asyncio.CancelledError:
             raise
