@@ -210,8 +210,8 @@ def solve(
 def _option_flags(args: list[str], known: dict[str, Any], game: str) -> dict[str, str]:
     """Game options given as ``--NAME VALUE`` or ``--NAME=VALUE`` (the words Typer did not know).
 
-    >>> _option_flags(["--rows", "9", "--cols=6"], {"rows": 8, "cols": 8}, "atoms")
-    {'rows': '9', 'cols': '6'}
+    >>> _option_flags(["--size", "9", "--depth=6"], {"size": 8, "depth": 3}, "this game")
+    {'size': '9', 'depth': '6'}
     """
     out: dict[str, str] = {}
     words = list(args)

@@ -162,7 +162,14 @@ def transparent_bound(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray
 def _slide(stops: np.ndarray, cells: np.ndarray, n: int, s: int, d: int) -> int:
     """Where the robot in slot ``s`` stops in direction ``d``: the walls' stop, or short of the nearest of the
     ``n`` robots of ``cells`` on the way (its own cell if it cannot move)."""
-    c = cells[s]
+    return _slide_from(stops, cells, n, s, cells[s], d)
+
+
+@njit(cache=True)
+def _slide_from(stops: np.ndarray, cells: np.ndarray, n: int, s: int, c: int, d: int) -> int:
+    """Where the robot in slot ``s`` stops in direction ``d`` from cell ``c`` (its cell in ``cells``, or another
+    where it has moved on its own): short of the nearest other robot on the way, else the walls' stop (``c`` if it
+    cannot move)."""
     stop = stops[c * 4 + d]
     if stop == c:
         return c
@@ -170,8 +177,8 @@ def _slide(stops: np.ndarray, cells: np.ndarray, n: int, s: int, d: int) -> int:
     line = LINE[d]
     for o in range(n):
         q = cells[o]
-        if (q & line) == (c & line) and (c < q <= stop if step > 0 else stop <= q < c):
-            stop = q - step  # the search writes this loop out the same way
+        if o != s and (q & line) == (c & line) and (c < q <= stop if step > 0 else stop <= q < c):
+            stop = q - step
     return stop
 
 
@@ -197,8 +204,7 @@ def alone(stops: np.ndarray, bound: np.ndarray, cells: np.ndarray, nall: int, r:
     at = np.empty(ALONE_DEPTH + 1, dtype=np.int64)
     ax = np.empty(ALONE_DEPTH + 1, dtype=np.int64)
     nd = np.zeros(ALONE_DEPTH + 1, dtype=np.int64)
-    start = cells[r]
-    at[0] = start
+    at[0] = cells[r]
     ax[0] = axes_r
     depth = 0
     while depth >= 0:
@@ -208,15 +214,7 @@ def alone(stops: np.ndarray, bound: np.ndarray, cells: np.ndarray, nall: int, r:
         d = nd[depth]
         nd[depth] += 1
         mine = at[depth]
-        stop = stops[mine * 4 + d]
-        if stop == mine:
-            continue
-        step = STEP[d]
-        line = LINE[d]
-        for o in range(nall):
-            q = cells[o]
-            if o != r and (q & line) == (mine & line) and (mine < q <= stop if step > 0 else stop <= q < mine):
-                stop = q - step
+        stop = _slide_from(stops, cells, nall, r, mine, d)
         if stop == mine:
             continue
         na = ax[depth] | AXIS[d]
@@ -676,7 +674,8 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                 continue  # reached before as cheaply (or already put back at this cost): a duplicate
         mark = 0
         if boost and not boosted:
-            # ---- the "alone" check (``alone``, written out): can a robot of the smallest bound finish by itself?
+            # ---- the "alone" check (``alone``, written out: a call here measured slower on the hardest puzzles;
+            # test_solver checks both find the same costs): can a robot of the smallest bound finish by itself?
             manages = False
             for o in range(nr):
                 if hs[o] != h:
@@ -777,7 +776,7 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                     continue  # no rebound
                 if s == tslot:
                     n_stops = transparent_stops(walls, solid, coloured, cells, nall, s, d, cbuf, pbuf)
-                else:
+                else:  # ``_slide``, written out: a call in this loop measured slower on the hardest puzzles
                     stop = stops[mine * 4 + d]
                     if stop == mine:
                         continue
