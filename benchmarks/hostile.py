@@ -33,6 +33,7 @@ from typing import Any
 
 import httpx
 import websockets
+from server_load import answering  # benchmarks/, this script's folder
 
 import damier
 
@@ -47,19 +48,12 @@ VICTIM = "127.0.0.2"
 def start(checkout: Path, port: int, folder: Path) -> subprocess.Popen[bytes]:
     """``damier serve`` of ``checkout`` (its own code: PYTHONPATH) on a new SQLite database, once it answers."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    log = open(folder / f"server-{port}.log", "ab")  # noqa: SIM115 (the child's, for its lifetime)
+    log = folder / f"server-{port}.log"
     server = subprocess.Popen([sys.executable, "-m", "damier.cli", "serve", "--port", str(port), "--db",
                                f"sqlite:///{folder / f'arcade-{port}.sqlite3'}", "--workers", "2"],
-                              stdout=log, stderr=subprocess.STDOUT, env=env, cwd=checkout, start_new_session=True)
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).raise_for_status()
-            return server
-        except httpx.HTTPError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit(f"the server of {checkout} did not start") from None
-            time.sleep(0.3)
+                              stdout=open(log, "ab"), stderr=subprocess.STDOUT, env=env, cwd=checkout,  # noqa: SIM115
+                              start_new_session=True)
+    return answering(server, port, log, 90)
 
 
 async def warm(client: httpx.AsyncClient, base: str) -> None:

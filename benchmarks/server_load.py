@@ -95,7 +95,13 @@ def start(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
     server = subprocess.Popen([sys.executable, "-m", "damier.cli", "serve", "--port", str(port), "--db", db,
                                "--workers", "1", "--limits", "new_games=1000000,computer_games=1000000,hints=1000"],
                               stdout=open(log, "ab"), stderr=subprocess.STDOUT, env=dict(os.environ))  # noqa: SIM115
-    deadline = time.monotonic() + 60
+    return answering(server, port, log, 60)
+
+
+def answering(server: subprocess.Popen[bytes], port: int, log: Path, seconds: float) -> subprocess.Popen[bytes]:
+    """``server`` once its health check on ``port`` answers; ``SystemExit`` with the end of ``log`` if it exits
+    or ``seconds`` pass first."""
+    deadline = time.monotonic() + seconds
     while True:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).raise_for_status()

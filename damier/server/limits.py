@@ -84,15 +84,8 @@ class ClientLimits:
     def creating_computer_game(self, address: str) -> Iterator[None]:
         """Count a game with a computer seat being created for ``address`` while the block runs (requests at once
         cannot all pass the check before any is counted)."""
-        self._creating[address] = self._creating.get(address, 0) + 1
-        try:
+        with _counted(self._creating, address):
             yield
-        finally:
-            left = self._creating[address] - 1
-            if left:
-                self._creating[address] = left
-            else:
-                del self._creating[address]
 
     def add_computer_game(self, address: str, game_id: str) -> None:
         games = self.computer_games.pop(address, [])
@@ -105,18 +98,23 @@ class ClientLimits:
         if busy >= self.limits.hints:
             raise TooMany(f"{busy} hints are being computed for your address already; ask again when they are done",
                           2)
-        self._hints[address] = busy + 1
-        try:
+        with _counted(self._hints, address):
             yield
-        finally:
-            left = self._hints[address] - 1
-            if left:
-                self._hints[address] = left
-            else:
-                del self._hints[address]
 
     @staticmethod
     def _remember(table: OrderedDict[str, V], key: str, value: V) -> None:
         table[key] = value
         while len(table) > MAX_CLIENTS:
             table.popitem(last=False)
+
+
+@contextlib.contextmanager
+def _counted(counts: dict[str, int], address: str) -> Iterator[None]:
+    """One more for ``address`` in ``counts`` while the block runs (an address at 0 is forgotten)."""
+    counts[address] = counts.get(address, 0) + 1
+    try:
+        yield
+    finally:
+        counts[address] -= 1
+        if not counts[address]:
+            del counts[address]

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 
 
 def postgres_bin() -> Path:
@@ -58,3 +58,19 @@ def throwaway_postgres() -> Iterator[str]:
         subprocess.run([*as_postgres, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
                        check=False, capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def fresh_database(server_url: str, name: str) -> Iterator[str]:
+    """A new, empty database ``name`` on the PostgreSQL server of ``server_url`` for as long as the block runs
+    (dropped after, connections and all): its URL."""
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    try:
+        yield server_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()

@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, text
 from damier.server.app import BODY_SECONDS, create_app
 from damier.server.storage import Storage, StorageError
 from tests.server.conftest import ServerProcess
+from tests.server.postgres import fresh_database
 from tests.server.test_storage import postgres_url  # noqa: F401 (the fixture)
 
 NEW_GAME = {"game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]}
@@ -108,12 +109,8 @@ def test_a_read_only_database_is_refused_at_start_with_the_reason(tmp_path: Path
 def test_a_database_turned_read_only_answers_503_with_the_reason_and_changes_nothing(
         postgres_url: str) -> None:  # noqa: F811
     admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text("DROP DATABASE IF EXISTS read_only_test"))
-        conn.execute(text("CREATE DATABASE read_only_test"))
-    url = postgres_url.rsplit("/", 1)[0] + "/read_only_test"
     try:
-        with TestClient(create_app(url, workers=1)) as client:
+        with fresh_database(postgres_url, "read_only_test") as url, TestClient(create_app(url, workers=1)) as client:
             game = client.post("/api/games", json=NEW_GAME).json()
             with admin.connect() as conn:  # the database turns read-only; the server's connections are cut
                 conn.execute(text("ALTER DATABASE read_only_test SET default_transaction_read_only = on"))
@@ -128,8 +125,6 @@ def test_a_database_turned_read_only_answers_503_with_the_reason_and_changes_not
             view = client.get(f"/api/games/{game['id']}").json()
             assert view["moves"] == [] and view["version"] == 0
     finally:
-        with admin.connect() as conn:
-            conn.execute(text("DROP DATABASE IF EXISTS read_only_test WITH (FORCE)"))
         admin.dispose()
 
 

@@ -17,12 +17,12 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
 
 import damier
 from damier.server import secret
 from damier.server.app import create_app
 from tests.server.conftest import GENEROUS, ServerProcess
+from tests.server.postgres import fresh_database
 from tests.server.test_storage import postgres_url  # noqa: F401 (the fixture)
 
 HUMANS = {"game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]}
@@ -30,19 +30,10 @@ HUMANS = {"game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind":
 
 @pytest.fixture
 def two_servers(postgres_url: str) -> Iterator[tuple[TestClient, TestClient]]:  # noqa: F811
-    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text("DROP DATABASE IF EXISTS two_servers WITH (FORCE)"))
-        conn.execute(text("CREATE DATABASE two_servers"))
-    url = postgres_url.rsplit("/", 1)[0] + "/two_servers"
-    try:
-        with TestClient(create_app(url, workers=1, limits=GENEROUS)) as one, \
-                TestClient(create_app(url, workers=1, limits=GENEROUS)) as other:
-            yield one, other
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text("DROP DATABASE IF EXISTS two_servers WITH (FORCE)"))
-        admin.dispose()
+    with fresh_database(postgres_url, "two_servers") as url, \
+            TestClient(create_app(url, workers=1, limits=GENEROUS)) as one, \
+            TestClient(create_app(url, workers=1, limits=GENEROUS)) as other:
+        yield one, other
 
 
 def act(client: TestClient, path: str, token: str, body: Any = None) -> Any:
@@ -104,27 +95,20 @@ def test_a_second_server_on_one_sqlite_file_refuses_to_start(tmp_path: Path) -> 
 
 @pytest.fixture
 def pg_servers(postgres_url: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:  # noqa: F811
-    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text("DROP DATABASE IF EXISTS two_processes WITH (FORCE)"))
-        conn.execute(text("CREATE DATABASE two_processes"))
-    url = postgres_url.rsplit("/", 1)[0] + "/two_processes"
-    one = ServerProcess(url, tmp_path / "one.log")
-    other = ServerProcess(url, tmp_path / "other.log")
-    env = {secret.ENV: "5e" * 32}  # servers on one database share one secret
-    try:
-        os.environ.update(env)
-        one.start()
-        other.start()
-        yield one, other
-    finally:
-        for name in env:
-            os.environ.pop(name, None)
-        one.stop()
-        other.stop()
-        with admin.connect() as conn:
-            conn.execute(text("DROP DATABASE IF EXISTS two_processes WITH (FORCE)"))
-        admin.dispose()
+    with fresh_database(postgres_url, "two_processes") as url:
+        one = ServerProcess(url, tmp_path / "one.log")
+        other = ServerProcess(url, tmp_path / "other.log")
+        env = {secret.ENV: "5e" * 32}  # servers on one database share one secret
+        try:
+            os.environ.update(env)
+            one.start()
+            other.start()
+            yield one, other
+        finally:
+            for name in env:
+                os.environ.pop(name, None)
+            one.stop()
+            other.stop()
 
 
 def test_two_server_processes_share_games_live(pg_servers: tuple[ServerProcess, ServerProcess]) -> None:
