@@ -61,6 +61,8 @@ log = logging.getLogger("damier.server")
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 64 * 1024
+#: the error of a JSON body nested deeper than Python's reader goes
+TOO_DEEP = "the JSON body is nested too deeply"
 #: seconds a request body has to arrive whole (a slow upload is answered 408 and its connection closed)
 BODY_SECONDS = 10.0
 #: messages a WebSocket may send a second (and at once): a client past it is disconnected (code 1008)
@@ -253,6 +255,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc.__cause__, RecursionError):  # FastAPI could not parse the body: say why
+            return JSONResponse({"error": TOO_DEEP, "status": 400}, 400)
         return JSONResponse({"error": str(exc.detail), "status": exc.status_code}, exc.status_code)
 
     @app.exception_handler(RequestValidationError)
@@ -265,7 +269,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     @app.exception_handler(RecursionError)
     async def too_deep(_request: Request, exc: RecursionError) -> JSONResponse:
-        return JSONResponse({"error": "the request is nested too deeply", "status": 400}, 400)
+        return JSONResponse({"error": TOO_DEEP, "status": 400}, 400)
 
     async def database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, OperationalError | InternalError)
@@ -431,7 +435,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         except ValueError:
             raise Invalid("the body must be a JSON game record") from None
         except RecursionError:
-            raise Invalid("the body must be a JSON game record, not nested this deeply") from None
+            raise StarletteHTTPException(400, TOO_DEEP) from None
         client_limits.new_game(address(request))
         room = await creation.import_record(arcade_of(request), obj)
         return {"id": room.id}

@@ -4,8 +4,8 @@ JSON, and arrives in time; every answer carries the security headers.
 ``BodyGuard``: a body over ``limit`` bytes is refused with 413 (whatever Content-Length claims), a body to
 ``/api/`` that is not ``application/json`` with 415 (a page of another site can send ``text/plain`` without asking;
 it cannot send JSON), a body that has not arrived ``seconds`` after the request with 408 (a slow upload cannot
-hold a connection), JSON nested too deeply to read with 400. The whole body is read first, so no route works on
-half of one.
+hold a connection). The whole body is read first, so no route works on half of one. (JSON nested too deeply to
+read is a 400 from the application's error handler: the body is parsed once, by the route.)
 
 ``SecurityHeaders``: a Content-Security-Policy (scripts, styles and connections from this server only, no inline
 script, no framing), ``nosniff``, a referrer policy. The API docs pages (``/docs``, ``/redoc``), which FastAPI
@@ -15,7 +15,6 @@ builds from a CDN with an inline script, get a policy that allows just that.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 from fastapi.responses import JSONResponse
@@ -86,9 +85,6 @@ class BodyGuard:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if kind == b"application/json" and too_deep(body):
-            await refuse(400, "the JSON body is nested too deeply", scope, receive, send)
-            return
         delivered = False
 
         async def replay() -> Message:
@@ -99,17 +95,6 @@ class BodyGuard:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
-
-
-def too_deep(body: bytes) -> bool:
-    """Whether ``body`` nests deeper than Python's JSON reader can (a RecursionError in every route)."""
-    try:
-        json.loads(body)
-    except RecursionError:
-        return True
-    except ValueError:
-        pass  # not JSON: the route says so in its own words
-    return False
 
 
 async def refuse(status: int, message: str, scope: Scope, receive: Receive, send: Send) -> None:
