@@ -23,6 +23,7 @@ from typing import Any
 from damier.ai.alphabeta import MAX_DEPTH, AlphaBetaAgent
 from damier.ai.base import Agent
 from damier.ai.mcts import MCTSAgent
+from damier.ai.policy import PolicyAgent, policies
 from damier.ai.random_player import RandomAgent
 from damier.ai.solver import SolverAgent
 from damier.core import registry
@@ -85,6 +86,10 @@ KINDS: dict[str, tuple[Param, ...]] = {
     "solver": (
         Param("nodes", int, "node limit of each solve", 1),
         Param("cost", int, "the longest solution looked for", 0),
+    ),
+    "policy": (
+        Param("name", str, "the game's policy (its declared simple players)"),
+        Param("seed", int, "random seed (ties)"),
     ),
     "alphabeta": (
         Param("depth", int, "search depth in plies", 1, MAX_DEPTH),
@@ -245,6 +250,13 @@ def _alphabeta(values: dict[str, Any], game: Game, seed: int | None, spec: str) 
     )
 
 
+def _policy(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
+    if "name" not in values:
+        offered = ", ".join(sorted(policies(game))) or "none"
+        raise AgentSpecError(f"agent {spec!r}: name the policy, policy:name=... ({game.name} has: {offered})")
+    return PolicyAgent(game, values["name"], seed=values.get("seed", seed), spec=spec)
+
+
 def _external(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
     from damier.protocol.external import ExternalAgent  # the protocol layer sits above the players
 
@@ -262,5 +274,6 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], Game, int | None, str], Agent]] =
     "mcts": _mcts,
     "alphabeta": _alphabeta,
     "solver": _solver,
+    "policy": _policy,
     "ext": _external,
 }

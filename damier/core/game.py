@@ -58,6 +58,10 @@ class Termination(enum.Enum):
     MOVE_LIMIT = "move_limit"
     #: a player reached the goal of the game (a race, a score)
     GOAL = "goal"
+    #: a player's piece was hit by a laser (Jewels and Lasers' men; both hit at once is a draw)
+    LASER_HIT = "laser_hit"
+    #: everything to be collected was collected, and the scores decide (Jewels and Lasers)
+    COLLECTED = "collected"
     #: a puzzle was solved (single-player games)
     SOLVED = "solved"
     #: a player resigned (or gave a puzzle up)
@@ -164,9 +168,14 @@ def resignation(state: State, seat: int) -> Outcome:
 
 
 def agreement(state: State) -> Outcome:
-    """The result of a draw agreed by every player (every return 0)."""
-    count = state.game.num_players
-    return Outcome(winner=None, returns=(0.0,) * count, reason="draw agreed", termination=Termination.AGREEMENT)
+    """The result of the players agreeing to end the game (the server's and the terminal's draw offers): a draw
+    in most games, the score's verdict in a game that keeps one (``State.agreement_outcome``).
+
+    >>> import damier
+    >>> agreement(damier.load("khet").new_state()).reason
+    'draw agreed'
+    """
+    return state.agreement_outcome()
 
 
 def forfeit(state: State, seats: Collection[int], cause: str) -> Outcome:
@@ -502,6 +511,12 @@ class State(abc.ABC):
 
     def is_over(self) -> bool:
         return self.player == TERMINAL
+
+    def agreement_outcome(self) -> Outcome:
+        """How the game ends when every player agrees to stop it here: a draw (every return 0), unless the game
+        keeps a score that decides it (Jewels and Lasers: the player with more jewels wins)."""
+        count = self.game.num_players
+        return Outcome(winner=None, returns=(0.0,) * count, reason="draw agreed", termination=Termination.AGREEMENT)
 
     @property
     def moves_used(self) -> int:

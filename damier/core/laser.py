@@ -132,3 +132,32 @@ def light(board: np.ndarray, start: int, direction: int, deflection: np.ndarray,
     for i in range(lit.shape[0]):
         lit[i] = 0
     return _walk(board, start, direction, deflection, neighbours, None, lit)
+
+
+@njit(cache=True)
+def light_all(board: np.ndarray, emitters: np.ndarray, count: int, deflection: np.ndarray, neighbours: np.ndarray,
+              lit: np.ndarray) -> None:
+    """Clear ``lit``, then fire a beam from each of the first ``count`` squares of ``emitters`` in each of the four
+    directions, setting ``lit[square] = 1`` on every square a beam enters (the one it stops on included): the lit
+    squares of a board of emitters that shine every way at once (Jewels and Lasers' robots).
+
+    Two emitters (code 1, which absorbs a beam) on a 1 x 5 row: everything but the emitters' own squares is
+    lit, and each emitter is lit by the other's beam, which stops on it:
+
+    >>> import numpy as np
+    >>> from damier.core.grid import orthogonal_neighbours
+    >>> table = np.array([[0, 1, 2, 3], [ABSORB, ABSORB, ABSORB, ABSORB]], dtype=np.int32)
+    >>> lit = np.zeros(5, dtype=np.uint8)
+    >>> board = np.array([0, 1, 0, 1, 0], dtype=np.int32)
+    >>> light_all(board, np.array([1, 3], dtype=np.int32), 2, table, orthogonal_neighbours(1, 5), lit)
+    >>> lit.tolist()
+    [1, 1, 1, 1, 1]
+    >>> light_all(board, np.array([1, 3], dtype=np.int32), 1, table, orthogonal_neighbours(1, 5), lit)
+    >>> lit.tolist()
+    [1, 0, 1, 1, 0]
+    """
+    for i in range(lit.shape[0]):
+        lit[i] = 0
+    for k in range(count):
+        for d in range(4):
+            _walk(board, emitters[k], d, deflection, neighbours, None, lit)

@@ -46,6 +46,7 @@ FEATURES: dict[str, str] = {
     "client": "a function (game) -> dict: what the web client draws with (setups, palette, squares)",
     "editor": "a function (game, board) -> str: the position of a board set up in the position editor",
     "svg": "a function (state) -> str: an SVG picture of the position (notebooks)",
+    "policies": "a dict name -> function (state, random.Random) -> move: simple players (the agent policy:name=)",
 }
 
 
@@ -197,7 +198,7 @@ _FEATURE_WORDS = {
     "analyse": "puzzle analysis", "hints": "graded hints", "commands": "commands of its own", "race": "race rooms",
     "evaluate": "evaluation function", "describe_events": "event descriptions", "client": "client description",
     "editor": "position editor",
-    "svg": "SVG view", "playout": "kernel playout", "playouts": "kernel playouts",
+    "svg": "SVG view", "playout": "kernel playout", "playouts": "kernel playouts", "policies": "policy",
 }
 
 

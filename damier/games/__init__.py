@@ -6,7 +6,9 @@ import importlib
 
 from damier.core import registry
 
-BUILTIN_GAMES = ("damier.games.atoms", "damier.games.khet", "damier.games.micro", "damier.games.ricochet")
+BUILTIN_GAMES = (
+    "damier.games.atoms", "damier.games.khet", "damier.games.micro", "damier.games.ricochet", "damier.games.jewels",
+)
 
 
 def register_builtin_games() -> None:

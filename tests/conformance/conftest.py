@@ -46,6 +46,11 @@ EXTRA_CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"ricochet": "strict", "rebound": False},
         {"board": "4D3C2B1A", "ricochet": "if_trivial", "silver": True, "transparent": True},
     ],
+    "jewels": [
+        {"jewels": 26},
+        {"robot_steps": "all", "size": 10, "jewels": 8, "walls": 16, "robots": 6},
+        {"size": 8, "jewels": 4, "walls": 10, "robots": 4, "cap": 12, "edge_explosion": True},
+    ],
     "test-dice": [{"target": 30}],
     "test-slide": [{"size": 7, "layout": 3}],
 }

@@ -116,6 +116,13 @@ def test_declared_features_load_and_no_other_is_declared(game: damier.Game) -> N
             first = hook.first_round(game, 1)
             assert first.game == game and first.legal_moves()
             assert hook.next_round(game, first, 2).legal_moves() and hook.rules(game).chips_to_win >= 1
+        elif feature == "policies":  # named simple players, each playing a legal move
+            assert hook and all(callable(policy) for policy in hook.values())
+            state = game.new_state(1)
+            while state.player == damier.CHANCE:
+                state.play(state.sample_chance(random.Random(1)))
+            for policy in hook.values():
+                assert state.is_legal(policy(state, random.Random(2)))
         else:
             assert callable(hook), feature
     for feature in set(FEATURES) - set(info.features):

@@ -155,6 +155,10 @@ def test_legal_mask_agrees_with_legal_moves(game: damier.Game) -> None:
             moves = state.legal_moves()
             assert all(isinstance(m, int) for m in moves)
             assert moves == sorted(set(moves))
+            if state.player == damier.CHANCE:  # outcomes are a space of their own; the mask is for decisions
+                assert all(0 <= m < game.num_chance_outcomes for m in moves)
+                assert [m for m in range(game.num_chance_outcomes) if state.is_legal(m)] == moves
+                continue
             assert all(0 <= m < game.num_moves for m in moves)
             mask = state.legal_mask()
             assert mask.dtype == np.bool_ and mask.shape == (game.num_moves,)

@@ -1,0 +1,63 @@
+"""Jewels and Lasers: two men collect jewels among random robots that radiate lasers; metadata and options,
+cheap to import (no kernel).
+
+The rules are in ``rules`` (facade) over ``kernel`` (numba); the seeded setup in ``setup``, notation and position
+strings in ``notation``; see ``docs/games/jewels.md``.
+"""
+
+from __future__ import annotations
+
+from damier.core.options import Option, OptionSet
+from damier.core.registry import GameInfo
+
+#: the players in seat order: Player 1 places and moves first
+COLOURS = ("Gold", "Silver")
+
+OPTIONS = OptionSet(
+    (
+        Option("size", int, 14, "rows and columns of the square board (14 in the original)", None, 6, 26),
+        Option("jewels", int, 16, "jewels on the board, an even number (16 in the original; 26 in its variant 2)",
+               None, 2, 200),
+        Option("walls", int, 40, "walls on the board, an even number", None, 0, 300),
+        Option("robots", int, 8, "robots on the board, an even number", None, 0, 100),
+        Option("robot_steps", str, "one",
+               "the robots' turn: one (one random step of one random robot, as in the original) or all (every "
+               "living robot steps once, in random order)", ("one", "all")),
+        Option("cap", int, 200, "the game ends as if agreed after this many men's plies with no jewel taken "
+               "(0: never)", None, 0, 100_000),
+        Option("edge_explosion", bool, False,
+               "the board's edge counts as something behind a wall, so a man may blow up a wall on the edge"),
+    )
+)
+
+INFO = GameInfo(
+    name="jewels",
+    title="Jewels and Lasers",
+    description=(
+        "Two men collect jewels on a board of walls and stupid robots that radiate lasers and step at random. "
+        "Slide along unlit squares, blow up one wall per game, and never stand in a ray."
+    ),
+    options=OPTIONS,
+    factory="damier.games.jewels.rules:JewelsGame",
+    players="2",
+    has_chance=True,
+    has_draws=True,
+    rules_version=1,
+    levels={
+        "easy": "alphabeta:depth=1",
+        "medium": "alphabeta:depth=2",
+        "hard": "alphabeta:depth=5",
+    },
+    agents={"jewels-greedy": "policy:name=greedy"},
+    hint="hard",
+    evaluations=("standard", "material"),
+    features={
+        "search": "damier.games.jewels.search:JewelsSearch",
+        "evaluate": "damier.games.jewels.rules:evaluate",
+        "playout": "damier.games.jewels.rules:random_playout",
+        "playouts": "damier.games.jewels.rules:random_playouts",
+        "policies": "damier.games.jewels.greedy:POLICIES",
+        "describe_events": "damier.games.jewels.view:describe_events",
+        "client": "damier.games.jewels.client:describe",
+    },
+)

@@ -1,0 +1,323 @@
+"""The Jewels and Lasers computer: an evaluation and an expectimax search over the robots' chance node, in numba.
+
+The search is alpha-beta between the two men and a probability-weighted mean at the robots' turn (Ballard's
+Star1 pruning there: once the outcomes seen, with the rest at their best or worst possible value, cannot bring the
+mean inside the window, the node is cut). A depth counts men's plies and robots' turns alike (depth 4: a move,
+the robots, the reply, the robots). With ``robot_steps = all`` a robots' turn has too many orderings to list:
+the search averages ``TURN_SAMPLES`` whole turns drawn at random (from a generator seeded by the position, so a
+search is repeatable).
+
+At the root, a move after which a single robot step could light the man is played only when every move is like
+that (``safe_moves``).
+
+The evaluation (from a player's view, a jewel is worth 100):
+
+- the jewels taken, mine minus the other's;
+- danger: the chance that the robots' next step lights a man who cannot move before it (``DANGER`` times it);
+- jewels each man can take with his next slide (``REACH`` each), and the distance to the nearest jewel;
+- mobility: the squares his slides can end on (``MOBILITY`` each, up to ``MOBILE``), and ``TRAPPED`` off for a
+  man with one move or none (he can no longer step out of a ray's way);
+- an unused explosion (``EXPLOSIVE``).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from damier.core.game import CHANCE, Iteration, State
+from damier.games.jewels import kernel
+from damier.games.jewels.kernel import (
+    BOMB,
+    COUNT,
+    EMPTY,
+    JEWEL,
+    MAN,
+    NEXT,
+    OVER,
+    P_ALL,
+    PHASE,
+    PLACE,
+    RESULT,
+    ROBOTS,
+    WIN,
+    is_lit,
+    lit_by_one_step,
+    squares_of,
+    step_count,
+)
+
+STANDARD, MATERIAL = 0, 1
+EVALUATIONS = {"standard": STANDARD, "material": MATERIAL}
+JEWEL_VALUE = 100.0
+DANGER = 400.0
+REACH = 25.0
+DISTANCE = 3.0
+EXPLOSIVE = 6.0
+MOBILITY = 5.0
+MOBILE = 8
+TRAPPED = 80.0
+TURN_SAMPLES = 6
+MAX_PLY = 32
+
+
+@njit(cache=True)
+def _reach(s: np.ndarray, nb: np.ndarray, who: int) -> tuple[int, int, int]:
+    """(jewels ``who``'s man can take with one slide, squares his slides can end on, Manhattan distance to the
+    nearest jewel)."""
+    n = squares_of(s)
+    man = s[n + MAN + who]
+    other = s[n + MAN + 1 - who]
+    takeable = 0
+    mobility = 0
+    for d in range(4):
+        sq = nb[man, d]
+        while sq >= 0 and sq != other:
+            if s[sq] == JEWEL:
+                if kernel.jewel_slide_ok(s, sq, nb):
+                    takeable += 1
+                break
+            if s[sq] != EMPTY or is_lit(s, nb, sq):
+                break
+            mobility += 1
+            sq = nb[sq, d]
+    # the board's width, from the neighbour table: square 0's southern neighbour is square ``cols``
+    cols = nb[0, 2] if nb[0, 2] > 0 else n
+    best = 1 << 20
+    mr, mc = man // cols, man % cols
+    for sq in range(n):
+        if s[sq] == JEWEL:
+            dist = abs(sq // cols - mr) + abs(sq % cols - mc)
+            if dist < best:
+                best = dist
+    return takeable, mobility, best if best < (1 << 20) else 0
+
+
+@njit(cache=True)
+def evaluate(s: np.ndarray, nb: np.ndarray, player: int, kind: int) -> float:
+    """The static value of ``s`` for ``player`` (a position not over)."""
+    n = squares_of(s)
+    value = JEWEL_VALUE * (s[n + COUNT + player] - s[n + COUNT + 1 - player])
+    if kind == MATERIAL or s[n + PHASE] == PLACE:
+        return value
+    steps = step_count(s, nb)
+    robots_next = s[n + PHASE] == ROBOTS
+    to_move = s[n + NEXT]
+    for who in range(2):
+        sign = 1.0 if who == player else -1.0
+        # a man faces the robots before he can move again when they move now, or when the other man moves first
+        exposed = robots_next or who != to_move
+        if steps > 0:
+            danger = lit_by_one_step(s, nb, s[n + MAN + who]) / steps
+            value -= sign * (DANGER if exposed else DANGER / 8.0) * danger
+        takeable, mobility, distance = _reach(s, nb, who)
+        value += sign * (REACH * takeable - DISTANCE * distance + MOBILITY * min(mobility, MOBILE))
+        if mobility + takeable <= 1:
+            value -= sign * TRAPPED
+        if s[n + BOMB + who]:
+            value += sign * EXPLOSIVE
+    return value
+
+
+@njit(cache=True)
+def _terminal(s: np.ndarray, root: int, ply: int) -> float:
+    n = squares_of(s)
+    result = s[n + RESULT]
+    if result == kernel.DRAW:
+        return 0.0
+    won = (result == kernel.A_WINS) == (root == 0)
+    return WIN - ply if won else -WIN + ply
+
+
+#: the recursive kernel is compiled for these types up front (numba cannot infer a recursion's types reliably)
+_VALUE_SIGNATURE = (
+    "float64(int32[:, ::1], int64, int64, float64, float64, int64, int32[:, ::1], int32[::1], int64, int32[:, ::1], "
+    "int32[:, ::1], float64[:, ::1], uint8[::1], int32[::1], int64[::1], int64, uint64[::1])"
+)
+
+
+@njit(_VALUE_SIGNATURE, cache=True)
+def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, root: int, nb: np.ndarray,
+           p: np.ndarray, kind: int, moves: np.ndarray, outs: np.ndarray, weights: np.ndarray, lit: np.ndarray,
+           emitters: np.ndarray, counters: np.ndarray, limit: int, rng: np.ndarray) -> float:
+    """The value of ``stack[ply]`` for ``root``; ``counters[0]`` counts nodes, ``counters[1]`` is set to stop."""
+    s = stack[ply]
+    n = squares_of(s)
+    counters[0] += 1
+    if (counters[0] & 1023) == 0 and limit > 0 and counters[0] > limit:
+        counters[1] = 1
+    if counters[1]:
+        return 0.0
+    phase = s[n + PHASE]
+    if phase == OVER:
+        return _terminal(s, root, ply)
+    if depth == 0 or ply >= MAX_PLY - 1:
+        return evaluate(s, nb, root, kind)
+    child = stack[ply + 1]
+    if phase == ROBOTS:
+        if p[P_ALL]:
+            total = 0.0
+            for _ in range(TURN_SAMPLES):
+                child[:] = s
+                while child[n + PHASE] == ROBOTS:
+                    kernel.apply_chance(child, kernel.sample_chance(child, nb, p, rng, emitters), nb, p)
+                total += _value(stack, ply + 1, depth - 1, -np.inf, np.inf, root, nb, p, kind, moves, outs,
+                                weights, lit, emitters, counters, limit, rng)
+            return total / TURN_SAMPLES
+        k = kernel.chance_outcomes(s, nb, p, outs[ply], weights[ply])
+        total = 0.0
+        left = 1.0
+        for i in range(k):
+            w = weights[ply, i]
+            child[:] = s
+            kernel.apply_chance(child, outs[ply, i], nb, p)
+            v = _value(stack, ply + 1, depth - 1, -np.inf, np.inf, root, nb, p, kind, moves, outs, weights, lit,
+                       emitters, counters, limit, rng)
+            total += w * v
+            left -= w
+            if left > 1e-12:
+                if total + left * WIN <= alpha:
+                    return total + left * WIN
+                if total - left * WIN >= beta:
+                    return total - left * WIN
+        return total
+    k = kernel.man_moves(s, nb, p, lit, emitters, moves[ply])
+    # jewels first
+    front = 0
+    for i in range(k):
+        m = moves[ply, i]
+        if m < n and s[m] == JEWEL:
+            moves[ply, i], moves[ply, front] = moves[ply, front], m
+            front += 1
+    maximizing = (0 if phase == PLACE else s[n + NEXT]) == root
+    best = -np.inf if maximizing else np.inf
+    for i in range(k):
+        child[:] = s
+        kernel.apply_man(child, moves[ply, i], nb, p)
+        v = _value(stack, ply + 1, depth - 1, alpha, beta, root, nb, p, kind, moves, outs, weights, lit, emitters,
+                   counters, limit, rng)
+        if maximizing:
+            if v > best:
+                best = v
+            if v > alpha:
+                alpha = v
+        else:
+            if v < best:
+                best = v
+            if v < beta:
+                beta = v
+        if alpha >= beta:
+            break
+    return best
+
+
+@njit(cache=True)
+def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowed: np.ndarray, kind: int,
+                counters: np.ndarray, limit: int, seed: int) -> tuple[int, float]:
+    """The best of the moves ``allowed`` for the man to move in ``s``, searched ``depth`` plies, and its value."""
+    n = squares_of(s)
+    width = s.shape[0]
+    stack = np.empty((MAX_PLY, width), dtype=np.int32)
+    moves = np.empty((MAX_PLY, n + 5), dtype=np.int32)
+    outs = np.empty((MAX_PLY, 5 * n), dtype=np.int32)
+    weights = np.empty((MAX_PLY, 5 * n), dtype=np.float64)
+    lit = np.zeros(n, dtype=np.uint8)
+    emitters = np.empty(n, dtype=np.int32)
+    rng = make_rng_kernel(seed)
+    root = 0 if s[n + PHASE] == PLACE else s[n + NEXT]
+    best_move = allowed[0]
+    best = -np.inf
+    alpha = -np.inf
+    for i in range(allowed.shape[0]):
+        stack[1, :] = s
+        kernel.apply_man(stack[1], allowed[i], nb, p)
+        v = _value(stack, 1, depth - 1, alpha, np.inf, root, nb, p, kind, moves, outs, weights, lit, emitters,
+                   counters, limit, rng)
+        if counters[1]:
+            break
+        if v > best:
+            best, best_move = v, allowed[i]
+        if v > alpha:
+            alpha = v
+    return best_move, best
+
+
+@njit(cache=True)
+def make_rng_kernel(seed: int) -> np.ndarray:
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    if rng[0] == 0:
+        rng[0] = np.uint64(0x2545F4914F6CDD1D)
+    return rng
+
+
+def safe_moves(state: Any) -> list[int]:
+    """The legal moves after which no single robot step can light the mover (the placement counts as safe when
+    neither man can be lit by one step); all of them when none is safe."""
+    g = state.game
+    s = state.kernel_array()
+    n = g.n
+    me = 0 if state.placing else state.player
+    safe = []
+    moves = state.legal_moves()
+    for move in moves:
+        after = s.copy()
+        kernel.apply_man(after, move, g.neighbours, g.params)
+        if after[n + PHASE] == OVER:
+            safe.append(move)  # the game ends: no robot steps after it
+            continue
+        men = (0, 1) if state.placing else (me,)
+        if all(lit_by_one_step(after, g.neighbours, int(after[n + MAN + who])) == 0 for who in men):
+            safe.append(move)
+    return safe or moves
+
+
+def evaluate_state(state: Any, player: int, evaluation: str) -> float:
+    """The evaluation ``evaluation`` (``standard`` or ``material``) of ``state`` for ``player``."""
+    s = state.kernel_array()
+    if state.is_over():
+        outcome = state.outcome()
+        return 0.0 if outcome.winner is None else WIN if outcome.winner == player else -WIN
+    return float(evaluate(s, state.game.neighbours, player, EVALUATIONS[evaluation]))
+
+
+class JewelsSearch:
+    """The kernel search as a ``FixedDepthSearch`` (``damier.core.search``), driven by ``damier.ai.deepening``."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self._counters = np.zeros(2, dtype=np.int64)
+        self._lock = threading.Lock()
+        self._allowed: np.ndarray | None = None
+
+    def new_game(self) -> None:
+        pass
+
+    def new_search(self, state: State) -> None:
+        self._counters[1] = 0
+        if state.player == CHANCE:
+            raise ValueError("the search chooses a man's move; the robots' turn is drawn at random")
+        self._allowed = np.array(safe_moves(state), dtype=np.int32)
+
+    def stop(self) -> None:
+        self._counters[1] = 1
+
+    def search(self, state: State, depth: int, node_limit: int | None, evaluation: str | None) -> Iteration:
+        assert self._allowed is not None
+        g = self.game
+        kind = EVALUATIONS[evaluation or "standard"]
+        self._counters[0] = 0
+        limit = 0 if depth == 1 or node_limit is None else int(node_limit)
+        s = state.kernel_array()  # type: ignore[attr-defined]
+        seed = int.from_bytes(state.key()[:8].ljust(8, b"\0"), "little") & 0x7FFFFFFF
+        move, score = search_root(s, g.neighbours, g.params, depth, self._allowed, kind, self._counters, limit, seed)
+        completed = depth == 1 or not self._counters[1]  # depth 1 has a move even when stopped early
+        score = float(score) if math.isfinite(score) else 0.0
+        return Iteration(depth=depth, score=score, move=int(move), pv=[int(move)], nodes=int(self._counters[0]),
+                         completed=completed)
+
+

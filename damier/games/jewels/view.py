@@ -1,0 +1,502 @@
+"""Jewels and Lasers views: position strings, the text board, what the browser draws, events and why a move is
+illegal. Every rule is asked of the kernel; this module only explains and converts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from damier.core.errors import ParseError
+from damier.core.game import CHANCE, TERMINAL
+from damier.core.grid import square_name
+from damier.games.jewels import kernel, notation
+from damier.games.jewels.kernel import (
+    BOMB,
+    COUNT,
+    DEAD,
+    EMPTY,
+    JEWEL,
+    LEFT,
+    MAN,
+    NEXT,
+    OVER,
+    PENDING,
+    PENDING_COUNT,
+    PHASE,
+    PLACE,
+    QUIET,
+    ROBOT,
+    ROBOTS,
+    WALL,
+)
+
+if TYPE_CHECKING:
+    from damier.games.jewels.rules import JewelsGame, JewelsState
+
+PIECES = {WALL: "wall", JEWEL: "jewel", ROBOT: "robot", DEAD: "dead"}
+DIRECTIONS = "NESW"
+
+
+# ----- position strings ------------------------------------------------------------------------------------
+def write_position(state: JewelsState) -> str:
+    g = state.game
+    s, n = state._s, g.n
+    board = notation.write_board(s[:n], state.man(0), state.man(1), g.size)
+    phase, nxt = int(s[n + PHASE]), "ab"[int(s[n + NEXT])]
+    side = {PLACE: "p", kernel.MEN: nxt, ROBOTS: "r" + nxt, OVER: "x" + nxt}[phase]
+    bombs = ("A" if s[n + BOMB] else "-") + ("B" if s[n + BOMB + 1] else "-")
+    fields = [board, side, f"{int(s[n + COUNT])}-{int(s[n + COUNT + 1])}", bombs, str(int(s[n + QUIET]))]
+    if phase == ROBOTS and g.params[kernel.P_ALL]:
+        fields.append(notation.write_squares(state.pending(), g.size))
+    return " ".join(fields)
+
+
+def parse_position(game: JewelsGame, text: str) -> np.ndarray:
+    """The kernel array of a position string; ``ParseError`` saying what is wrong and what is accepted."""
+    if not isinstance(text, str):
+        raise ParseError(f"a position is a string, not {type(text).__name__}")
+    fields = text.split()
+    all_steps = bool(game.params[kernel.P_ALL])
+    if len(fields) not in (5, 6):
+        raise ParseError(f"a Jewels and Lasers position has 5 fields (board, side, jewels, explosions, quiet plies) "
+                         f"and a 6th for the robots yet to step; got {len(fields)}")
+    board_text, side, counts, bombs, quiet = fields[:5]
+    n, size = game.n, game.size
+    s = np.zeros(kernel.layout(n), dtype=np.int32)
+    s[:n] = notation.parse_board(board_text, size)
+    man_a, man_b = notation.men(board_text, size)
+    side = side.lower()
+    if side not in notation.SIDES:
+        raise ParseError(f"side {side!r} is not one of {', '.join(notation.SIDES)} (p: Player 1 places the men; "
+                         "a, b: that man moves; ra, rb: the robots, then that man; xa, xb: the game is over)")
+    if side == "p" and (man_a >= 0 or man_b >= 0):
+        raise ParseError("side p (the men are being placed) needs a board without men")
+    if side != "p" and (man_a < 0 or man_b < 0):
+        raise ParseError("the board needs both men, A and B, once they are placed (side p places them)")
+    try:
+        a, b = (int(part) for part in counts.split("-"))
+        quiet_plies = int(quiet)
+    except ValueError:
+        raise ParseError(f"jewels {counts!r} and quiet plies {quiet!r}: write the jewels taken as 3-2 and the "
+                         "plies as a number") from None
+    if min(a, b, quiet_plies) < 0:
+        raise ParseError("jewels taken and quiet plies are counts (0 or more)")
+    if len(bombs) != 2 or bombs[0] not in "A-" or bombs[1] not in "B-":
+        raise ParseError(f"explosions {bombs!r}: write the unused ones as AB, A-, -B or --")
+    s[n + MAN], s[n + MAN + 1] = man_a, man_b
+    s[n + COUNT], s[n + COUNT + 1] = a, b
+    s[n + BOMB], s[n + BOMB + 1] = int(bombs[0] == "A"), int(bombs[1] == "B")
+    s[n + QUIET] = quiet_plies
+    s[n + LEFT] = int((s[:n] == JEWEL).sum())
+    s[n + NEXT] = 0 if side == "p" else "ab".index(side[-1])
+    s[n + PHASE] = {"p": PLACE, "a": kernel.MEN, "b": kernel.MEN}.get(side, ROBOTS if side[0] == "r" else OVER)
+    robots_turn = side[0] == "r"
+    if len(fields) == 6:
+        if not (all_steps and robots_turn):
+            raise ParseError("the 6th field (robots yet to step) belongs to a robots' turn with robot_steps=all")
+        pending = notation.parse_squares(fields[5], size)
+        for sq in pending:
+            if s[sq] != ROBOT:
+                raise ParseError(f"{square_name(sq, size)} is listed to step but holds no living robot")
+            s[n + PENDING + sq] = 1
+        if not pending:
+            raise ParseError("a robots' turn needs at least one robot yet to step")
+        s[n + PENDING_COUNT] = len(pending)
+    elif all_steps and robots_turn:
+        raise ParseError("with robot_steps=all a robots' turn names the robots yet to step (6th field, like C3,H7)")
+    _check_consistent(game, s, side)
+    return s
+
+
+def _check_consistent(game: JewelsGame, s: np.ndarray, side: str) -> None:
+    """The side must agree with the board: a position the rules would already have ended is written ``x``, and a
+    robots' turn has a robot that can step; ``x`` positions get their result."""
+    n, size, p = game.n, game.size, game.params
+    lit = np.zeros(n, dtype=np.uint8)
+    kernel.lit_map(s, game.neighbours, lit, np.empty(n, dtype=np.int32))
+    # with robot_steps=all the hits are judged once every robot has stepped: a man may stand lit mid-turn
+    mid_turn = side[0] == "r" and bool(p[kernel.P_ALL])
+    hit = [s[n + MAN + k] >= 0 and bool(lit[s[n + MAN + k]]) and not mid_turn for k in (0, 1)]
+    counts = (int(s[n + COUNT]), int(s[n + COUNT + 1]))
+    over = ("a man is lit (hit)" if any(hit) else "no jewel is left" if s[n + LEFT] == 0 and side != "p"
+            else "a counting column is full" if max(counts) >= game.column
+            else "the ply cap is reached" if p[kernel.P_CAP] and s[n + QUIET] >= p[kernel.P_CAP] else "")
+    if side[0] != "x":
+        if over:
+            raise ParseError(f"{over}: the game is over in this position; write its side as xa or xb")
+        if side[0] == "r" and not mid_turn:
+            for sq in range(n):
+                if s[sq] == ROBOT and not any(kernel.is_free(s, n, int(t)) for t in game.neighbours[sq] if t >= 0):
+                    raise ParseError(f"the robot on {square_name(sq, size)} cannot step: it died as the robots' turn "
+                                     "began (write it D)")
+            if kernel.step_count(s, game.neighbours) == 0:
+                raise ParseError("no robot can step, so there is no robots' turn: write the next man's side")
+        return
+    if not over:
+        raise ParseError("side x says the game is over, but no man is lit, jewels are left, no column is full and "
+                         "the cap is not reached")
+    if hit[0] and hit[1]:
+        result, why = kernel.DRAW, kernel.BOTH_HIT
+    elif any(hit):
+        result, why = (kernel.B_WINS if hit[0] else kernel.A_WINS), kernel.HIT
+    else:
+        verdict = kernel.A_WINS if counts[0] > counts[1] else kernel.B_WINS if counts[1] > counts[0] else kernel.DRAW
+        if max(counts) >= game.column:
+            why = kernel.COLUMN
+        elif s[n + LEFT] == 0:
+            why = kernel.COLLECTED
+        else:
+            why = kernel.CAP
+        result = verdict
+    s[n + kernel.RESULT], s[n + kernel.WHY] = result, why
+
+
+# ----- why a move is illegal ------------------------------------------------------------------------------
+def _lighter(s: np.ndarray, nb: np.ndarray, sq: int, size: int) -> str:
+    """``the robot on C3``: a robot whose ray covers ``sq``."""
+    for d in range(4):
+        q = int(nb[sq, d])
+        while q >= 0 and s[q] == EMPTY:
+            q = int(nb[q, d])
+        if q >= 0 and s[q] == ROBOT:
+            return f"the robot on {square_name(q, size)}"
+    return "a robot"
+
+
+def why_illegal(state: JewelsState, move: int) -> str:
+    """The rule a man's move (not legal here) breaks, in words."""
+    g = state.game
+    s, n, size, nb = state._s, g.n, g.size, g.neighbours
+    me = max(state.player, 0)
+    lit = state.lit()
+    name = lambda sq: square_name(int(sq), size)  # noqa: E731
+    legal = state.legal_moves()
+    if move == n + 4:
+        return "a man passes only when he has no legal move"
+    if state.placing:
+        mirror = n - 1 - move
+        if mirror == move:
+            return f"{name(move)} is its own mirror square; the two men need two squares"
+        for sq, what in ((move, "the square"), (mirror, f"its mirror square {name(mirror)}")):
+            if s[sq] != EMPTY:
+                return f"{what} holds a {PIECES[int(s[sq])]}; the men go on empty squares"
+            if lit[sq]:
+                return f"{what} is lit by {_lighter(s, nb, sq, size)}; the men go on unlit squares"
+        return "not a legal placement"
+    man, other = state.man(me), state.man(1 - me)
+    if move >= n:
+        d = move - n
+        wall = int(nb[man, d])
+        why = kernel.explosion_ok(s, nb, g.params, d)
+        if why == 1:
+            return f"{g.player_names[me]}'s man has used his explosion (one per game)"
+        if why == 2:
+            return "there is no wall there to blow up; a man explodes a wall next to him"
+        if why == 3:
+            behind = int(nb[wall, d])
+            where = "the board's edge" if behind < 0 else f"{name(behind)}, which is empty"
+            return f"behind the wall on {name(wall)} is {where}: an explosion needs something behind the wall"
+        return f"after the explosion {name(wall)} would be lit; a man may not end his move on a lit square"
+    if move == man:
+        return "a slide moves the man at least one square"
+    rm, cm, rt, ct = man // size, man % size, move // size, move % size
+    if rm != rt and cm != ct:
+        return "a man slides in a straight line along a row or a column"
+    d = (0 if rt < rm else 2) if cm == ct else (1 if ct > cm else 3)
+    sq = man
+    while sq != move:
+        sq = int(nb[sq, d])
+        if sq == other:
+            return f"the other man stands on {name(sq)}; a slide cannot pass him"
+        if s[sq] == JEWEL and sq != move:
+            return f"the jewel on {name(sq)} ends the slide; it cannot be passed"
+        if s[sq] in (WALL, ROBOT, DEAD):
+            return f"a {PIECES[int(s[sq])]} on {name(sq)} blocks the slide"
+        if lit[sq]:
+            return f"{name(sq)} is lit by {_lighter(s, nb, sq, size)}; a man may not enter or cross a lit square"
+    if s[move] == JEWEL:
+        after = s.copy()
+        after[move] = EMPTY
+        return (f"taking the jewel on {name(move)} opens the ray of {_lighter(after, nb, move, size)}, which "
+                "would light the man's path; a man may not enter or cross a lit square")
+    return f"not a legal move; legal moves: {', '.join(state.move_to_str(m) for m in legal[:12])}"
+
+
+# ----- the browser's board --------------------------------------------------------------------------------
+def squares_json(game: JewelsGame, s: np.ndarray) -> dict[str, Any]:
+    """The pieces, the men and the lit squares of a kernel array: what the board draws after each step."""
+    n, size = game.n, game.size
+    lit = np.zeros(n, dtype=np.uint8)
+    kernel.lit_map(s, game.neighbours, lit, np.empty(n, dtype=np.int32))
+    return {
+        "pieces": {square_name(sq, size): PIECES[int(s[sq])] for sq in range(n) if s[sq] != EMPTY},
+        "men": [square_name(int(s[n + MAN + k]), size) if s[n + MAN + k] >= 0 else None for k in (0, 1)],
+        "lit": [square_name(sq, size) for sq in range(n) if lit[sq]],
+        "rays": rays(game, s),
+        "jewels": [int(s[n + COUNT]), int(s[n + COUNT + 1])],
+    }
+
+
+def rays(game: JewelsGame, s: np.ndarray) -> list[dict[str, str]]:
+    """Each living robot's rays as segments: from the robot to the last square it lights, with the direction."""
+    n, size, nb = game.n, game.size, game.neighbours
+    out = []
+    for sq in range(n):
+        if s[sq] != ROBOT:
+            continue
+        for d in range(4):
+            q, last = int(nb[sq, d]), -1
+            while q >= 0 and s[q] == EMPTY:
+                last, q = q, int(nb[q, d])
+            if last >= 0:
+                out.append({"from": square_name(sq, size), "to": square_name(last, size), "dir": DIRECTIONS[d]})
+    return out
+
+
+def board_json(state: JewelsState, previews: bool) -> dict[str, Any]:
+    """What the browser view draws: the board, the counting columns, the explosions, and (``previews``) each
+    legal move by its notation with what it does, and the squares a slide may not reach with the reason."""
+    g = state.game
+    phase = {PLACE: "place", kernel.MEN: "men", ROBOTS: "robots", OVER: "over"}[int(state._s[g.n + PHASE])]
+    out: dict[str, Any] = {
+        "kind": "jewels",
+        "rows": g.size,
+        "cols": g.size,
+        "position": state.position(),
+        "to_move": state.player,
+        "next_man": int(state._s[g.n + NEXT]),
+        "phase": phase,
+        **squares_json(g, state._s),
+        "column": g.column,
+        "left": int(state._s[g.n + LEFT]),
+        "explosive": [state.explosive(0), state.explosive(1)],
+        "quiet": state.quiet_plies,
+        "cap": g.options["cap"],
+        "pending": [square_name(sq, g.size) for sq in state.pending()],
+        "moves": {},
+        "forbidden": [],
+    }
+    if previews and state.player >= 0:
+        out["moves"] = moves_json(state)
+        out["forbidden"] = forbidden(state)
+    return out
+
+
+def moves_json(state: JewelsState) -> dict[str, dict[str, Any]]:
+    """Each legal man's move by its notation: a ``place`` (``square``, its ``mirror``), a ``slide`` (``from``,
+    ``to``, the ``path`` and whether it takes a ``jewel``), an ``explode`` (``from``, the ``wall``, the squares it
+    clears), or ``pass``."""
+    g = state.game
+    s, n, size = state._s, g.n, g.size
+    name = lambda sq: square_name(int(sq), size)  # noqa: E731
+    me = state.player
+    out: dict[str, dict[str, Any]] = {}
+    for move in state.legal_moves():
+        text = state.move_to_str(move)
+        if move == n + 4:
+            out[text] = {"type": "pass"}
+        elif state.placing:
+            out[text] = {"type": "place", "square": name(move), "mirror": name(n - 1 - move)}
+        elif move >= n:
+            changed = np.empty(4, dtype=np.int32)
+            k = kernel.blast(s, g.neighbours, state.man(me), move - n, changed)
+            out[text] = {"type": "explode", "from": name(state.man(me)), "wall": name(changed[0]),
+                         "destroyed": [name(q) for q in changed[:k]]}
+        else:
+            man = state.man(me)
+            d = next(d for d in range(4) if _reaches(g.neighbours, man, d, move))
+            path, sq = [], man
+            while sq != move:
+                sq = int(g.neighbours[sq, d])
+                path.append(name(sq))
+            out[text] = {"type": "slide", "from": name(man), "to": name(move), "path": path,
+                         "jewel": bool(s[move] == JEWEL)}
+    return out
+
+
+def _reaches(nb: np.ndarray, start: int, d: int, target: int) -> bool:
+    sq = int(nb[start, d])
+    while sq >= 0:
+        if sq == target:
+            return True
+        sq = int(nb[sq, d])
+    return False
+
+
+def forbidden(state: JewelsState) -> list[dict[str, str]]:
+    """The squares the man to move would reach by sliding but may not, each with the rule in words: the first lit
+    square on each line, and a jewel whose taking would light the path."""
+    g = state.game
+    if state.placing or state.player < 0:
+        return []
+    s, n, size, nb = state._s, g.n, g.size, g.neighbours
+    me = state.player
+    man, other = state.man(me), state.man(1 - me)
+    lit = state.lit()
+    legal = set(state.legal_moves())
+    out = []
+    for d in range(4):
+        sq = int(nb[man, d])
+        while sq >= 0 and sq != other:
+            if s[sq] == JEWEL:
+                if sq not in legal:
+                    out.append({"square": square_name(sq, size), "reason": why_illegal(state, sq)})
+                break
+            if s[sq] != EMPTY:
+                break
+            if lit[sq]:
+                out.append({"square": square_name(sq, size),
+                            "reason": f"lit by {_lighter(s, nb, sq, size)}: a man may not enter or cross a lit square"})
+                break
+            sq = int(nb[sq, d])
+    return out
+
+
+# ----- events ------------------------------------------------------------------------------------------------
+def events(state: JewelsState, before: np.ndarray, move: int) -> list[dict[str, Any]]:
+    """The last move as events, each step with the board after it (``after``): a man's ``place``, ``slide``,
+    ``explosion`` or ``pass`` (and ``jewel`` when he took one), the robots' ``death``s as their turn begins, a
+    robot's ``step`` (or ``stay``), ``hit``, ``win`` or ``draw``, and ``lit``: the lit squares before and after."""
+    g = state.game
+    n, size, nb = g.n, g.size, g.neighbours
+    name = lambda sq: square_name(int(sq), size)  # noqa: E731
+    after = state._s
+    out: list[dict[str, Any]] = []
+    phase = int(before[n + PHASE])
+    if phase == ROBOTS:
+        sq, d = divmod(move, 5)
+        if d == kernel.STAY:
+            out.append({"type": "stay", "square": name(sq), "after": squares_json(g, after)})
+        else:
+            out.append({"type": "step", "from": name(sq), "to": name(int(nb[sq, d])), "after": squares_json(g, after)})
+    else:
+        mover = int(before[n + NEXT])
+        mid = before.copy()
+        took = kernel.act_man(mid, move, nb)
+        shown = squares_json(g, mid)
+        man = int(before[n + MAN + mover])
+        if phase == PLACE:
+            out.append({"type": "place", "player": 0, "square": name(move), "mirror": name(n - 1 - move),
+                        "after": shown})
+        elif move == n + 4:
+            out.append({"type": "pass", "player": mover, "after": shown})
+        elif move >= n:
+            cleared = [{"square": name(q), "piece": PIECES[int(before[q])]}
+                       for q in range(n) if before[q] != EMPTY and mid[q] == EMPTY]
+            out.append({"type": "explosion", "player": mover, "from": name(man), "wall": name(mid[n + MAN + mover]),
+                        "destroyed": cleared, "after": shown})
+        else:
+            path, d = [], next(d for d in range(4) if _reaches(nb, man, d, move))
+            sq = man
+            while sq != move:
+                sq = int(nb[sq, d])
+                path.append(name(sq))
+            out.append({"type": "slide", "player": mover, "from": name(man), "to": name(move), "path": path,
+                        "after": shown})
+        if took:
+            out.append({"type": "jewel", "player": mover, "square": name(move), "count": int(mid[n + COUNT + mover])})
+        died = [name(q) for q in range(n) if mid[q] == ROBOT and after[q] == DEAD]
+        if died:
+            out.append({"type": "death", "squares": died, "after": squares_json(g, after)})
+    lit = np.zeros(n, dtype=np.uint8)
+    kernel.lit_map(after, nb, lit, np.empty(n, dtype=np.int32))
+    if int(after[n + PHASE]) == OVER:
+        for k in (0, 1):
+            if lit[after[n + MAN + k]]:
+                out.append({"type": "hit", "player": k, "square": name(after[n + MAN + k])})
+        outcome = state.outcome()
+        assert outcome is not None
+        out.append({"type": "win", "player": outcome.winner, "reason": outcome.reason} if outcome.winner is not None
+                   else {"type": "draw", "reason": outcome.reason})
+    lit_before = np.zeros(n, dtype=np.uint8)
+    kernel.lit_map(before, nb, lit_before, np.empty(n, dtype=np.int32))
+    out.append({"type": "lit", "before": [name(q) for q in range(n) if lit_before[q]],
+                "after": [name(q) for q in range(n) if lit[q]]})
+    return out
+
+
+def describe_events(state: Any) -> list[str]:
+    """What the last move did, for the terminal (``describe_events``).
+
+    >>> import damier
+    >>> state = damier.load("jewels", size=6, jewels=2, walls=2, robots=2).state_from_position(
+    ...     "A5/1R2J1/1W4/4W1/1J2R1/5B a 0-0 AB 0")
+    >>> state.play(state.parse_move("A1-D1"))
+    >>> describe_events(state)
+    ['Gold slides A1-D1']
+    """
+    names = state.game.player_names
+    lines = []
+    for e in state.events():
+        kind = e["type"]
+        if kind == "place":
+            lines.append(f"the men are placed on {e['square']} (Gold) and {e['mirror']} (Silver)")
+        elif kind == "slide":
+            lines.append(f"{names[e['player']]} slides {e['from']}-{e['to']}")
+        elif kind == "jewel":
+            lines.append(f"{names[e['player']]} takes the jewel on {e['square']} ({e['count']} in all)")
+        elif kind == "explosion":
+            gone = ", ".join(f"{d['piece']} {d['square']}" for d in e["destroyed"])
+            lines.append(f"{names[e['player']]} blows up the wall on {e['wall']} (destroyed: {gone})")
+        elif kind == "pass":
+            lines.append(f"{names[e['player']]} has no legal move and passes")
+        elif kind == "death":
+            lines.append(f"robots that cannot step die: {', '.join(e['squares'])}")
+        elif kind == "step":
+            lines.append(f"the robot on {e['from']} steps to {e['to']}")
+        elif kind == "stay":
+            lines.append(f"the robot on {e['square']} cannot step and stays")
+        elif kind == "hit":
+            lines.append(f"{names[e['player']]}'s man is hit by a laser on {e['square']}")
+    return lines
+
+
+# ----- the terminal --------------------------------------------------------------------------------------------
+_GLYPHS = {WALL: ("#", "bright_black"), JEWEL: ("J", "cyan bold"), ROBOT: ("R", "red bold"), DEAD: ("x", "bright_black")}
+
+
+def render_styled(state: JewelsState) -> list[tuple[str, str | None]]:
+    """The text board as (text, colour) segments: ``#`` walls, ``J`` jewels, ``R`` robots, ``x`` dead robots,
+    ``A`` and ``B`` the men, ``+`` lit squares, then the jewels, the explosions and who moves."""
+    g = state.game
+    s, n, size = state._s, g.n, g.size
+    lit = state.lit()
+    out: list[tuple[str, str | None]] = [("    " + " ".join(chr(65 + c) for c in range(size)) + "\n", None)]
+    for r in range(size):
+        out.append((f"{r + 1:>3} ", None))
+        for c in range(size):
+            sq = r * size + c
+            if sq == state.man(0) or sq == state.man(1):
+                who = 0 if sq == state.man(0) else 1
+                glyph, style = "AB"[who], ("yellow bold" if who == 0 else "white bold")
+                if lit[sq]:
+                    style = "bold reverse red"
+            elif s[sq] != EMPTY:
+                glyph, style = _GLYPHS[int(s[sq])]
+            elif lit[sq]:
+                glyph, style = "+", "yellow"
+            else:
+                glyph, style = ".", None
+            out.append((glyph, style))
+            out.append((" " if c < size - 1 else "", None))
+        filled = [state.jewels(k) > size - 1 - r for k in (0, 1)]  # the columns fill from the bottom
+        out.append(("  ", None))
+        out.append(("A" if filled[0] else ":", "yellow bold" if filled[0] else "bright_black"))
+        out.append(("B" if filled[1] else ":", "white bold" if filled[1] else "bright_black"))
+        out.append(("\n", None))
+    names = g.player_names
+    bombs = [names[k] for k in (0, 1) if state.explosive(k)]
+    out.append((f"Jewels: {names[0]} {state.jewels(0)}, {names[1]} {state.jewels(1)}; {int(s[n + LEFT])} left "
+                f"(a full column is {g.column}). Explosions unused: {', '.join(bombs) or 'none'}.\n", None))
+    if state.player == TERMINAL:
+        out.append((state.outcome_reason() + ".", "bold"))
+    elif state.player == CHANCE:
+        out.append(("The robots move.", None))
+    elif state.placing:
+        out.append((f"{names[0]} places the men ({names[1]}'s goes on the mirror square).", None))
+    else:
+        out.append((f"{names[state.player]} to move.", None))
+    out.append(("\n(# wall, J jewel, R robot, x dead robot, + lit; A, B the men; the columns at the right count "
+                "the jewels)", None))
+    return out
