@@ -7,7 +7,7 @@
 >>> state.move_to_str(state.history[-1]), state.player
 ('A1', 1)
 >>> [g.name for g in damier.games()]
-['atoms', 'khet', 'micro', 'ricochet']
+['atoms', 'jewels', 'khet', 'micro', 'ricochet']
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def jewel_distance(s: np.ndarray, nb: np.ndarray, p: np.ndarray, start: int) -> 
             if t >= n:
                 continue
             if work[t] == JEWEL:
-                return dist[sq] + 1
+                return int(dist[sq]) + 1
             if dist[t] < 0:
                 dist[t] = dist[sq] + 1
                 queue[tail] = t
@@ -61,7 +61,7 @@ def greedy(state: Any, rng: random.Random) -> int:
     moves = safe_moves(state)
     takes = [m for m in moves if m < n and s[m] == JEWEL and not state.placing]
     if takes:
-        return rng.choice(takes)
+        return int(rng.choice(takes))
     best, choice = FAR + 1, []
     for move in moves:
         if move >= n:
@@ -75,7 +75,7 @@ def greedy(state: Any, rng: random.Random) -> int:
             best, choice = distance, [move]
         elif distance == best:
             choice.append(move)
-    return rng.choice(choice)
+    return int(rng.choice(choice))
 
 
 #: the game's policies (``policy:name=greedy``)

@@ -4,20 +4,20 @@
 >>> game = damier.load("jewels", size=6, jewels=2, walls=2, robots=2)
 >>> state = game.state_from_position("6/1R2J1/1W4/4W1/1J2R1/6 p 0-0 AB 0")
 >>> state.player, state.legal_moves()[:4]
-(0, [0, 2, 3, 5])
->>> state.play(state.parse_move("@A1"))         # Gold's man on A1, Silver's on the mirror square F6
+(0, [0, 2, 3, 4])
+>>> state.play(state.parse_move("@A3"))         # Gold's man on A3, Silver's on the mirror square F4
 >>> state.position()
-'A5/1R2J1/1W4/4W1/1J2R1/5B a 0-0 AB 0'
->>> state.parse_move("A1-A3")
+'6/1R2J1/AW4/4WB/1J2R1/6 a 0-0 AB 0'
+>>> state.parse_move("A3-A1")
 Traceback (most recent call last):
 ...
-damier.core.errors.IllegalMoveError: A1-A3: A2 is lit by the robot on B2; a man may not enter or cross a lit square
->>> state.play(state.parse_move("A1-D1"))
+damier.core.errors.IllegalMoveError: A3-A1: A2 is lit by the robot on B2; a man may not enter or cross a lit square
+>>> state.play(state.parse_move("A3-A6"))
 >>> state.player == damier.CHANCE, len(state.chance_outcomes())
 (True, 6)
->>> state.play(state.parse_move("rB2-B1"))      # the robot steps into Gold's row: Gold's man is hit
+>>> state.play(state.parse_move("rE5-E6"))      # the robot steps into Gold's row: Gold's man is hit
 >>> state.outcome().reason
-"Silver wins: Gold's man was hit by a laser on D1"
+"Silver wins: Gold's man was hit by a laser on A6"
 """
 
 from __future__ import annotations
@@ -246,14 +246,14 @@ class JewelsState(State):
                 raise IllegalMoveError(f"{move!r} is not a robot's step here (0 to {g.num_chance_outcomes - 1})")
             sq, d = divmod(int(move), 5)
             if d != kernel.STAY and g.neighbours[sq, d] < 0:
-                raise IllegalMoveError(f"outcome {move}: the robot's step from {square_name(sq, g.size)} leaves the board")
+                raise IllegalMoveError(f"outcome {move}: the robot's step from {square_name(sq, g.size)} leaves the "
+                                       "board")
             return notation.outcome_to_str(int(move), g.size)
         if not 0 <= move < g.num_moves:
             raise IllegalMoveError(f"{move!r} is not a Jewels and Lasers move number (0 to {g.num_moves - 1})")
         man = self.man(int(self._s[g.n + NEXT]))
-        if g.n <= move < g.n + 4:
-            if self.placing or g.neighbours[man, move - g.n] < 0:
-                raise IllegalMoveError(f"move {move}: an explosion needs a placed man with a square beside him that way")
+        if g.n <= move < g.n + 4 and (self.placing or g.neighbours[man, move - g.n] < 0):
+            raise IllegalMoveError(f"move {move}: an explosion needs a placed man with a square beside him that way")
         return notation.move_to_str(int(move), man, g.size, self.placing)
 
     def parse_move(self, text: str) -> int:

@@ -170,7 +170,9 @@ def why_illegal(state: JewelsState, move: int) -> str:
     s, n, size, nb = state._s, g.n, g.size, g.neighbours
     me = max(state.player, 0)
     lit = state.lit()
-    name = lambda sq: square_name(int(sq), size)  # noqa: E731
+    def name(sq: Any) -> str:
+        return square_name(int(sq), size)
+
     legal = state.legal_moves()
     if move == n + 4:
         return "a man passes only when he has no legal move"
@@ -289,7 +291,9 @@ def moves_json(state: JewelsState) -> dict[str, dict[str, Any]]:
     clears), or ``pass``."""
     g = state.game
     s, n, size = state._s, g.n, g.size
-    name = lambda sq: square_name(int(sq), size)  # noqa: E731
+    def name(sq: Any) -> str:
+        return square_name(int(sq), size)
+
     me = state.player
     out: dict[str, dict[str, Any]] = {}
     for move in state.legal_moves():
@@ -330,7 +334,7 @@ def forbidden(state: JewelsState) -> list[dict[str, str]]:
     g = state.game
     if state.placing or state.player < 0:
         return []
-    s, n, size, nb = state._s, g.n, g.size, g.neighbours
+    s, size, nb = state._s, g.size, g.neighbours
     me = state.player
     man, other = state.man(me), state.man(1 - me)
     lit = state.lit()
@@ -360,7 +364,9 @@ def events(state: JewelsState, before: np.ndarray, move: int) -> list[dict[str, 
     robot's ``step`` (or ``stay``), ``hit``, ``win`` or ``draw``, and ``lit``: the lit squares before and after."""
     g = state.game
     n, size, nb = g.n, g.size, g.neighbours
-    name = lambda sq: square_name(int(sq), size)  # noqa: E731
+    def name(sq: Any) -> str:
+        return square_name(int(sq), size)
+
     after = state._s
     out: list[dict[str, Any]] = []
     phase = int(before[n + PHASE])
@@ -421,10 +427,13 @@ def describe_events(state: Any) -> list[str]:
 
     >>> import damier
     >>> state = damier.load("jewels", size=6, jewels=2, walls=2, robots=2).state_from_position(
-    ...     "A5/1R2J1/1W4/4W1/1J2R1/5B a 0-0 AB 0")
-    >>> state.play(state.parse_move("A1-D1"))
+    ...     "6/1R2J1/AW4/4WB/1J2R1/6 a 0-0 AB 0")
+    >>> state.play(state.parse_move("A3-A6"))
     >>> describe_events(state)
-    ['Gold slides A1-D1']
+    ['Gold slides A3-A6']
+    >>> state.play(state.parse_move("rE5-E6"))
+    >>> describe_events(state)
+    ['the robot on E5 steps to E6', "Gold's man is hit by a laser on A6"]
     """
     names = state.game.player_names
     lines = []
@@ -453,7 +462,8 @@ def describe_events(state: Any) -> list[str]:
 
 
 # ----- the terminal --------------------------------------------------------------------------------------------
-_GLYPHS = {WALL: ("#", "bright_black"), JEWEL: ("J", "cyan bold"), ROBOT: ("R", "red bold"), DEAD: ("x", "bright_black")}
+_GLYPHS = {WALL: ("#", "bright_black"), JEWEL: ("J", "cyan bold"), ROBOT: ("R", "red bold"),
+           DEAD: ("x", "bright_black")}
 
 
 def render_styled(state: JewelsState) -> list[tuple[str, str | None]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from damier.core.game import TERMINAL, Outcome, Termination
+from damier.core.game import CHANCE, TERMINAL, Outcome, Termination
 from damier.core.record import Record, now_iso
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "version": room.version,
         "legal_moves": [state.move_to_str(m) for m in state.legal_moves()] if active and player >= 0 else [],
         "moves": [{"ply": i + 1, "move": m, "player": p} for i, (m, p) in enumerate(row.moves)],
-        "events": state.events(),
+        "events": turn_events(room),
         "board": state.board_json(previews=previews),
         "position": state.position(),
         "result": row.result,
@@ -53,6 +53,31 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "solution": solution(room) if not active else None,
         "now": now_iso(),
     }
+
+
+def turn_events(room: GameRoom) -> list[dict[str, Any]]:
+    """The events of the last move, and when it was a chance event, of the player's move it followed and of every
+    chance event between: the moves stored together (a move and the chance events after it) are drawn together.
+
+    >>> from types import SimpleNamespace
+    >>> import damier
+    >>> state = damier.load("atoms").new_state()
+    >>> state.play(state.parse_move("B2"))
+    >>> [e["type"] for e in turn_events(SimpleNamespace(state=state, row=SimpleNamespace(moves=[("B2", 0)])))]
+    ['place']
+    """
+    state, moves = room.state, room.row.moves
+    chance = 0
+    while chance < len(moves) - 1 and moves[-1 - chance][1] == CHANCE:
+        chance += 1
+    if not chance:
+        return state.events()
+    scratch = state.copy()
+    turns = []
+    for _ in range(chance + 1):
+        turns.append(scratch.events())
+        scratch.undo()
+    return [event for events in reversed(turns) for event in events]
 
 
 #: a finished puzzle's shown solution is searched within this many nodes (a bound on the work of a view)

@@ -38,21 +38,26 @@ export function renderControls(page, view) {
   renderDraws(page, view, active && playing);
 }
 
+/** The draw offer's words: a draw's, or those of the game's `agreement` (its client description) when agreeing
+ * ends it otherwise (say, the score decides). */
+const DRAW_WORDS = { offer: "Offer a draw", accept: "Accept draw", decline: "Decline", offered: "Draw offered" };
+
 function renderDraws(page, view, allowed) {
   const { drawBox } = page.el;
   drawBox.replaceChildren();
   if (!view.has_draws || !allowed) return;
+  const words = { ...DRAW_WORDS, ...(page.mod?.client?.agreement || {}) };
   const offer = view.draw_offer;
   const offerSeat = offer === null || offer === undefined ? null : Number(typeof offer === "object" ? offer.seat ?? offer.by : offer);
   if (offerSeat !== null && !page.localSeats().includes(offerSeat)) {
     drawBox.append(
-      h("button", { type: "button", class: "btn", "data-testid": "btn-draw-accept", onclick: () => page.draw("accept") }, "Accept draw"),
-      h("button", { type: "button", class: "btn ghost", "data-testid": "btn-draw-decline", onclick: () => page.draw("decline") }, "Decline"));
+      h("button", { type: "button", class: "btn", "data-testid": "btn-draw-accept", title: words.explain || null, onclick: () => page.draw("accept") }, words.accept),
+      h("button", { type: "button", class: "btn ghost", "data-testid": "btn-draw-decline", onclick: () => page.draw("decline") }, words.decline));
   } else {
     drawBox.append(h("button", {
-      type: "button", class: "btn", "data-testid": "btn-draw", disabled: offerSeat !== null,
+      type: "button", class: "btn", "data-testid": "btn-draw", disabled: offerSeat !== null, title: words.explain || null,
       onclick: () => page.draw("offer"),
-    }, offerSeat !== null ? "Draw offered" : "Offer a draw"));
+    }, offerSeat !== null ? words.offered : words.offer));
   }
 }
 

@@ -111,7 +111,8 @@ export function renderPlayers(page, view) {
     : null) : h("span", { class: "empty" }));
   replace(el.players, (view.seats || []).map((seat, i) => {
     const s = scores[i];
-    const out = !!view.moves?.length && moved.has(i) && s && s.value === 0;
+    // a seat left with nothing after moving is out (Atoms), unless its module says (`out`: a score that starts at 0)
+    const out = s?.out ?? (!!view.moves?.length && moved.has(i) && s && s.value === 0);
     const toMove = view.status === "active" && !view.result && view.player === i;
     const who = local.includes(i) ? "You" : seat.kind === "computer" ? `Computer · ${seat.level || "?"}`
       : store.remote.includes(i) ? "Invited" : "Person";

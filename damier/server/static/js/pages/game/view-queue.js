@@ -82,10 +82,12 @@ function comparable(view) {
   return JSON.stringify(rest);
 }
 
-/** One move later, with its events: the move can be animated. */
+/** One move later (and the chance events after it, whose events the view carries with the move's), with its
+ * events: the move can be animated. */
 function canAnimate(prev, next) {
-  return next.version === prev.version + 1
+  const added = (next.moves || []).slice((prev.moves || []).length);
+  return added.length >= 1 && next.version === prev.version + added.length
+    && added.slice(1).every((m) => m.player < 0)
     && Array.isArray(next.events) && next.events.length > 0
-    && (next.moves || []).length === (prev.moves || []).length + 1
     && !!prev.board && !!next.board;
 }

@@ -1,0 +1,70 @@
+"""The Jewels and Lasers computer players: they never stand where one robot step can light them when they need not,
+and the greedy baseline goes for jewels."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import damier
+from damier.ai.spec import make_agent
+from tests.games.jewels.test_rules import MEDIUM, random_positions
+
+NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+def unsafe(state: damier.State, move: int) -> bool:
+    """Whether after ``move`` some single robot step lights the mover (checked through the contract alone)."""
+    mover = state.player
+    after = state.copy()
+    after.play(move)
+    if after.player != damier.CHANCE:
+        return False
+    for outcome, _ in after.chance_outcomes():
+        step = after.copy()
+        step.play(outcome)
+        result = step.outcome()
+        if result is not None and result.winner != mover:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "jewels-greedy"])
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=6, deadline=None)
+def test_a_player_never_stands_in_reach_of_one_robot_step_when_it_need_not(level: str, seed: int) -> None:
+    if NO_JIT and level == "hard":
+        pytest.skip("a depth-5 search per position: JIT only")
+    agent = make_agent(level, damier.load("jewels", **MEDIUM), seed=seed)
+    for state in random_positions(seed, MEDIUM):
+        if state.player not in (0, 1) or state.placing:
+            continue
+        moves = state.legal_moves()
+        if all(unsafe(state, m) for m in moves):
+            continue
+        chosen = agent.choose(state)
+        assert not unsafe(state, chosen), (state.position(), state.move_to_str(chosen))
+
+
+def test_greedy_takes_a_jewel_in_reach() -> None:
+    game = damier.load("jewels", size=6, jewels=2, walls=2, robots=2)
+    state = game.state_from_position("A2J2/6/6/6/6/J1W2B a 0-0 AB 0")
+    agent = make_agent("jewels-greedy", game, seed=1)
+    assert state.move_to_str(agent.choose(state)) == "A1-D1"
+
+
+def test_the_levels_are_ordered_against_random() -> None:
+    game = damier.load("jewels", **MEDIUM)
+    rng = random.Random(5)
+    wins = 0
+    for g in range(6 if NO_JIT else 16):
+        state = game.new_state(g)
+        seats = {g % 2: make_agent("medium", game, seed=g), 1 - g % 2: make_agent("random", game, seed=g)}
+        while not state.is_over():
+            state.play(state.sample_chance(rng) if state.player == damier.CHANCE else seats[state.player].choose(state))
+        wins += state.outcome().winner == g % 2
+    assert wins >= (4 if NO_JIT else 11)
