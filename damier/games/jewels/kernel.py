@@ -134,8 +134,8 @@ def jewel_slide_ok(s: np.ndarray, jewel: int, nb: np.ndarray) -> bool:
 def man_moves(s: np.ndarray, nb: np.ndarray, p: np.ndarray, lit: np.ndarray, emitters: np.ndarray,
               out: np.ndarray) -> int:
     """The legal moves of the man to move into ``out`` (increasing), their count returned (``lit`` and
-    ``emitters`` are scratch). A slide asks ``is_lit`` of the squares it crosses; the placement, which asks of
-    every square, computes the lit map."""
+    ``emitters`` are scratch). A slide asks of the squares it crosses whether a ray covers them (``lit_across``,
+    once it knows no robot is ahead); the placement, which asks of every square, computes the lit map."""
     n = squares_of(s)
     me = s[n + NEXT]
     man = s[n + MAN + me]
@@ -152,6 +152,13 @@ def man_moves(s: np.ndarray, nb: np.ndarray, p: np.ndarray, lit: np.ndarray, emi
     # the ends of the slides, in increasing order: north (nearest last), west (nearest last), east, south
     for d in (0, 3, 1, 2):
         first = count
+        # along the slide's own line only a robot ahead can shine (one behind would light the man, who is not
+        # lit when he moves): it lights every square up to it, so the slide is empty; else only rays across count
+        ahead = nb[man, d]
+        while ahead >= 0 and s[ahead] == EMPTY:
+            ahead = nb[ahead, d]
+        if ahead >= 0 and s[ahead] == ROBOT:
+            continue
         sq = nb[man, d]
         while sq >= 0 and sq != other:
             code = s[sq]
@@ -160,7 +167,7 @@ def man_moves(s: np.ndarray, nb: np.ndarray, p: np.ndarray, lit: np.ndarray, emi
                     out[count] = sq
                     count += 1
                 break
-            if code != EMPTY or is_lit(s, nb, sq):
+            if code != EMPTY or lit_across(s, nb, sq, d):
                 break
             out[count] = sq
             count += 1
@@ -378,6 +385,19 @@ def is_lit(s: np.ndarray, nb: np.ndarray, target: int) -> bool:
         q = nb[target, d]
         while q >= 0 and s[q] == EMPTY:
             q = nb[q, d]
+        if q >= 0 and s[q] == ROBOT:
+            return True
+    return False
+
+
+@njit(cache=True)
+def lit_across(s: np.ndarray, nb: np.ndarray, target: int, d: int) -> bool:
+    """Whether a ray crossing the line of direction ``d`` covers the empty square ``target`` (``is_lit`` looking
+    only the two ways across ``d``)."""
+    for e in ((d + 1) & 3, (d + 3) & 3):
+        q = nb[target, e]
+        while q >= 0 and s[q] == EMPTY:
+            q = nb[q, e]
         if q >= 0 and s[q] == ROBOT:
             return True
     return False
