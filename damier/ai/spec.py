@@ -157,7 +157,8 @@ def parse(spec: str, game_name: str) -> tuple[str, dict[str, Any]]:
     kind = kind.strip().lower()
     if kind not in KINDS:
         info = registry.info(game_name)
-        known = [*KINDS, *LEVELS, *info.agents, "ext:COMMAND"]
+        kinds = [name for name in KINDS if name != "policy" or info.has("policies")]
+        known = [*kinds, *LEVELS, *info.agents, "ext:COMMAND"]
         raise AgentSpecError(f"unknown agent {spec!r}; known agents: {', '.join(known)} (e.g. mcts:time=1.0)")
     return kind, _parse_params(kind, KINDS[kind], rest, spec)
 

@@ -68,3 +68,24 @@ def test_the_levels_are_ordered_against_random() -> None:
             state.play(state.sample_chance(rng) if state.player == damier.CHANCE else seats[state.player].choose(state))
         wins += state.outcome().winner == g % 2
     assert wins >= (4 if NO_JIT else 11)
+
+
+def test_mcts_plays_through_the_chance_node_with_the_kernel_playouts() -> None:
+    game = damier.load("jewels", **MEDIUM)
+    state = game.new_state(2)
+    agent = make_agent("mcts:playouts=60", game, seed=2)
+    rng = random.Random(2)
+    for _ in range(6):
+        if state.is_over():
+            break
+        move = state.sample_chance(rng) if state.player == damier.CHANCE else agent.choose(state)
+        assert state.is_legal(move)
+        state.play(move)
+    assert len(state.history) >= 2
+
+
+def test_an_unknown_agent_names_the_policy_kind_where_the_game_declares_policies() -> None:
+    with pytest.raises(damier.AgentSpecError) as caught:
+        make_agent("greedy", damier.load("jewels"))
+    assert "known agents: random, mcts, solver, policy," in str(caught.value)
+    assert "jewels-greedy" in str(caught.value)
