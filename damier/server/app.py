@@ -34,6 +34,7 @@ from damier.server.limits import ClientLimits, Limits
 from damier.server.rooms import (
     Arcade,
     Conflict,
+    Forbidden,
     GameRoom,
     Invalid,
     NotFound,
@@ -80,8 +81,8 @@ SeatToken = Annotated[str | None, Header(max_length=4096)]
 
 
 #: the HTTP status of each kind of room error (and of the WebSocket's error messages)
-STATUS: dict[type[RoomError], int] = {NotFound: 404, NotYourSeat: 403, Conflict: 409, Invalid: 422, Unavailable: 503,
-                                      TooMany: 429}
+STATUS: dict[type[RoomError], int] = {NotFound: 404, NotYourSeat: 403, Forbidden: 403, Conflict: 409, Invalid: 422,
+                                      Unavailable: 503, TooMany: 429}
 
 
 def status_of(error: RoomError) -> int:
@@ -116,6 +117,9 @@ class CreateGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     #: a position in the game's notation to start from (``state.position()``); None: the game's usual start
     start: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
+    #: a casual game between people with hints on (its players agree to it by joining); games against the
+    #: computer and puzzles have hints anyway
+    hints: bool = False
 
 
 class PositionBody(BaseModel):
@@ -325,7 +329,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                 client_limits.check_computer_games(client, going_on)
             client_limits.new_game(client)
             room, tokens = await creation.create(arcade, body.game, dict(body.options),
-                                                 [s.model_dump() for s in body.seats], body.seed, body.start)
+                                                 [s.model_dump() for s in body.seats], body.seed, body.start,
+                                                 hints_on=body.hints)
             if computer:
                 client_limits.add_computer_game(client, room.id)
                 room.client = client  # its computer's jobs share this address's turn in the pool
@@ -383,12 +388,15 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         arcade = arcade_of(request)
         return seat_view(arcade, await commands.resign(arcade, game_id, x_seat_token), x_seat_token)
 
-    @app.post("/api/games/{game_id}/draw", summary="Offer, accept or decline a draw (games with draws)")
+    @app.post("/api/games/{game_id}/draw",
+              summary="Offer, accept or decline a draw (games with draws); computers answer an offer at once")
     async def draw(game_id: str, body: DrawBody, request: Request,
                    x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return seat_view(arcade, await commands.draw(arcade, game_id, x_seat_token, body.action),
-                         x_seat_token)
+        room, declined = await commands.draw(arcade, game_id, x_seat_token, body.action, address(request))
+        answer = seat_view(arcade, room, x_seat_token)
+        answer["draw_declined"] = declined  # the computers answered the offer: no
+        return answer
 
     @app.post("/api/games/{game_id}/hint",
               summary="A hint for your move: the hint agent's move, or a graded hint (level 1 to 4) of a puzzle")

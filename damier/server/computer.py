@@ -52,6 +52,7 @@ class Job:
     agent_seed: int
     hint: bool = False  # the game's declared hint agent (``hint_agent``) rather than ``spec``
     hint_level: int | None = None  # a graded hint of this level from the game's ``hints`` feature instead
+    agreement_seat: int | None = None  # instead of a move: whether this computer seat agrees to end the game
 
 
 def think(job: Job) -> dict[str, Any]:
@@ -62,6 +63,10 @@ def think(job: Job) -> dict[str, Any]:
 
     game = load(job.game, **job.options)
     state = game.replay(list(job.moves), seed=job.seed, start=job.start)
+    if job.agreement_seat is not None:
+        from damier.ai.agreement import agrees_to_stop
+
+        return {"agrees": agrees_to_stop(state, job.agreement_seat)}
     if job.hint_level is not None:
         graded: dict[str, Any] = game.info.hook("hints")(state, job.hint_level)
         return graded

@@ -77,6 +77,7 @@ games = Table(
     Column("finished_at", String(40), nullable=True),
     Column("hints", Integer, nullable=False, default=0),
     Column("revision", Integer, nullable=False, default=0),
+    Column("hints_on", Integer, nullable=False, default=0),
 )
 seats = Table(
     "seats",
@@ -174,8 +175,13 @@ def _migration_3(conn: Connection) -> None:
     frozen.tables["turn_leases"].create(conn)
 
 
+def _migration_4(conn: Connection) -> None:
+    """Casual games: a game between people created with hints on (every player agreed to it by joining)."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN hints_on INTEGER NOT NULL DEFAULT 0"))
+
+
 #: Migrations in order; ``MIGRATIONS[i]`` upgrades a database from version ``i`` to ``i + 1``.
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3]
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3, _migration_4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -213,6 +219,7 @@ class GameRow:
     finished_at: str | None = None  # when the game ended (a puzzle's time is created_at to finished_at)
     hints: int = 0  # hints given to its players
     revision: int = 0  # changes stored so far (each write names the revision it changes)
+    hints_on: bool = False  # a casual game between people with hints (its players agreed to it at creation)
 
 
 @dataclass
@@ -489,7 +496,7 @@ class Storage:
                 id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed, start=row.start,
                 status=row.status, result=json.dumps(row.result) if row.result else None, draw_offer=None,
                 undo_request="[]", rematch=None, created_at=row.created_at, updated_at=row.updated_at,
-                finished_at=row.finished_at, hints=row.hints,
+                finished_at=row.finished_at, hints=row.hints, hints_on=int(row.hints_on),
             ))
             for seat in row.seats:
                 conn.execute(insert(seats).values(game_id=row.id, idx=seat.index, kind=seat.kind, level=seat.level))
@@ -514,7 +521,7 @@ class Storage:
                 created_at=g["created_at"], updated_at=g["updated_at"],
                 seats=[SeatRow(s["idx"], s["kind"], s["level"]) for s in seat_rows],
                 moves=[(m, p) for m, p in move_rows], finished_at=g["finished_at"], hints=int(g["hints"] or 0),
-                revision=int(g["revision"]),
+                revision=int(g["revision"]), hints_on=bool(g["hints_on"]),
             )
 
     def active_game_ids(self, with_computer: bool = False) -> list[str]:

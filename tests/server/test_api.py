@@ -289,7 +289,9 @@ def test_websocket_pushes_every_change_to_watchers(client: TestClient) -> None:
 
 
 def test_hint_suggests_a_legal_move_for_the_player_to_move(client: TestClient) -> None:
-    game_id, red, blue = human_pair(client)
+    created = client.post("/api/games", json={"game": "atoms", "options": SMALL, "hints": True,
+                                              "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    game_id, red, blue = created["id"], created["tokens"]["0"], created["tokens"]["1"]
     hint = client.post(f"/api/games/{game_id}/hint", headers={"X-Seat-Token": red})
     assert hint.status_code == 200
     legal = client.get(f"/api/games/{game_id}").json()["legal_moves"]

@@ -39,7 +39,8 @@ def test_every_kind_of_room_error_has_its_status() -> None:
     kinds = [k for k in vars(errors).values()
              if isinstance(k, type) and issubclass(k, errors.RoomError) and k is not errors.RoomError]
     assert set(kinds) == set(STATUS)
-    expected = {errors.NotFound: 404, errors.NotYourSeat: 403, errors.Conflict: 409, errors.Invalid: 422,
+    expected = {errors.NotFound: 404, errors.NotYourSeat: 403, errors.Forbidden: 403, errors.Conflict: 409,
+                errors.Invalid: 422,
                 errors.Unavailable: 503, errors.TooMany: 429}
     assert {kind: status_of(kind("why")) for kind in kinds} == expected
 
@@ -60,7 +61,7 @@ def test_room_errors_reach_clients_as_the_same_json_with_their_status(client: Te
 
 
 def test_a_hint_that_cannot_be_computed_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    created = create(client, "atoms", HUMANS, {"rows": 3, "cols": 3})
+    created = create(client, "atoms", [{"kind": "human"}, {"kind": "computer", "level": "easy"}], {"rows": 3, "cols": 3})
 
     async def broken(*_args: Any, **_kwargs: Any) -> dict[str, Any]:
         raise RuntimeError("no worker")

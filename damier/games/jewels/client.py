@@ -53,6 +53,7 @@ def describe(game: Game) -> dict[str, Any]:
         "piece_sets": [dict(p) for p in PIECE_SETS],
         "agreement": {
             "offer": "Offer to stop", "accept": "Accept: stop here", "decline": "Decline", "offered": "Stop offered",
+            "declined": "The computer declines to stop: it plays on.",
             "explain": "If both players agree to stop, the player with more jewels wins (equal: a draw)",
         },
     }

@@ -2,7 +2,8 @@
 and are committed before anyone hears of them; a game between seats and a race on one puzzle are its two kinds.
 
 - ``room``: the ``Room`` base (id, lock, watchers, one serialisation per change) and ``Watcher``;
-- ``errors``: what a room refuses (``NotFound``, ``NotYourSeat``, ``Conflict``, ``Invalid``, ``Unavailable``);
+- ``errors``: what a room refuses (``NotFound``, ``NotYourSeat``, ``Forbidden``, ``Conflict``, ``Invalid``,
+  ``Unavailable``);
 - ``seats``: seat tokens derived from the server's secret; ``cache``: the bounded rooms in memory;
 - ``arcade``: the rooms, storage, keys and computer pool together, and the lookup of a room;
 - ``game_room``: ``GameRoom``, one game between seats; ``moves``: its changes, stored then shown;
@@ -16,10 +17,19 @@ and are committed before anyone hears of them; a game between seats and a race o
 """
 
 from damier.server.rooms.arcade import Arcade
-from damier.server.rooms.errors import Conflict, Invalid, NotFound, NotYourSeat, RoomError, TooMany, Unavailable
+from damier.server.rooms.errors import (
+           Conflict,
+           Forbidden,
+           Invalid,
+           NotFound,
+           NotYourSeat,
+           RoomError,
+           TooMany,
+           Unavailable,
+)
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.race_room import RaceRoom
 from damier.server.rooms.room import Room, Watcher, encode
 
-__all__ = ["Arcade", "Conflict", "GameRoom", "Invalid", "NotFound", "NotYourSeat", "RaceRoom", "Room", "RoomError",
-           "TooMany", "Unavailable", "Watcher", "encode"]
+__all__ = ["Arcade", "Conflict", "Forbidden", "GameRoom", "Invalid", "NotFound", "NotYourSeat", "RaceRoom", "Room",
+           "RoomError", "TooMany", "Unavailable", "Watcher", "encode"]

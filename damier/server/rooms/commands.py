@@ -78,13 +78,25 @@ async def resign(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
     return room
 
 
-async def draw(arcade: Arcade, game_id: str, token: str | None, action: str) -> GameRoom:
-    """Offer, accept or decline a draw; an accepted offer ends the game (``damier.core.game.agreement``)."""
+async def draw(arcade: Arcade, game_id: str, token: str | None, action: str,
+               client: str | None = None) -> tuple[GameRoom, bool]:
+    """Offer, accept or decline a draw; an accepted offer ends the game (``damier.core.game.agreement``). An
+    offer to computers only is answered at once, by their evaluation: accepted (the game ends) or declined
+    (no offer stands). The room, and whether the computers declined."""
+    declined = False
     async with seated(arcade, game_id, token) as (room, seat):
         if not room.game.has_draws or room.game.num_players == 1:
             raise Conflict(f"{room.game.title} has no draws")
         offer = room.row.draw_offer
-        if action == "offer":
+        others = [s.index for s in room.row.seats if s.index != seat]
+        if action == "offer" and all(room.computer_level(s) is not None for s in others):
+            if await turns.computers_agree(arcade, room, others, client):
+                await finish(arcade, room, agreement(room.state))
+            else:
+                declined = True
+                if offer is not None:
+                    await update(arcade, room, draw_offer=None)
+        elif action == "offer":
             await update(arcade, room, draw_offer=seat)
         elif action == "accept":
             if offer is None or offer == seat:
@@ -94,7 +106,7 @@ async def draw(arcade: Arcade, game_id: str, token: str | None, action: str) -> 
             await update(arcade, room, draw_offer=None)
         else:
             raise Invalid("action must be 'offer', 'accept' or 'decline'")
-    return room
+    return room, declined
 
 
 async def rematch(arcade: Arcade, game_id: str, token: str | None) -> tuple[GameRoom, str]:
@@ -111,7 +123,7 @@ async def rematch(arcade: Arcade, game_id: str, token: str | None) -> tuple[Game
                           for i in range(count)]
             seed = room.row.seed if count == 1 else None
             new_room, _ = await creation.create(arcade, room.game.name, dict(room.game.options), seat_specs, seed,
-                                                room.row.start)
+                                                room.row.start, hints_on=room.row.hints_on)
             await update(arcade, room, rematch=new_room.id)
         new_id = room.row.rematch
     assert new_id is not None

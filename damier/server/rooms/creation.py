@@ -74,10 +74,12 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
 
 
 async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
-                 seed: int | None, start: str | None = None) -> tuple[GameRoom, dict[int, str]]:
+                 seed: int | None, start: str | None = None, hints_on: bool = False
+                 ) -> tuple[GameRoom, dict[int, str]]:
     """A new game and the token of each human seat; ``start`` is a position in the game's notation to begin
     from (None: its usual start). A puzzle (a one-player game) from its usual start with no ``seed`` gets a
-    random one: a new puzzle each time."""
+    random one: a new puzzle each time. ``hints_on``: a casual game where people may ask for hints even when
+    they play each other (``GameRoom.hints_allowed``)."""
     game = load_game(name, options)
     if game.num_players == 1 and start is None and seed is None:
         seed = secrets.randbelow(2**62)
@@ -86,7 +88,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     now = now_iso()
     row = GameRow(id=new_room_id(), game=game.name, options=dict(game.options), seed=seed, start=state.start,
                   status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
-                  created_at=now, updated_at=now, seats=seats)
+                  created_at=now, updated_at=now, seats=seats, hints_on=hints_on)
     row.moves = chance_moves(arcade, row.id, state)
     room = GameRoom(row, game, state)
     await asyncio.wrap_future(arcade.storage.create_game(row))

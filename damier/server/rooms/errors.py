@@ -20,6 +20,10 @@ class NotYourSeat(RoomError):
     """The request needs a seat, and no valid token of one was sent."""
 
 
+class Forbidden(RoomError):
+    """The seat may not do this in this game (a hint in a game between people that was not created with hints)."""
+
+
 class Conflict(RoomError):
     """The room is not in a state that allows this now (not your turn, the game is over, a stale version)."""
 

@@ -46,6 +46,11 @@ class GameRoom(Room):
     def human_seats(self) -> list[int]:
         return [s.index for s in self.row.seats if s.kind == "human"]
 
+    def hints_allowed(self) -> bool:
+        """Whether a person may ask for a hint: when every other seat is a computer's (a puzzle, a game against
+        the computer), or in a casual game created with hints on; never in a game between people otherwise."""
+        return len(self.human_seats()) <= 1 or self.row.hints_on
+
     def computer_level(self, seat: int) -> str | None:
         s = self.row.seats[seat]
         return s.level if s.kind == "computer" else None

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from damier.ai.spec import resolve
 from damier.server.computer import GRACE_SECONDS, Busy, Job, budget_seconds
-from damier.server.rooms.errors import Conflict, Unavailable
+from damier.server.rooms.errors import Conflict, Forbidden, Unavailable
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.moves import LEASE_MARGIN, commit
 
@@ -28,6 +28,30 @@ def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = No
     """What a worker needs to think about the room's position: names and notation only."""
     return Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
                tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint, hint_level=level)
+
+
+#: the time a computer takes to answer a draw offer (its static evaluation: the budget covers replaying the game)
+AGREEMENT_SECONDS = 2.0
+
+
+async def computers_agree(arcade: Arcade, room: GameRoom, seats: list[int], client: str | None) -> bool:
+    """Whether every computer seat of ``seats`` accepts to end the game by agreement now, each by its
+    evaluation (``damier.ai.agreement``), asked in the worker pool; ``Unavailable`` when no answer came."""
+    for seat in seats:
+        ask = Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
+                  tuple(m for m, _ in room.row.moves), "", agent_seed=room.version, agreement_seat=seat)
+        try:
+            answer = await arcade.pool.move(ask, AGREEMENT_SECONDS, key=f"agree {room.id}", group=client)
+        except asyncio.CancelledError:
+            raise
+        except Busy:
+            raise Unavailable("the computer players are busy; offer again in a moment") from None
+        except Exception:
+            log.exception("a draw offer could not be answered in game %s", room.id)
+            raise Unavailable("the computer could not answer the offer right now; offer again") from None
+        if not answer.get("agrees"):
+            return False
+    return True
 
 
 @dataclass
@@ -176,6 +200,9 @@ async def hint(arcade: Arcade, game_id: str, token: str | None, level: int | Non
     level, one at a time per game; each hint computed counts in the game's ``hints``."""
     room = await arcade.room(game_id)
     seat = arcade.require_seat(room, token)
+    if not room.hints_allowed():
+        raise Forbidden("hints are for games against the computer, puzzles, and games between people created "
+                        "casual with hints on; this game is between people without hints")
     if not room.active or room.state.player != seat:
         raise Conflict("a hint is for the player to move, in a game that goes on")
     graded = level if level is not None and room.game.info.has("hints") else None

@@ -50,6 +50,8 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "finished_at": row.finished_at,
         "seconds": seconds_taken(row.created_at, row.finished_at),
         "hints": row.hints,
+        "hints_allowed": room.hints_allowed(),  # a hint may be asked (refused with 403 otherwise)
+        "hints_on": row.hints_on,  # a casual game between people created with hints on
         "solution": solution(room) if not active else None,
         "now": now_iso(),
     }

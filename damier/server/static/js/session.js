@@ -4,8 +4,8 @@ import { navigate } from "./router.js";
 
 /** Create a game (`seatKinds`: [{kind: "human"} | {kind: "computer", level}]) and open it; `start` is a
  * position to begin from (the game's notation), null for the usual start. */
-export async function startGame(catalogEntry, options, seatKinds, start = null) {
-  const body = { game: catalogEntry.name, options, seats: seatKinds };
+export async function startGame(catalogEntry, options, seatKinds, start = null, extra = {}) {
+  const body = { game: catalogEntry.name, options, seats: seatKinds, ...extra };
   if (start) body.start = start;
   const created = await api.createGame(body);
   const tokens = created.tokens || {};

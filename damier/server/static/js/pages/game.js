@@ -205,6 +205,7 @@ class GamePage {
   undo() { return actions.undo(this); }
   /** A puzzle with graded hints asks the next level; any other game its hint agent's move. */
   askHint() {
+    if (this.shown?.hints_allowed === false) return undefined; // between people without hints: no button, no key
     if (isPuzzle(this.shown) && this.puzzle.levels().length) return this.puzzle.askNext();
     return actions.askHint(this);
   }
@@ -288,7 +289,8 @@ class GamePage {
 
   renderPanels(view) {
     this.el.title.textContent = view.title;
-    this.el.sub.textContent = this.mod.describeOptions(view.options || {}, { start: view.start });
+    const options = this.mod.describeOptions(view.options || {}, { start: view.start });
+    this.el.sub.textContent = view.hints_on ? `${options} · casual, hints on` : options;
     renderStatus(this, view);
     renderBanner(this, view);
     renderControls(this, view);

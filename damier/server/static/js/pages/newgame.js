@@ -51,6 +51,11 @@ function buildForm(page, entry, mod) {
   const preview = h("div", { class: "preview-board" });
   const previewText = h("p", { class: "preview-text" });
   const seatsBox = h("div", { class: "seat-rows" });
+  // between people, hints only when every player agrees to a casual game with hints (joining is agreeing)
+  const hintsBox = h("input", { type: "checkbox", id: "casual-hints", "data-testid": "casual-hints" });
+  const hintsRow = h("div", { class: "field field-check", hidden: true },
+    h("label", { for: "casual-hints" }, "Casual game, hints on"), hintsBox,
+    h("small", { class: "field-help" }, "Any player may ask the computer for a move; joining the game is agreeing to it."));
   const presetBox = mod.presets?.length ? h("div", { class: "presets", role: "group", "aria-label": "Board presets" }) : null;
   const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, "Start game");
   const formError = h("p", { class: "form-error", role: "alert", hidden: true });
@@ -73,7 +78,8 @@ function buildForm(page, entry, mod) {
           h("legend", {}, "Seats"),
           h("p", { class: "hint-text" }, "Each seat is a person or the computer. People play on this device, "
             + "or you send them an invitation link from the game page."),
-          seatsBox)),
+          seatsBox,
+          hintsRow)),
       h("aside", { class: "form-preview", "aria-label": "Preview" }, preview, previewText)),
     formError,
     h("div", { class: "form-actions" },
@@ -92,7 +98,8 @@ function buildForm(page, entry, mod) {
     try {
       const n = seatCount(entry, values);
       const seatsSpec = seatChoices.slice(0, n).map((s) => (s.kind === "computer" ? { kind: "computer", level: s.level } : { kind: "human" }));
-      await startGame(entry, { ...values }, seatsSpec);
+      const casual = !hintsRow.hidden && hintsBox.checked;
+      await startGame(entry, { ...values }, seatsSpec, null, casual ? { hints: true } : {});
     } catch (err) {
       showError(err);
       formError.hidden = false;
@@ -122,7 +129,10 @@ function buildForm(page, entry, mod) {
     while (seatChoices.length < n) {
       seatChoices.push(seatChoices.length === 0 ? { kind: "human", level: defaultLevel(entry) } : { kind: "computer", level: defaultLevel(entry) });
     }
-    replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(i, names[i] || `Player ${i + 1}`, seatChoices[i], levels)));
+    const people = () => seatChoices.slice(0, n).filter((s) => s.kind === "human").length;
+    const showHints = () => { hintsRow.hidden = people() < 2; };
+    replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(i, names[i] || `Player ${i + 1}`, seatChoices[i], levels, showHints)));
+    showHints();
     // preview: the start the server makes of these options
     if (validate(entry, values) === null) showPreview({ ...values });
   }
@@ -214,7 +224,7 @@ export function validate(entry, values) {
 }
 
 /** One seat of the form: person or computer, and the computer's level (`choice` is updated in place). */
-export function seatRow(i, name, choice, levels) {
+export function seatRow(i, name, choice, levels, changed = () => {}) {
   const kind = h("select", { id: `seat-${i}-kind`, "data-testid": `seat-${i}-kind`, "aria-label": `${name}: who plays` },
     h("option", { value: "human", selected: choice.kind === "human" }, "Person"),
     h("option", { value: "computer", selected: choice.kind === "computer" }, "Computer"));
@@ -234,6 +244,7 @@ export function seatRow(i, name, choice, levels) {
     level.disabled = choice.kind !== "computer";
     row.classList.toggle("is-computer", choice.kind === "computer");
     replace(row.querySelector(".seat-kind-icon"), icon(choice.kind === "computer" ? "cpu" : "user"));
+    changed();
   });
   level.addEventListener("change", () => { choice.level = level.value; });
   return row;

@@ -75,9 +75,14 @@ export async function resign(page) {
   }
 }
 
+/** The words of a draw offer the computer declined (a game's `agreement` words may say it otherwise). */
+const DECLINED = "The computer declines the draw: it plays on.";
+
 export async function draw(page, action) {
   try {
-    answered(page, await api.draw(page.id, action, page.actingToken(page.latest)), "draw");
+    const answer = await api.draw(page.id, action, page.actingToken(page.latest));
+    answered(page, answer, "draw");
+    if (answer && answer.draw_declined) showMessage(page.mod?.client?.agreement?.declined || DECLINED, "info");
   } catch (err) {
     showError(err);
   }

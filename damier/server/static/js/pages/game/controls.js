@@ -25,6 +25,7 @@ export function renderControls(page, view) {
   el.undo.querySelector(".label").textContent = waitingOthers ? "Undo asked" : othersAsked ? "Agree to undo" : "Undo";
   el.undo.classList.toggle("attention", othersAsked);
   // hint
+  el.hint.hidden = !playing || view.hints_allowed === false; // between people only in a game created with hints
   el.hint.disabled = !page.isMyTurn(view) || !!page.hintPending;
   const graded = isPuzzle(view) && page.puzzle?.levels().length;
   el.hint.querySelector(".label").textContent = page.hintPending || page.puzzle?.pending ? "Thinking…" : "Hint";

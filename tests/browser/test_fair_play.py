@@ -1,0 +1,81 @@
+"""Fair hints and offers in the browser: no Hint button in a game between people unless it was created casual with
+hints on (the new-game form offers it only when two seats or more are people's), and a draw offered to the computer
+answered at once (declined with a message in a level position, the game ended in an agreed draw when the computer
+stands worse)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.server.conftest import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+#: Khet positions (see tests/server/test_hints_and_offers.py): level, and Red (the computer) a Pyramid down
+LEVEL = "xs4pn4/10/10/10/10/10/10/4Pn4Xn s 0"
+SILVER_UP = "xs4pn4/10/10/10/10/10/1Yn8/4Pn4Xn s 0"
+
+
+def new_game(page: Page, base: str, seat1: str, casual: bool | None) -> None:
+    """Fill the Exploding Atoms form (3 x 3); ``casual``: tick the hints box (None: it must not be offered)."""
+    page.goto(f"{base}/#/new/atoms")
+    page.get_by_test_id("option-rows").fill("3")
+    page.get_by_test_id("option-cols").fill("3")
+    page.get_by_test_id("seat-0-kind").select_option("human")
+    page.get_by_test_id("seat-1-kind").select_option(seat1)
+    box = page.get_by_test_id("casual-hints")
+    if casual is None:
+        expect(box).to_be_hidden()
+    else:
+        expect(box).to_be_visible()
+        if casual:
+            box.check()
+    page.get_by_test_id("new-game-submit").click()
+    page.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
+    expect(page.get_by_test_id("board")).to_be_visible()
+
+
+def test_between_people_the_hint_button_shows_only_in_a_casual_game(page: Page, live_server: ServerProcess) -> None:
+    new_game(page, live_server.url, "human", casual=False)
+    expect(page.get_by_test_id("btn-undo")).to_be_visible()
+    expect(page.get_by_test_id("btn-hint")).to_be_hidden()
+    page.keyboard.press("h")  # nor by its key
+    expect(page.locator(".message.error")).to_have_count(0)
+
+    new_game(page, live_server.url, "human", casual=True)
+    expect(page.get_by_test_id("game-options")).to_contain_text("casual, hints on")
+    expect(page.get_by_test_id("btn-hint")).to_be_visible()
+    page.get_by_test_id("btn-hint").click()
+    expect(page.locator("[data-testid^='square-'].hint")).to_have_count(1)
+
+
+def test_against_the_computer_the_form_offers_no_casual_box_and_hints_are_there(
+        page: Page, live_server: ServerProcess) -> None:
+    new_game(page, live_server.url, "computer", casual=None)
+    expect(page.get_by_test_id("btn-hint")).to_be_visible()
+
+
+def open_khet(page: Page, server: ServerProcess, start: str) -> Any:
+    created = httpx.post(f"{server.url}/api/games", json={
+        "game": "khet", "start": start, "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}).json()
+    page.goto(f"{server.url}/#/game/{created['id']}?seat=0&token={created['tokens']['0']}")
+    expect(page.get_by_test_id("btn-draw")).to_have_text("Offer a draw")
+    return created
+
+
+def test_a_draw_offered_to_the_computer_is_answered_at_once(page: Page, live_server: ServerProcess) -> None:
+    open_khet(page, live_server, LEVEL)
+    page.get_by_test_id("btn-draw").click()
+    expect(page.locator(".message")).to_contain_text("The computer declines the draw")
+    expect(page.get_by_test_id("btn-draw")).to_have_text("Offer a draw")
+    expect(page.get_by_test_id("result-banner")).to_be_hidden()
+
+    open_khet(page, live_server, SILVER_UP)
+    page.get_by_test_id("btn-draw").click()
+    expect(page.get_by_test_id("result-banner")).to_be_visible()
+    expect(page.get_by_test_id("result-banner")).to_contain_text("Draw")
