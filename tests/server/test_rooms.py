@@ -61,7 +61,8 @@ def test_room_errors_reach_clients_as_the_same_json_with_their_status(client: Te
 
 
 def test_a_hint_that_cannot_be_computed_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    created = create(client, "atoms", [{"kind": "human"}, {"kind": "computer", "level": "easy"}], {"rows": 3, "cols": 3})
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "easy"}]
+    created = create(client, "atoms", seats, {"rows": 3, "cols": 3})
 
     async def broken(*_args: Any, **_kwargs: Any) -> dict[str, Any]:
         raise RuntimeError("no worker")
