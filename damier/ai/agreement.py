@@ -30,8 +30,8 @@ def expected_return(state: State, seat: int) -> float:
 
 def agrees_to_stop(state: State, seat: int) -> bool:
     """Whether the computer in ``seat`` accepts to end the game here: its return when the game ends by agreement
-    (``State.agreement_outcome``) is more than it expects from playing on. It declines a draw in a level
-    position and accepts one when it stands worse; where the score decides, it stops when it leads.
+    (``State.agreement_outcome``) is a win, or more than it expects from playing on. It declines a draw in a
+    level position and accepts one when it stands worse; where the score decides, it stops when it leads.
 
     >>> import damier
     >>> agrees_to_stop(damier.load("khet").new_state(), 1)
@@ -40,4 +40,4 @@ def agrees_to_stop(state: State, seat: int) -> bool:
     if state.is_over():
         return False
     stop = state.agreement_outcome().returns[seat]
-    return stop > expected_return(state, seat)
+    return stop >= 1.0 or stop > expected_return(state, seat)

@@ -89,3 +89,24 @@ def test_an_unknown_agent_names_the_policy_kind_where_the_game_declares_policies
         make_agent("greedy", damier.load("jewels"))
     assert "known agents: random, mcts, solver, policy," in str(caught.value)
     assert "jewels-greedy" in str(caught.value)
+
+
+def test_the_computer_agrees_to_stop_when_it_leads_and_never_when_it_trails() -> None:
+    from damier.ai.agreement import agrees_to_stop
+
+    game = damier.load("jewels", **MEDIUM)
+    rng = random.Random(5)
+    seen = set()
+    for seed in range(40):
+        state = game.new_state(seed)
+        while not state.is_over() and len(seen) < 2:
+            state.play(state.sample_chance(rng) if state.player == damier.CHANCE else rng.choice(state.legal_moves()))
+            if state.is_over() or state.player == damier.CHANCE:
+                continue
+            lead = state.jewels(1) - state.jewels(0)
+            if lead:
+                assert agrees_to_stop(state, 1) == (lead > 0), state.position()
+                seen.add(lead > 0)
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
