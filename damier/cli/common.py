@@ -7,8 +7,20 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperOption
 
 from damier.core.options import parse_option_pairs
+
+_type_label = TyperOption.display_type_rich
+
+
+def _no_label_on_flags(self: TyperOption, ctx: Any) -> str | None:
+    """The type label of an option in the help (``<int range>``), none for a flag: Typer 0.2x writes
+    ``--help <bool>`` and ``--json <bool>``, which reads as if the flag took a value."""
+    return None if self.is_flag else _type_label(self, ctx)
+
+
+TyperOption.display_type_rich = _no_label_on_flags  # type: ignore[method-assign]
 
 app = typer.Typer(
     help="damier: play, solve and study grid games of lasers, robots and explosions.",

@@ -340,6 +340,7 @@ def test_every_command_has_help(path: list[str]) -> None:
     result = invoke(*path, "--help")
     assert result.exit_code == 0, result.output
     assert "Usage:" in result.stdout
+    assert "<bool>" not in result.stdout  # a flag takes no value: no type label beside --help, --json...
 
 
 def test_the_main_commands_exist() -> None:
