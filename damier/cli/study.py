@@ -7,8 +7,10 @@ kernel's perft when the game declares one).
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import socket
 import sys
 import time
 from typing import Annotated, Any
@@ -129,6 +131,7 @@ def serve(
         client_limits = Limits.parse(limits)
     except ValueError as exc:
         raise fail(f"--limits: {exc}") from None
+    listening = listen(host, port)  # first: a port in use is one clear error, and no database is made
     url = db or default_url()
     try:  # open and migrate now, and read the secret, so a bad --db or key fails with one clear line
         storage = Storage(url)
@@ -140,8 +143,34 @@ def serve(
     except StorageError as exc:
         raise fail(str(exc)) from None
     console.print(Text(f"damier arcade on http://{host}:{port}/  (database: {safe_url(url)})"))
-    uvicorn.run(create_app(url, workers, secret_file, client_limits), host=host, port=port, log_level="warning",
-                ws_max_size=MAX_WS_MESSAGE)
+    config = uvicorn.Config(create_app(url, workers, secret_file, client_limits), log_level="warning",
+                            ws_max_size=MAX_WS_MESSAGE)
+    try:
+        uvicorn.Server(config).run(sockets=[listening])
+    except KeyboardInterrupt:  # uvicorn stopped cleanly on Ctrl-C, then raises it again: say so, exit 130
+        console.print("damier arcade stopped")
+        raise typer.Exit(code=130) from None
+    console.print("damier arcade stopped")
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` for the arcade (uvicorn listens on it), or one line saying why not."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise fail(f"--host {host!r} is not an address of this machine ({exc.strerror})") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise fail(f"port {port} on {host} is in use (another server?); choose another with --port") from None
+        raise fail(f"cannot listen on {host}:{port} ({exc.strerror})") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

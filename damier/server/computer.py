@@ -98,7 +98,9 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _serve(conn: Connection, parent: int) -> None:
-    """A worker's life: answer each job sent on ``conn`` with ``("ok", answer)`` or ``("error", text)``."""
+    """A worker's life: answer each job sent on ``conn`` with ``("ok", answer)`` or ``("error", text)``. Ctrl-C
+    in the terminal reaches the whole process group: a worker leaves it to the server, which stops its workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent(parent)
     while True:
         try:
