@@ -186,6 +186,20 @@ def test_record_export_replays_and_import_gives_replay_frames(client: TestClient
     assert view["status"] == "replay" and view["legal_moves"] == []
 
 
+def test_an_imported_record_keeps_who_played_each_seat(client: TestClient) -> None:
+    created = create(client, [{"kind": "human"}, {"kind": "computer", "level": "easy"}])
+    game_id, red = created["id"], created["tokens"]["0"]
+    client.post(f"/api/games/{game_id}/resign", headers={"X-Seat-Token": red})
+    record = client.get(f"/api/games/{game_id}/record").json()
+    imported = client.post("/api/records", json=record).json()
+    seats = client.get(f"/api/games/{imported['id']}").json()["seats"]
+    assert [(s["kind"], s["level"]) for s in seats] == [("human", None), ("computer", "easy")]
+    arena = {**record, "players": ["alphabeta:depth=3", "Blue (you)"]}  # as the arena and the terminal write
+    imported = client.post("/api/records", json=arena).json()
+    seats = client.get(f"/api/games/{imported['id']}").json()["seats"]
+    assert [(s["kind"], s["level"]) for s in seats] == [("computer", "alphabeta:depth=3"), ("human", None)]
+
+
 def test_a_replay_comes_in_pages_that_together_are_every_position(client: TestClient) -> None:
     options = {"rows": 5, "cols": 5}
     game = damier.load("atoms", **options)

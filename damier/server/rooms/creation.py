@@ -115,12 +115,33 @@ async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
     row = GameRow(id=new_room_id(), game=state.game.name, options=dict(state.game.options), seed=record.seed,
                   start=record.start, status="replay", result=outcome.to_json() if outcome else None,
                   draw_offer=None, undo_request=[], rematch=None, created_at=now, updated_at=now,
-                  seats=[SeatRow(i, "human", None) for i in range(state.game.num_players)],
+                  seats=[imported_seat(i, record.players[i] if i < len(record.players) else "",
+                                       state.game.player_names[i]) for i in range(state.game.num_players)],
                   moves=list(zip(state.moves_in_notation(), players, strict=True)))
     await asyncio.wrap_future(arcade.storage.create_game(row))
     room = GameRoom(row, state.game, state)
     arcade.rooms.add(room)
     return room
+
+
+#: the words a record's player text uses for a person (the arcade writes "Red (human)", the terminal "Red (you)")
+PEOPLE = ("", "human", "person", "you")
+
+
+def imported_seat(index: int, player: str, name: str) -> SeatRow:
+    """The seat of an imported record's player: a person, or a computer with its level or agent as the record
+    names it (``"Red (hard)"``, ``"alphabeta:depth=3"``; the arcade, the terminal and the arena write them so).
+
+    >>> imported_seat(0, "Red (human)", "Red").kind, imported_seat(1, "Blue (hard)", "Blue").level
+    ('human', 'hard')
+    >>> imported_seat(1, "mcts:time=0.5", "Blue").level, imported_seat(0, "Red", "Red").kind
+    ('mcts:time=0.5', 'human')
+    """
+    text = player.strip()
+    inner = text[text.rindex("(") + 1:-1].strip() if text.endswith(")") and "(" in text else text
+    if inner.lower() in PEOPLE or inner == name:
+        return SeatRow(index, "human", None)
+    return SeatRow(index, "computer", inner[:80])
 
 
 def check_position(name: str, options: dict[str, Any], position: str | None,
