@@ -130,18 +130,47 @@ export function renderPlayers(page, view) {
   }));
 }
 
+/** The move list. Between two players it reads in pairs, a numbered row per move of each (`1. c1d2 h8g7`), the
+ * first player's move on the left; chance moves (robots' steps) are kept out of the rows and named in the title of
+ * the move they follow. With more players, one numbered cell per move. */
 export function renderMoves(page, view) {
   const el = page.el;
   const moves = view.moves || [];
   el.movesEmpty.hidden = moves.length > 0;
   const atBottom = !page.movesScrolledUp;
   const finished = view.status !== "active" || !!view.result;
-  replace(el.moves, moves.map((m, k) => {
+  const paired = (view.seats || []).length === 2;
+  el.moves.classList.toggle("paired", paired);
+  let number = 0;
+  let open = false; // the current row has its left cell and waits for the right one
+  const items = [];
+  moves.forEach((m, k) => {
     const ply = m.ply ?? k + 1;
-    const content = [h("span", { class: "ply" }, String(ply)), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move)];
-    return h("li", { "data-testid": `move-${ply}`, class: k === moves.length - 1 ? "current" : null, title: `${view.seats?.[m.player]?.name || ""} ${m.move}` },
-      finished ? h("a", { href: `#/replay/${encodeURIComponent(page.id)}?ply=${ply}` }, content) : content);
-  }));
+    const chance = m.player < 0;
+    let label = String(ply);
+    let cls = "";
+    if (paired && chance) {
+      cls = "chance";
+      const before = items[items.length - 1];
+      if (before) before.title = `${before.title} · then ${m.move}`;
+    } else if (paired && m.player === 0) {
+      number += 1;
+      label = `${number}.`;
+      open = true;
+    } else if (paired) {
+      if (!open) number += 1;
+      label = open ? "" : `${number}…`;
+      cls = "right";
+      open = false;
+    }
+    const content = [h("span", { class: "ply" }, label), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move)];
+    const classes = [cls, k === moves.length - 1 ? "current" : ""].filter(Boolean).join(" ") || null;
+    items.push(h("li", { "data-testid": `move-${ply}`, "data-ply": ply, class: classes, title: `${ply}. ${view.seats?.[m.player]?.name || ""} ${m.move}` },
+      finished ? h("a", { href: `#/replay/${encodeURIComponent(page.id)}?ply=${ply}` }, content) : content));
+  });
+  const shown = items.filter((item) => !item.classList.contains("chance"));
+  if (items.length && items[items.length - 1].classList.contains("chance") && shown.length) shown[shown.length - 1].classList.add("current");
+  replace(el.moves, items);
   if (atBottom || moves.length <= 1) el.moves.scrollTop = el.moves.scrollHeight;
 }
 

@@ -1,0 +1,55 @@
+"""The game page's move list: in pairs between two players (`1. B1 C3`, the first player's moves in the left
+column, so colours never zigzag), one numbered cell per move with more players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.server.conftest import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+
+def played(server: ServerProcess, seats: int, squares: list[str]) -> str:
+    """An Exploding Atoms game between ``seats`` people on 5 x 5 with ``squares`` played in turn; its id."""
+    options: dict[str, Any] = {"rows": 5, "cols": 5, "players": seats}
+    created = httpx.post(f"{server.url}/api/games", json={
+        "game": "atoms", "options": options, "seats": [{"kind": "human"}] * seats}).json()
+    for ply, square in enumerate(squares):
+        token = created["tokens"][str(ply % seats)]
+        answer = httpx.post(f"{server.url}/api/games/{created['id']}/moves", json={"move": square},
+                            headers={"X-Seat-Token": token})
+        assert answer.status_code == 200, answer.text
+    return str(created["id"])
+
+
+def box(page: Page, ply: int) -> dict[str, float]:
+    found = page.get_by_test_id(f"move-{ply}").bounding_box()
+    assert found is not None
+    return dict(found)
+
+
+def test_two_players_read_in_numbered_pairs(page: Page, live_server: ServerProcess) -> None:
+    game_id = played(live_server, 2, ["A1", "E5", "C3", "B4", "D2"])
+    page.goto(f"{live_server.url}/#/game/{game_id}")
+    expect(page.get_by_test_id("move-5")).to_be_visible()
+    for ply, number in ((1, "1."), (3, "2."), (5, "3.")):
+        expect(page.get_by_test_id(f"move-{ply}").locator(".ply")).to_have_text(number)
+    for ply in (2, 4):
+        expect(page.get_by_test_id(f"move-{ply}").locator(".ply")).to_have_text("")
+    first, second, third = box(page, 1), box(page, 2), box(page, 3)
+    assert abs(first["y"] - second["y"]) < 1 and second["x"] > first["x"] + first["width"] / 2
+    assert third["y"] > first["y"] + first["height"] / 2 and abs(third["x"] - first["x"]) < 1
+    assert abs(box(page, 5)["x"] - first["x"]) < 1  # the first player's moves stay in the left column
+
+
+def test_three_players_get_one_numbered_cell_per_move(page: Page, live_server: ServerProcess) -> None:
+    game_id = played(live_server, 3, ["A1", "E5", "C3", "B4"])
+    page.goto(f"{live_server.url}/#/game/{game_id}")
+    expect(page.get_by_test_id("move-4")).to_be_visible()
+    for ply in range(1, 5):
+        expect(page.get_by_test_id(f"move-{ply}").locator(".ply")).to_have_text(str(ply))
