@@ -382,6 +382,11 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         arcade = arcade_of(request)
         return seat_view(arcade, await commands.undo(arcade, game_id, x_seat_token, everything), x_seat_token)
 
+    @app.post("/api/games/{game_id}/undo/decline", summary="Decline the other players' request to take back a move")
+    async def decline_undo(game_id: str, request: Request, x_seat_token: SeatToken = None) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        return seat_view(arcade, await commands.decline_undo(arcade, game_id, x_seat_token), x_seat_token)
+
     @app.post("/api/games/{game_id}/resign", summary="Resign")
     async def resign(game_id: str, request: Request,
                      x_seat_token: SeatToken = None) -> dict[str, Any]:

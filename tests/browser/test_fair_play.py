@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.server.conftest import ServerProcess
 
@@ -79,3 +79,33 @@ def test_a_draw_offered_to_the_computer_is_answered_at_once(page: Page, live_ser
     page.get_by_test_id("btn-draw").click()
     expect(page.get_by_test_id("result-banner")).to_be_visible()
     expect(page.get_by_test_id("result-banner")).to_contain_text("Draw")
+
+
+def test_a_takeback_request_between_two_browsers_declined(browser: Browser, live_server: ServerProcess) -> None:
+    red_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    blue_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        red = red_context.new_page()
+        new_game(red, live_server.url, "human", casual=False)
+        invite = red.get_by_test_id("invite-link-1").input_value()
+        blue = blue_context.new_page()
+        blue.goto(invite)
+        expect(blue.get_by_test_id("board")).to_be_visible()
+        red.locator("[data-testid='square-A1'][data-legal='true']").click()
+        expect(blue.get_by_test_id("move-1")).to_be_visible()
+        expect(red.get_by_test_id("btn-undo")).to_be_enabled()
+        red.get_by_test_id("btn-undo").click()
+        expect(red.get_by_test_id("btn-undo")).to_have_text("Undo asked")
+        request = blue.get_by_test_id("request")
+        expect(request).to_be_visible()
+        expect(request).to_contain_text("Red asks to take back the last move.")
+        expect(blue.get_by_test_id("btn-undo")).to_be_disabled()
+        blue.get_by_test_id("btn-undo-decline").click()
+        expect(request).to_be_hidden()
+        expect(red.locator(".message", has_text="Your takeback request was declined.")).to_be_visible()
+        expect(red.get_by_test_id("btn-undo")).to_have_text("Undo")
+        expect(red.get_by_test_id("move-1")).to_be_visible()
+        expect(blue.get_by_test_id("move-1")).to_be_visible()
+    finally:
+        red_context.close()
+        blue_context.close()

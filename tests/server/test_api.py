@@ -141,6 +141,20 @@ def test_undo_between_humans_needs_every_human_seat(client: TestClient) -> None:
     assert second["version"] == 0 and second["undo_request"] == []
 
 
+def test_a_takeback_request_declined_is_gone_and_the_moves_stay(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    decline = f"/api/games/{game_id}/undo/decline"
+    nothing = client.post(decline, headers={"X-Seat-Token": blue})
+    assert nothing.status_code == 409 and nothing.json()["error"] == "there is no takeback request to decline"
+    move(client, game_id, red, "A1")
+    client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": red})
+    own = client.post(decline, headers={"X-Seat-Token": red})
+    assert own.status_code == 409 and "you asked for this takeback yourself" in own.json()["error"]
+    assert client.post(decline).status_code == 403
+    view = client.post(decline, headers={"X-Seat-Token": blue}).json()
+    assert view["undo_request"] == [] and view["version"] == 1 and [m["move"] for m in view["moves"]] == ["A1"]
+
+
 def test_resignation_ends_the_game_for_the_opponent(client: TestClient) -> None:
     game_id, red, blue = human_pair(client)
     view = client.post(f"/api/games/{game_id}/resign", headers={"X-Seat-Token": red}).json()

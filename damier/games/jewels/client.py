@@ -54,6 +54,8 @@ def describe(game: Game) -> dict[str, Any]:
         "agreement": {
             "offer": "Offer to stop", "accept": "Accept: stop here", "decline": "Decline", "offered": "Stop offered",
             "declined": "The computer declines to stop: it plays on.",
+            "request": "offers to stop here: the player with more jewels wins.",
+            "refused": "Your offer to stop was declined.",
             "explain": "If both players agree to stop, the player with more jewels wins (equal: a draw)",
         },
     }

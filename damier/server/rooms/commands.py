@@ -71,6 +71,18 @@ async def undo(arcade: Arcade, game_id: str, token: str | None, everything: bool
     return room
 
 
+async def decline_undo(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
+    """Refuse the other players' request to take back a move (``undo`` between people): the request is gone."""
+    async with seated(arcade, game_id, token, over="the game is over; there is no takeback to decline") as (room, seat):
+        asked = room.row.undo_request
+        if not asked:
+            raise Conflict("there is no takeback request to decline")
+        if seat in asked:
+            raise Conflict("you asked for this takeback yourself; another player may decline it")
+        await update(arcade, room, undo_request=[])
+    return room
+
+
 async def resign(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
     """The token's seat resigns (``damier.core.game.resignation``: the one rule for every number of players)."""
     async with seated(arcade, game_id, token) as (room, seat):

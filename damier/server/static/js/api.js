@@ -69,6 +69,7 @@ export const api = {
     return request("POST", `/api/games/${enc(id)}/moves`, { body, token });
   },
   undo(id, token) { return request("POST", `/api/games/${enc(id)}/undo`, { token }); },
+  declineUndo(id, token) { return request("POST", `/api/games/${enc(id)}/undo/decline`, { token }); },
   undoAll(id, token) { return request("POST", `/api/games/${enc(id)}/undo?all=true`, { token }); },
   resign(id, token) { return request("POST", `/api/games/${enc(id)}/resign`, { token }); },
   draw(id, action, token) { return request("POST", `/api/games/${enc(id)}/draw`, { body: { action }, token }); },

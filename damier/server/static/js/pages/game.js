@@ -203,6 +203,7 @@ class GamePage {
   }
 
   undo() { return actions.undo(this); }
+  declineUndo() { return actions.declineUndo(this); }
   /** A puzzle with graded hints asks the next level; any other game its hint agent's move. */
   askHint() {
     if (this.shown?.hints_allowed === false) return undefined; // between people without hints: no button, no key

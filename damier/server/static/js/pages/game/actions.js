@@ -75,6 +75,15 @@ export async function resign(page) {
   }
 }
 
+/** Refuse another player's takeback request. */
+export async function declineUndo(page) {
+  try {
+    answered(page, await api.declineUndo(page.id, page.actingToken(page.latest)), "undo");
+  } catch (err) {
+    showError(err);
+  }
+}
+
 /** The words of a draw offer the computer declined (a game's `agreement` words may say it otherwise). */
 const DECLINED = "The computer declines the draw: it plays on.";
 

@@ -21,9 +21,12 @@ export function renderControls(page, view) {
   const asked = (view.undo_request || []).map(Number);
   const waitingOthers = asked.length > 0 && local.every((s) => asked.includes(s));
   const othersAsked = asked.length > 0 && !waitingOthers;
-  el.undo.disabled = !page.canUndo(view) || waitingOthers;
-  el.undo.querySelector(".label").textContent = waitingOthers ? "Undo asked" : othersAsked ? "Agree to undo" : "Undo";
-  el.undo.classList.toggle("attention", othersAsked);
+  el.undo.disabled = !page.canUndo(view) || waitingOthers || othersAsked;
+  el.undo.querySelector(".label").textContent = waitingOthers ? "Undo asked" : "Undo";
+  // this browser's request gone with no move taken back: another player declined it
+  const before = page.undoAsked;
+  if (before && before.version === view.version && !asked.length) showMessage("Your takeback request was declined.", "info");
+  page.undoAsked = waitingOthers ? { version: view.version } : null;
   // hint
   el.hint.hidden = !playing || view.hints_allowed === false; // between people only in a game created with hints
   el.hint.disabled = !page.isMyTurn(view) || !!page.hintPending;
@@ -37,6 +40,36 @@ export function renderControls(page, view) {
   const quit = isPuzzle(view) ? "Give up" : "Resign";
   el.resign.querySelector(".label").textContent = page.resignArmed ? `Really ${quit.toLowerCase()}?` : quit;
   renderDraws(page, view, active && playing);
+  renderRequest(page, view, active && playing && othersAsked ? asked : [], active && playing);
+}
+
+/** Another player's proposal: a takeback asked by `askers` (seats), else a draw offered to this browser's seats. */
+function renderRequest(page, view, askers, allowed) {
+  const box = page.el.request;
+  const words = { ...DRAW_WORDS, ...(page.mod?.client?.agreement || {}) };
+  const names = (seats) => seats.map((s) => view.seats?.[s]?.name || `Player ${s + 1}`).join(" and ");
+  const offerSeat = offeredBy(view);
+  if (askers.length) {
+    replace(box,
+      h("span", { class: "request-text" }, `${names(askers)} ${askers.length > 1 ? "ask" : "asks"} to take back the last move.`),
+      h("button", { type: "button", class: "btn", "data-testid": "btn-undo-accept", onclick: () => page.undo() }, "Accept"),
+      h("button", { type: "button", class: "btn ghost", "data-testid": "btn-undo-decline", onclick: () => page.declineUndo() }, "Decline"));
+  } else if (allowed && view.has_draws && offerSeat !== null && !page.localSeats().includes(offerSeat)) {
+    replace(box,
+      h("span", { class: "request-text" }, words.request ? `${names([offerSeat])} ${words.request}` : `${names([offerSeat])} offers a draw.`),
+      h("button", { type: "button", class: "btn", "data-testid": "btn-draw-accept", title: words.explain || null, onclick: () => page.draw("accept") }, words.accept),
+      h("button", { type: "button", class: "btn ghost", "data-testid": "btn-draw-decline", onclick: () => page.draw("decline") }, words.decline));
+  } else {
+    box.replaceChildren();
+  }
+  box.hidden = !box.childElementCount;
+}
+
+/** The seat whose draw offer stands, or null. */
+function offeredBy(view) {
+  const offer = view.draw_offer;
+  if (offer === null || offer === undefined) return null;
+  return Number(typeof offer === "object" ? offer.seat ?? offer.by : offer);
 }
 
 /** The draw offer's words: a draw's, or those of the game's `agreement` (its client description) when agreeing
@@ -46,15 +79,13 @@ const DRAW_WORDS = { offer: "Offer a draw", accept: "Accept draw", decline: "Dec
 function renderDraws(page, view, allowed) {
   const { drawBox } = page.el;
   drawBox.replaceChildren();
-  if (!view.has_draws || !allowed) return;
   const words = { ...DRAW_WORDS, ...(page.mod?.client?.agreement || {}) };
-  const offer = view.draw_offer;
-  const offerSeat = offer === null || offer === undefined ? null : Number(typeof offer === "object" ? offer.seat ?? offer.by : offer);
-  if (offerSeat !== null && !page.localSeats().includes(offerSeat)) {
-    drawBox.append(
-      h("button", { type: "button", class: "btn", "data-testid": "btn-draw-accept", title: words.explain || null, onclick: () => page.draw("accept") }, words.accept),
-      h("button", { type: "button", class: "btn ghost", "data-testid": "btn-draw-decline", onclick: () => page.draw("decline") }, words.decline));
-  } else {
+  const offerSeat = offeredBy(view);
+  const mine = offerSeat !== null && page.localSeats().includes(offerSeat);
+  if (page.drawOffered && offerSeat === null && allowed) showMessage(words.refused || "Your draw offer was declined.", "info");
+  page.drawOffered = mine;
+  if (!view.has_draws || !allowed) return;
+  if (offerSeat === null || page.localSeats().includes(offerSeat)) { // an offer to this browser is in the request box
     drawBox.append(h("button", {
       type: "button", class: "btn", "data-testid": "btn-draw", disabled: offerSeat !== null, title: words.explain || null,
       onclick: () => page.draw("offer"),

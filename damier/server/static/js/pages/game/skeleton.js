@@ -29,6 +29,8 @@ export function buildSkeleton(root, page) {
   el.resign = h("button", { type: "button", class: "btn", "data-testid": "btn-resign", title: "Resign the game", onclick: () => page.resign() },
     icon("flag"), h("span", { class: "label" }, "Resign"));
   el.drawBox = h("span", { class: "draw-box" });
+  // another player's proposal to this browser's seats (a takeback, a draw): what they ask, Accept and Decline
+  el.request = h("div", { class: "request-box", "data-testid": "request", role: "status", "aria-live": "polite", hidden: true });
   el.flip = h("button", { type: "button", class: "btn", "data-testid": "btn-flip", title: "Turn the board round", "aria-pressed": "false", hidden: true, onclick: () => page.flip() },
     icon("repeat"), h("span", { class: "label" }, "Flip board"));
   el.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" }, el.undo, el.hint, el.resign, el.drawBox, el.flip);
@@ -48,7 +50,7 @@ export function buildSkeleton(root, page) {
       h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
-        el.status, el.banner, el.board, el.info, el.controls, el.keys),
+        el.status, el.banner, el.board, el.info, el.request, el.controls, el.keys),
       el.side = h("aside", { class: "side-col" },
         el.playersPanel = h("section", { class: "panel players", "data-testid": "players", "aria-labelledby": "players-title" },
           h("h2", { id: "players-title" }, "Players"), el.share, el.players),
