@@ -209,3 +209,43 @@ def test_a_chain_is_drawn_wave_by_wave_with_the_boards_the_server_sent(page: Pag
         square = page.locator(f"[data-testid^='square-'][data-index='{index}']")
         expect(square).to_have_attribute("data-count", str(count))
         expect(square).to_have_attribute("data-owner", str(owner if count else -1))
+
+
+#: 4 x 4, Red to move: B2 explodes onto Blue's only atom (C2): Red wins as the explosion is drawn
+LAST_EXPLOSION = "1r,2r,.,./2r,3r,1b,./.,.,.,./.,.,.,. r rb 9"
+
+#: record whether the result banner ever showed while the board was animating, and whether it animated at all
+SPOILERS = """() => {
+  window.__spoiled = false;
+  window.__animated = false;
+  const board = document.querySelector("[data-testid='board']");
+  const banner = document.querySelector("[data-testid='result-banner']");
+  new MutationObserver(() => {
+    const animating = board.dataset.animating === "true";
+    window.__animated ||= animating;
+    window.__spoiled ||= animating && !banner.hidden;
+  }).observe(document.body, { attributes: true, childList: true, subtree: true });
+}"""
+
+
+def test_the_result_shows_after_the_last_explosion_and_below_the_board(browser: Browser,
+                                                                          live_server: ServerProcess) -> None:
+    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+        "game": "atoms", "options": {"rows": 4, "cols": 4}, "start": LAST_EXPLOSION,
+        "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/#/game/{created['id']}?seat=0&token={created['tokens']['0']}")
+        page.wait_for_selector(LEGAL)
+        page.evaluate(SPOILERS)
+        page.get_by_test_id("square-B2").click()
+        expect(page.get_by_test_id("result-banner")).to_be_visible()
+        expect(page.get_by_test_id("result-banner")).to_contain_text("Red wins")
+        assert page.evaluate("window.__animated") is True
+        assert page.evaluate("window.__spoiled") is False
+        page.evaluate("window.scrollTo(0, 0)")
+        board = page.get_by_test_id("board").bounding_box()
+        assert board is not None and board["y"] + board["height"] <= 900  # the board is not pushed out of sight
+    finally:
+        context.close()

@@ -41,8 +41,16 @@ class GamePage {
       status: (state) => showConnection(this.el?.conn, state),
     });
     this.views = new ViewQueue({
-      before: (next, prev) => { this.renderPanels(next); this.drawBoard(prev, { still: true }); },
-      animate: (prev, next, opts) => this.mod.animate(this.el.board, next.events, prev.board, opts),
+      // the panels say what happened as the move is drawn; the result waits for the end of its animation
+      before: (next, prev) => { this.renderPanels(next, { animating: true }); this.drawBoard(prev, { still: true }); },
+      animate: async (prev, next, opts) => {
+        this.el.board.dataset.animating = "true";
+        try {
+          await this.mod.animate(this.el.board, next.events, prev.board, opts);
+        } finally {
+          delete this.el.board.dataset.animating;
+        }
+      },
       show: (next) => {
         if (this.hint && this.hint.version !== next.version) this.hint = null;
         if (this.path && this.path.version !== next.version) this.path = null;
@@ -288,12 +296,14 @@ class GamePage {
     this.el.board.classList.toggle("my-turn", mine);
   }
 
-  renderPanels(view) {
+  /** The panels for `view`; `animating`: its move is being drawn, so the result banner waits. */
+  renderPanels(view, { animating = false } = {}) {
     this.el.title.textContent = view.title;
     const options = this.mod.describeOptions(view.options || {}, { start: view.start });
     this.el.sub.textContent = view.hints_on ? `${options} · casual, hints on` : options;
-    renderStatus(this, view);
-    renderBanner(this, view);
+    const spoiler = animating && !!view.result; // the status and the banner say who won: after the last explosion
+    if (!spoiler) renderStatus(this, view);
+    if (!spoiler) renderBanner(this, view);
     renderControls(this, view);
     renderPlayers(this, view);
     this.el.playersPanel.hidden = isPuzzle(view);

@@ -50,7 +50,7 @@ export function buildSkeleton(root, page) {
       h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
-        el.status, el.banner, el.board, el.info, el.request, el.controls, el.keys),
+        el.status, el.board, el.info, el.banner, el.request, el.controls, el.keys),
       el.side = h("aside", { class: "side-col" },
         el.playersPanel = h("section", { class: "panel players", "data-testid": "players", "aria-labelledby": "players-title" },
           h("h2", { id: "players-title" }, "Players"), el.share, el.players),
