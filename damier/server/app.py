@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from damier import __version__
 from damier.core import registry
 from damier.core.errors import DamierError
-from damier.server import secret
+from damier.server import api_docs, secret
 from damier.server.computer import ComputerPool
 from damier.server.guards import BodyGuard, SecurityHeaders
 from damier.server.limits import ClientLimits, Limits
@@ -242,8 +242,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             pool.close()
             storage.close()
 
-    app = FastAPI(title="damier arcade", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="damier arcade", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Play damier's games in the browser, against the computer or online.")
+    api_docs.mount(app)
     app.add_middleware(BodyGuard, limit=MAX_BODY_BYTES, seconds=BODY_SECONDS)
     app.add_middleware(SecurityHeaders)
 

@@ -8,8 +8,8 @@ hold a connection). The whole body is read first, so no route works on half of o
 read is a 400 from the application's error handler: the body is parsed once, by the route.)
 
 ``SecurityHeaders``: a Content-Security-Policy (scripts, styles and connections from this server only, no inline
-script, no framing), ``nosniff``, a referrer policy. The API docs pages (``/docs``, ``/redoc``), which FastAPI
-builds from a CDN with an inline script, get a policy that allows just that.
+script, no framing), ``nosniff``, a referrer policy. The API docs page (``/docs``, Swagger UI served by the arcade)
+may also use inline styles, which Swagger UI sets.
 """
 
 from __future__ import annotations
@@ -25,13 +25,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 #: CSSOM, which the policy does not restrict
 POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
           "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-#: FastAPI's API docs pages load Swagger UI / ReDoc from jsDelivr and start them with an inline script
-DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-               "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
-               "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
-               "font-src https://fonts.gstatic.com; worker-src blob:; connect-src 'self'; object-src 'none'; "
-               "base-uri 'none'; frame-ancestors 'none'")
-DOCS_PATHS = ("/docs", "/redoc")
+#: the API docs page: Swagger UI, from this server too, writes style attributes and <style> elements
+DOCS_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+               "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+               "frame-ancestors 'none'")
+DOCS_PATHS = ("/docs",)
 HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),

@@ -63,7 +63,7 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     refused = client.post("/api/records", content="x", headers={"Content-Type": "text/plain"})
     assert "content-security-policy" in refused.headers
     docs = client.get("/docs").headers["content-security-policy"]
-    assert "https://cdn.jsdelivr.net" in docs and "frame-ancestors 'none'" in docs
+    assert "script-src 'self';" in docs and "http" not in docs and "frame-ancestors 'none'" in docs
 
 
 def slow_upload(url: str, send_every: float, total: float) -> tuple[float, bytes]:
