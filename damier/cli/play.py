@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -54,11 +57,15 @@ def split_specs(text: str) -> list[str]:
 
 
 def play_help(state: Any) -> str:
-    """The command summary of ``play``, with a move of this game as the example."""
-    moves = state.legal_moves()
-    example = f" (e.g. {state.move_to_str(moves[len(moves) // 2])})" if moves else ""
+    """The command summary of ``play``, with a move of this game as the example, and the moves that are words
+    (Khet's ``claim`` of a repetition draw) when one is legal now."""
+    texts = [state.move_to_str(m) for m in state.legal_moves()] if state.player >= 0 else []
+    example = f" (e.g. {texts[len(texts) // 2]})" if texts else ""
+    words = sorted({t for t in texts if t.isalpha() and t.islower()})
+    now = f" | {' | '.join(words)} (a move now)" if words else ""
     hint = "hint (again for more)" if state.game.info.has("hints") else "hint"
-    return f"Commands: a move in notation{example} | moves | undo | {hint} | save FILE | resign | help"
+    return (f"Commands: a move in notation{example}{now} | preview MOVE | moves | undo | {hint} | save FILE | "
+            "resign | help")
 
 
 @app.command()
@@ -70,6 +77,8 @@ def play(
         "medium, hard, mcts:time=1.0, ext:COMMAND, ...). Default: human against hard.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for chance events and computer players.")] = None,
     save: Annotated[Path | None, typer.Option(help="Write the game record to this file when the game ends.")] = None,
+    start: Annotated[str | None, typer.Option(help="Start from this position, in the game's notation (as "
+                                                   "`damier record show` and the arcade print it).")] = None,
 ) -> None:
     """Play in the terminal: any mix of human and computer seats (ext:COMMAND seats an external engine)."""
     from damier.ai.base import close_agent
@@ -83,23 +92,28 @@ def play(
                        f"{game.num_players} players ({', '.join(game.player_names)})")
         agents = {i: make_agent(spec, game, seed=None if seed is None else seed + i)
                   for i, spec in enumerate(seats) if spec.lower() != "human"}
+        state = game.start_state(start, seed)
+        if state.is_over():
+            raise fail(f"--start: the game is already over in that position ({state.outcome_reason()})")
     except DamierError as exc:
-        raise fail(str(exc)) from None
+        raise fail(f"--start: {exc}" if start is not None and "start" not in str(exc) else str(exc)) from None
     try:
-        play_game(game, seats, agents, seed, save)
+        play_game(game, seats, agents, seed, save, state)
     finally:
         for agent in agents.values():
             close_agent(agent)
 
 
-def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | None, save: Path | None) -> None:
-    """The terminal game of ``play`` (seat ``i`` is ``agents[i]``, or a person when it has no agent)."""
+def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | None, save: Path | None,
+              state: Any = None) -> None:
+    """The terminal game of ``play`` (seat ``i`` is ``agents[i]``, or a person when it has no agent), from
+    ``state`` (None: the game's usual start)."""
     from damier.ai.base import AgentFailure, AgentResigned
     from damier.ai.spec import hint_agent
     from damier.core.game import CHANCE, forfeit, resignation
     from damier.core.record import Record, now_iso
 
-    state = game.new_state(seed)
+    state = game.new_state(seed) if state is None else state
     started = now_iso()
     names = [f"{game.player_names[i]} ({seats[i]})" for i in range(game.num_players)]
     console.print(f"[bold]{game.title}[/]: " + " vs ".join(names) + f". {play_help(state)}")
@@ -116,7 +130,7 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
         me = state.player
         if me in agents:
             try:
-                with console.status(f"{names[me]} is thinking..."):
+                with console.status(f"{names[me]} is thinking..."), quiet_keyboard():
                     move = agents[me].choose(state)
             except AgentFailure as failure:
                 cause = f"{game.player_names[me]}'s {failure.reason}"
@@ -142,6 +156,8 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
         command = command.lower()
         if command in ("help", "?"):
             console.print(play_help(state))
+        elif command == "preview":
+            preview(state, argument)
         elif command == "moves":
             console.print("Legal moves: " + " ".join(state.move_to_str(m) for m in state.legal_moves()))
         elif command == "undo":
@@ -173,6 +189,8 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
                 console.print(Text(f"{exc}. Type 'moves' for the legal moves, 'help' for commands.", style="red"),
                               soft_wrap=True)
                 continue
+            if not confirm_losing_move(state, move):
+                continue
             state.play(move)
             describe_events(state)
             show_board(state)
@@ -181,6 +199,65 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
     console.print(f"[bold]Game over:[/] {outcome.reason}.")
     if save:
         save_record(Record.from_state(state, players=names, started_at=started), save)
+
+
+def preview(state: Any, text: str) -> None:
+    """``preview MOVE``: what the move would do (its events, the board after it, the end it brings), played on a
+    copy: nothing changes."""
+    if not text.strip():
+        console.print("preview needs a move: preview " + (state.move_to_str(state.legal_moves()[0])
+                                                          if state.legal_moves() else "MOVE"))
+        return
+    try:
+        after = state.copy()
+        after.play(after.parse_move(text))
+    except DamierError as exc:
+        console.print(Text(f"{exc}. Type 'moves' for the legal moves.", style="red"), soft_wrap=True)
+        return
+    console.print(Text(f"Preview of {text.strip()} (not played):", style="bold"))
+    describe_events(after)
+    show_board(after)
+
+
+def confirm_losing_move(state: Any, move: Any) -> bool:
+    """Whether to play ``move``: yes, unless it ends the game with a loss for the player who makes it (Khet: a
+    shot at one's own Pharaoh), when the player is asked first."""
+    after = state.copy()
+    after.play(move)
+    outcome = after.outcome()
+    if outcome is None or outcome.returns[state.player] >= 0:
+        return True
+    console.print(Text(f"Careful: {state.move_to_str(move)} loses the game ({outcome.reason}).", style="bold red"),
+                  soft_wrap=True)
+    try:
+        answer = console.input(Text("Play it anyway? [y/N] ")).strip().lower()
+    except EOFError:
+        return False
+    return answer in ("y", "yes")
+
+
+@contextlib.contextmanager
+def quiet_keyboard() -> Iterator[None]:
+    """While a computer thinks: keys typed in the terminal are not echoed into its spinner, and are dropped after
+    (nothing is played ahead by accident). Does nothing when the input is not a terminal."""
+    try:
+        import termios
+
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd) if sys.stdin.isatty() else None
+    except (ImportError, OSError, ValueError, AttributeError):
+        saved = None
+    if saved is None:
+        yield
+        return
+    quiet = list(saved)
+    quiet[3] &= ~(termios.ECHO | termios.ICANON)
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield
+    finally:
+        termios.tcflush(fd, termios.TCIFLUSH)
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def finish_early(state: Any, outcome: Any, names: list[str], started: str, save: Path | None) -> None:
@@ -242,7 +319,41 @@ def record_show(
     console.print(Text(f"Started {record.started_at}"
                        + (f", finished {record.finished_at}" if record.finished_at else "")))
     moves = record.moves
-    console.print(Text(f"Moves ({len(moves)}): " + " ".join(f"{i + 1}.{m}" for i, m in enumerate(moves))))
+    console.print(Text(f"Moves ({len(moves)}): " + numbered(record)), soft_wrap=True)
     show_board(state)
     outcome = state.outcome() or record.result
     console.print(Text(f"Result: {outcome.reason}" if outcome else "Result: unfinished"))
+
+
+def numbered(record: Any) -> str:
+    """A record's moves as players write them: in numbered pairs between two players (``1. c1d2 h8g7 2. ...``,
+    ``1... h8g7`` when the second player begins), chance moves in parentheses; with more players each move
+    numbered (``1.A1 2.B2 3.C3``).
+
+    >>> from damier.core.record import Record
+    >>> numbered(Record(game="atoms", options={"rows": 3, "cols": 3}, moves=["A1", "C3", "A1"]))
+    '1. A1 C3 2. A1'
+    """
+    from damier.core.game import CHANCE
+
+    state = registry.load(record.game, **record.options).start_state(record.start, record.seed)
+    if state.game.num_players != 2:
+        return " ".join(f"{i + 1}.{m}" for i, m in enumerate(record.moves))
+    words: list[str] = []
+    number, waiting = 0, False  # waiting: the row has the first player's move
+    for text in record.moves:
+        player = state.player
+        state.play(state.parse_move(text))
+        if player == CHANCE:
+            words.append(f"({text})")
+        elif player == 0:
+            number += 1
+            words += [f"{number}.", text]
+            waiting = True
+        elif waiting:
+            words.append(text)
+            waiting = False
+        else:
+            number += 1
+            words += [f"{number}...", text]
+    return " ".join(words)

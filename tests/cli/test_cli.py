@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -218,11 +219,25 @@ def test_record_show_replays_a_record(tmp_path: Path) -> None:
     out = result.stdout
     assert contains(out, "Exploding Atoms {'rows': 3, 'cols': 3, 'players': 2}")
     assert contains(out, "Players: Red vs Blue")
-    numbered = " ".join(f"{i + 1}.{m}" for i, m in enumerate(record.moves))
+    # two players alternate: the moves in numbered pairs, Red's first
+    numbered = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m for i, m in enumerate(record.moves))
     assert contains(out, f"Moves ({len(record.moves)}): {numbered}")
     assert record.result is not None
     assert contains(out, f"Result: {record.result.reason}")
     assert re.search(r"^\s+A\s+B\s+C\s*$", out, re.MULTILINE)
+
+
+def test_record_show_numbers_each_move_with_three_players(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(4)
+    state = damier.load("atoms", rows=3, cols=3, players=3).new_state()
+    for _ in range(7):
+        state.play(rng.choice(state.legal_moves()))
+    record = Record.from_state(state)
+    record.save(tmp_path / "three.json")
+    out = invoke("record", "show", str(tmp_path / "three.json")).stdout
+    assert contains(out, "Moves (7): " + " ".join(f"{i + 1}.{m}" for i, m in enumerate(record.moves)))
 
 
 def test_record_show_json(tmp_path: Path) -> None:
@@ -424,3 +439,39 @@ def test_the_engine_of_a_game_without_setups_takes_startpos() -> None:
     state.play(state.parse_move("B2"))
     assert state.is_legal(state.parse_move(bestmove.split()[1]))
     assert [line.split()[4] for line in lines if line.startswith("info time")] == ["1", "2"]
+
+
+def test_keys_typed_while_the_computer_thinks_are_neither_echoed_nor_played(tmp_path: Path) -> None:
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": "100", "TERM": "dumb"}
+    process = subprocess.Popen([sys.executable, "-m", "damier.cli", "play", "atoms", *SMALL, "--players",
+                                "mcts:time=3.0,human"], stdin=follower, stdout=follower, stderr=follower, env=env)
+    os.close(follower)
+    seen = b""
+
+    def read_until(marker: bytes, seconds: float = 60, count: int = 1) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + seconds
+        while seen.count(marker) < count:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            ready, _, _ = select.select([leader], [], [], 0.5)
+            if ready:
+                seen += os.read(leader, 4096)
+
+    try:
+        read_until(b"A  B  C", count=2)  # the first board is drawn: Red's computer thinks for 3 s
+        time.sleep(0.5)
+        os.write(leader, b"A1\n")  # typed ahead
+        read_until(b"to move>")
+        assert b"A1" not in seen.split(b"plays")[0]  # not echoed into the spinner
+        os.write(leader, b"moves\n")
+        read_until(b"Legal moves:")
+        read_until(b"to move>", 10)
+        assert b"Blue (human) plays" not in seen  # the typed-ahead move was dropped, not played
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        os.close(leader)

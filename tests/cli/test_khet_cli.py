@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 import textwrap
@@ -155,6 +156,46 @@ def test_play_says_who_won() -> None:
     lines = captured.get().splitlines()
     assert lines[-2].startswith("  Silver's laser: j1 -> ") and lines[-2].endswith(": removes Red's Pharaoh on f8")
     assert lines[-1] == "  Silver wins"
+
+
+#: two Pharaohs and two Sphinxes: Silver's j1- turns its laser west, onto its own Pharaoh on e1
+OWN_GOAL = "xs4pn4/10/10/10/10/10/10/4Pn4Xn s 0"
+
+
+def test_play_previews_a_move_and_asks_before_an_own_goal() -> None:
+    result = invoke("play", "khet", "--players", "human,easy", "--start", OWN_GOAL,
+                    stdin="preview j1-\nj1-\nn\nj1-\ny\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    preview = out.index("Preview of j1- (not played):")
+    assert out.index("  Silver's laser: j1 -> e1: removes Silver's Pharaoh on e1", preview) > preview
+    warnings = [line for line in out.splitlines() if "Careful: j1- loses the game" in line]
+    assert len(warnings) == 2 and out.count("Play it anyway? [y/N]") == 2  # declined once, then confirmed
+    assert out.count("removes Silver's Pharaoh on e1") == 2  # the preview, then the move played
+    assert "Game over: Red wins: the Silver Pharaoh was hit by a laser." in out
+
+
+def test_play_from_a_bad_start_is_one_error_line() -> None:
+    result = invoke("play", "khet", "--start", "xs4pn4/10/10 s 0")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --start: ") and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_board_marks_reserved_squares_unlike_any_piece() -> None:
+    result = invoke("play", "khet", "--players", "human,easy", stdin="resign\n")
+    board = "\n".join(line for line in result.stdout.splitlines() if re.match(r"\s+[1-8]  ", line))
+    assert board.count("\n") == 7 and "()" in board and "[]" in board and "s:" not in board and "r:" not in board
+
+
+def test_help_names_the_claim_when_a_repetition_can_be_claimed() -> None:
+    from damier.cli.play import play_help
+
+    state = damier.load("khet", repetition="claim").state_from_position("xs4pn4/10/10/10/10/10/10/4Pn4Xn s 0")
+    for move in ["e1e2", "f8f7", "e2e1", "f7f8"] * 2:
+        state.play(state.parse_move(move))
+    assert "claim" in [state.move_to_str(m) for m in state.legal_moves()]
+    assert "| claim (a move now) |" in play_help(state)
+    assert "claim" not in play_help(damier.load("khet").new_state())
 
 
 def test_play_atoms_events_are_unchanged() -> None:

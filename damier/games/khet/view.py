@@ -42,7 +42,8 @@ def render_styled(s: np.ndarray, beam: set[int] | None = None) -> list[tuple[str
             if c:
                 out.append((piece_letters(c) + mark, TERMINAL_COLOURS[(c >> 2) & 1]))
             else:
-                empty = ".." if RESERVED[sq] < 0 else ("s:" if RESERVED[sq] == 0 else "r:")
+                # reserved squares: brackets, which no piece's letters look like ("s:" read as a Red Scarab)
+                empty = ".." if RESERVED[sq] < 0 else ("()" if RESERVED[sq] == 0 else "[]")
                 out.append((empty + mark, "dim"))
         out.append((f" {r + 1}\n", None))
     out.append(("     " + "".join(f" {f} " for f in FILES) + "\n", None))
@@ -55,7 +56,7 @@ def render_styled(s: np.ndarray, beam: set[int] | None = None) -> list[tuple[str
     else:
         out.append((f"{COLOURS[to_move]} to move.\n", None))
     out.append(("(kind X Sphinx, P Pharaoh, A Anubis, Y Pyramid, S Scarab; upper case Silver, lower case Red; "
-                "then facing n/e/s/w; s: r: squares reserved for Silver / Red; * last beam)", None))
+                "then facing n/e/s/w; () [] squares reserved for Silver / Red; * last beam)", None))
     return out
 
 
