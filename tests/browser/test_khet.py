@@ -354,3 +354,14 @@ def test_a_move_is_drawn_with_the_boards_the_server_sent(page: Page, live_server
     # the Pharaoh on e2 and the Red Pyramid still on e6 while the laser crosses; then the Pyramid is gone
     drawn = page.evaluate("window.__seen")
     assert [s for i, s in enumerate(drawn) if i == 0 or s != drawn[i - 1]] == ["a8 b6 e2 e6 j1 j6", "a8 b6 e2 j1 j6"]
+
+
+def test_on_a_phone_the_editors_palette_is_right_under_the_board(phone: Page, live_server: ServerProcess) -> None:
+    phone.goto(f"{live_server.url}/#/editor/khet")
+    expect(phone.get_by_test_id("palette-panel")).to_be_visible()
+    board = phone.get_by_test_id("board").bounding_box()
+    palette = phone.get_by_test_id("palette-panel").bounding_box()
+    start = phone.get_by_test_id("editor-start").bounding_box()
+    assert board is not None and palette is not None and start is not None
+    assert board["y"] + board["height"] <= palette["y"] < board["y"] + board["height"] + 200
+    assert palette["y"] < start["y"]  # before the panel that starts a game, and the others

@@ -115,13 +115,14 @@ class Editor {
       h("p", { class: "lead" }, "Click a piece, then a square to move it (or drag it); turn or remove it with the buttons. "
         + "Add pieces from the palette. The server checks the position as you go."),
       h("div", { class: "game-layout" },
+        // the palette right under the board (on a phone it was below every panel, far from the board)
         h("section", { class: "board-col", "aria-label": "Board" }, el.status, el.board, el.selectionBar,
+          h("section", { class: "panel", "aria-labelledby": "ed-palette", "data-testid": "palette-panel" }, h("h2", { id: "ed-palette" }, "Add a piece"), el.palette),
           h("section", { class: "panel", "aria-labelledby": "ed-play" }, h("h2", { id: "ed-play" }, "Play it"),
             h("div", { class: "option-fields" }, el.options),
             el.seats, el.startError, h("div", { class: "form-actions" }, el.start))),
         h("aside", { class: "side-col" },
           h("section", { class: "panel", "aria-labelledby": "ed-start" }, h("h2", { id: "ed-start" }, "Start from"), el.starts),
-          h("section", { class: "panel", "aria-labelledby": "ed-palette" }, h("h2", { id: "ed-palette" }, "Add a piece"), el.palette),
           h("section", { class: "panel", "aria-labelledby": "ed-position" }, h("h2", { id: "ed-position" }, "Position"),
             el.fields.map((f) => f.field),
             h("div", { class: "field" }, el.position),
