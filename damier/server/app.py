@@ -527,7 +527,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         except NotFound as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
-        await _watch(websocket, lambda: arcade.room(game_id), lambda text: _socket_message(arcade, game_id, text))
+        await _watch(websocket, lambda: arcade.room(game_id),
+                     lambda text, watcher: _socket_message(arcade, game_id, text, watcher))
 
     @app.websocket("/api/races/{race_id}/ws")
     @app.websocket("/ws/races/{race_id}")
@@ -539,7 +540,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             await websocket.close(code=4404, reason=exc.message[:120])
             return
         await _watch(websocket, lambda: race_commands.look(arcade, race_id),
-                     lambda text: _race_message(arcade, race_id, text))
+                     lambda text, _watcher: _race_message(arcade, race_id, text))
 
     # ----- the web client ---------------------------------------------------------------------------------
     if STATIC.is_dir():
@@ -557,11 +558,11 @@ def _error(status: int, message: str) -> dict[str, Any]:
 
 
 async def _watch(websocket: WebSocket, load: Callable[[], Awaitable[Room]],
-                 handle: Callable[[str], Awaitable[dict[str, Any] | None]]) -> None:
+                 handle: Callable[[str, Watcher], Awaitable[dict[str, Any] | None]]) -> None:
     """Accept the socket and make it a watcher of the room ``load`` gives once it is accepted (the room in
     memory then: nothing awaited between the two, so never one that was replaced); it is sent the room at once
     and after every change; each message it sends is handled by ``handle``, whose reply (if any) goes to this
-    socket only."""
+    socket only (``handle`` is given the message and this socket's watcher)."""
     await websocket.accept()
     try:
         room = await load()
@@ -590,7 +591,7 @@ async def _watch(websocket: WebSocket, load: Callable[[], Awaitable[Room]],
             if text is None:
                 watcher.offer(encode(_error(422, "messages are JSON text")))
                 continue
-            reply = await handle(text)
+            reply = await handle(text, watcher)
             if reply is not None:
                 watcher.offer(encode(reply))
     except WebSocketDisconnect:
@@ -674,17 +675,30 @@ async def _race_message(arcade: Arcade, race_id: str, text: str) -> dict[str, An
     return None
 
 
-async def _socket_message(arcade: Arcade, game_id: str, text: str) -> dict[str, Any] | None:
-    """Handle ``{"type": "move", "move", "version", "token"}`` or ``{"type": "ping"}``; the reply, if any
-    (a move's success is the state every watcher receives)."""
+async def _socket_message(arcade: Arcade, game_id: str, text: str, watcher: Watcher) -> dict[str, Any] | None:
+    """Handle ``{"type": "move", "move", "version", "token"}``, ``{"type": "hello", "token", "away"?}`` (this
+    socket plays the token's seat; ``away``: its page is hidden) or ``{"type": "ping"}``; the reply, if any (a
+    move's success is the state every watcher receives, a hello's the ``presence`` message)."""
     read = _read_message(text)
     if isinstance(read, dict):
         return read
     kind, message = read
     if kind == "ping":
         return {"type": "pong"}
+    if kind == "hello":
+        token, away = message.get("token"), message.get("away", False)
+        if not isinstance(token, str) or not isinstance(away, bool):
+            return _error(422, "a hello message has 'token' (a seat's) and 'away' (true or false)")
+        try:
+            room = await arcade.room(game_id)
+            if watcher not in room.watchers:
+                return _error(409, "this socket watches a copy of the game that was replaced; reconnect")
+            room.present(watcher, arcade.require_seat(room, token), away)
+        except RoomError as exc:
+            return _error(status_of(exc), exc.message)
+        return None
     if kind != "move":
-        return _error(422, f"unknown message type {kind[:40]!r}; accepted: move, ping")
+        return _error(422, f"unknown message type {kind[:40]!r}; accepted: move, hello, ping")
     move, version, token = message.get("move"), message.get("version"), message.get("token")
     if not isinstance(move, str) or not (version is None or isinstance(version, int)) or not isinstance(token, str):
         return _error(422, "a move message has 'move' (notation), 'token' and 'version'")

@@ -109,3 +109,36 @@ def test_a_takeback_request_between_two_browsers_declined(browser: Browser, live
     finally:
         red_context.close()
         blue_context.close()
+
+
+HIDE = """() => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_the_invite_panel_sees_the_friend_join_and_every_seat_shows_presence(
+        browser: Browser, live_server: ServerProcess) -> None:
+    red_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    blue_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        red = red_context.new_page()
+        new_game(red, live_server.url, "human", casual=False)
+        expect(red.get_by_test_id("invite-state-1")).to_have_text("invited · not here yet")
+        expect(red.get_by_test_id("presence-1")).to_have_attribute("data-presence", "offline")
+        expect(red.get_by_test_id("presence-0")).to_have_attribute("data-presence", "online")
+        invite = red.get_by_test_id("invite-link-1").input_value()
+        blue = blue_context.new_page()
+        blue.goto(invite)
+        expect(blue.get_by_test_id("board")).to_be_visible()
+        expect(red.get_by_test_id("invite-state-1")).to_have_text("joined · online")
+        expect(red.get_by_test_id("presence-1")).to_have_attribute("data-presence", "online")
+        expect(blue.get_by_test_id("presence-0")).to_have_attribute("data-presence", "online")
+        blue.evaluate(HIDE)
+        expect(red.get_by_test_id("presence-1")).to_have_attribute("data-presence", "away")
+        blue.close()
+        expect(red.get_by_test_id("presence-1")).to_have_attribute("data-presence", "offline")
+        expect(red.get_by_test_id("invite-state-1")).to_have_text("invited · not here yet")
+    finally:
+        red_context.close()
+        blue_context.close()

@@ -391,3 +391,39 @@ def test_a_line_with_a_bad_move_is_refused_with_the_move_named(client: TestClien
                                                                 fragment: str) -> None:
     answer = client.post("/api/positions", json={"game": "atoms", "options": SMALL, "moves": moves})
     assert answer.status_code == 422 and fragment in answer.text, answer.text
+
+
+def test_presence_tells_every_watcher_which_seats_are_here(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+
+    def next_presence(socket: Any) -> dict[str, str]:
+        while True:
+            message = socket.receive_json()
+            if message["type"] == "presence":
+                return dict(message["seats"])
+
+    def next_error(socket: Any) -> int:
+        while True:
+            message = socket.receive_json()
+            if message["type"] == "error":
+                return int(message["status"])
+
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as watcher:
+        assert watcher.receive_json()["type"] == "state"
+        with client.websocket_connect(f"/api/games/{game_id}/ws") as red_socket:
+            red_socket.receive_json()
+            red_socket.send_json({"type": "hello", "token": red})
+            assert next_presence(watcher) == {"0": "online"}
+            with client.websocket_connect(f"/api/games/{game_id}/ws") as blue_socket:
+                assert blue_socket.receive_json()["type"] == "state"
+                assert next_presence(blue_socket) == {"0": "online"}  # told who is here as it arrives
+                blue_socket.send_json({"type": "hello", "token": blue, "away": True})
+                assert next_presence(watcher) == {"0": "online", "1": "away"}
+                blue_socket.send_json({"type": "hello", "token": "f" * 48})
+                assert next_error(blue_socket) == 403
+                blue_socket.send_json({"type": "hello", "token": blue, "away": "yes"})
+                assert next_error(blue_socket) == 422
+                blue_socket.send_json({"type": "hello", "token": blue, "away": False})
+                assert next_presence(watcher) == {"0": "online", "1": "online"}
+            assert next_presence(watcher) == {"0": "online"}  # blue's page closed
+        assert next_presence(watcher) == {}

@@ -29,6 +29,9 @@ class Watcher:
         self._send = send
         self._close = close
         self.dropped = False
+        #: the seat this socket said it plays (a ``hello`` with the seat's token), and whether its page is hidden
+        self.seat: int | None = None
+        self.away = False
         self._closing: asyncio.Task[None] | None = None
         self.task = asyncio.create_task(self._pump())
 
@@ -85,13 +88,44 @@ class Room(abc.ABC):
         return not self.watchers and not self.lock.locked()
 
     def watch(self, watcher: Watcher) -> None:
-        """Add a watcher; it is sent the room at once."""
+        """Add a watcher; it is sent the room at once, and who is here."""
         watcher.offer(self.message())
         self.watchers.add(watcher)
+        if self.presence():
+            watcher.offer(self.presence_message())
 
     def unwatch(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
         watcher.stop()
+        if watcher.seat is not None:
+            self.tell_presence()
+
+    def presence(self) -> dict[str, str]:
+        """The seats some socket of this server plays, each ``"online"`` (a page in view) or ``"away"`` (every
+        page of that seat hidden); a seat nobody plays now is not named (offline)."""
+        seen: dict[str, str] = {}
+        for watcher in self.watchers:
+            if watcher.seat is not None and not watcher.dropped:
+                key = str(watcher.seat)
+                seen[key] = "online" if not watcher.away or seen.get(key) == "online" else "away"
+        return dict(sorted(seen.items()))
+
+    def presence_message(self) -> str:
+        return encode({"type": "presence", "seats": self.presence()})
+
+    def present(self, watcher: Watcher, seat: int, away: bool) -> None:
+        """``watcher`` plays ``seat`` (its token checked), its page hidden or not: every watcher is told when
+        that changes who is here."""
+        before = self.presence()
+        watcher.seat, watcher.away = seat, away
+        if self.presence() != before:
+            self.tell_presence()
+
+    def tell_presence(self) -> None:
+        text = self.presence_message()
+        for watcher in list(self.watchers):
+            if not watcher.offer(text):
+                self.watchers.discard(watcher)
 
     def broadcast(self) -> None:
         """Tell every watcher about a change: one serialisation, shared; a watcher too far behind is dropped."""

@@ -36,9 +36,15 @@ class GamePage {
     this.resignArmed = false;
     this.flipped = false;
     this.claimInvitation(query);
+    this.here = {}; // who is here: {seat: "online" | "away"} (the server's presence messages)
     this.connection = new Connection(id, {
       receive: (view, source) => this.receive(view, source),
       status: (state) => showConnection(this.el?.conn, state),
+      hello: () => this.localSeats().map((seat) => ({ token: seats.token(id, seat), away: document.hidden })),
+      presence: (here) => {
+        this.here = here;
+        if (this.shown && this.el) { renderPlayers(this, this.shown); renderInvite(this, this.shown); }
+      },
     });
     this.views = new ViewQueue({
       // the panels say what happened as the move is drawn; the result waits for the end of its animation
@@ -58,7 +64,10 @@ class GamePage {
       },
     });
     this.onKey = (e) => this.keydown(e);
-    this.onVisible = () => { if (!document.hidden) this.connection.refresh(); };
+    this.onVisible = () => {
+      this.connection.hello(); // away while hidden, online again when seen
+      if (!document.hidden) this.connection.refresh();
+    };
   }
 
   get shown() { return this.views.shown; }

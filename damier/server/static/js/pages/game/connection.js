@@ -10,7 +10,9 @@ const POLL_MS = 3000;
 export class Connection {
   /** receive(view, source): a view arrived; status(state): "connecting", "live" or "offline"; url(id): the
    * socket's address (a game's by default); fetch(id): the view over HTTP (a game's, with the primary token). */
-  constructor(id, { receive, status, url = socketUrl, fetch = null }) {
+  /** hello(): the seats this page plays, [{token, away}], said to the socket when it opens and by `hello()`
+   * (a game's page; a race says nothing); presence(seats): who is here, {seat: "online" | "away"}. */
+  constructor(id, { receive, status, url = socketUrl, fetch = null, hello = null, presence = null }) {
     this.id = id;
     this.receive = receive;
     this.status = status;
@@ -21,6 +23,14 @@ export class Connection {
     this.timers = new Set();
     this.pollTimer = null;
     this.closed = false;
+    this.hellos = hello;
+    this.presence = presence;
+  }
+
+  /** Tell the server which seats this page plays, and whether it is in view (when the socket is open). */
+  hello() {
+    if (!this.hellos || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    for (const message of this.hellos()) this.ws.send(JSON.stringify({ type: "hello", ...message }));
   }
 
   later(fn, ms) {
@@ -43,11 +53,13 @@ export class Connection {
     ws.onopen = () => {
       this.backoff = 500;
       this.status("live");
+      this.hello();
     };
     ws.onmessage = (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === "state" && msg.state) this.receive(msg.state, "ws");
+      else if (msg.type === "presence" && msg.seats) this.presence?.(msg.seats);
       else if (msg.type === "error" && msg.error) showMessage(msg.error, "error");
     };
     ws.onclose = (event) => {

@@ -115,11 +115,13 @@ function inviteRow(page, view, store, i) {
   const link = inviteUrl(page.id, i, store.tokens[String(i)]);
   const input = h("input", { class: "link-input", readonly: true, value: link, "data-testid": `invite-link-${i}`, "aria-label": `Invitation link for ${view.seats[i].name}` });
   const remote = store.remote.includes(i);
-  return h("div", { class: "invite-row" },
+  const here = page.here?.[String(i)]; // the friend opened the link: their page is online (or away)
+  return h("div", { class: "invite-row", "data-testid": `invite-row-${i}`, "data-presence": remote ? here || "offline" : "local" },
     h("div", { class: "invite-head" },
       h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
       h("strong", {}, view.seats[i].name),
-      h("small", { class: "muted" }, remote ? "invited" : "played here"),
+      h("small", { class: "muted", "data-testid": `invite-state-${i}` },
+        !remote ? "played here" : here ? `joined · ${here}` : "invited · not here yet"),
       h("button", {
         type: "button", class: "link-btn", "data-testid": `invite-local-${i}`,
         onclick: () => {

@@ -117,12 +117,15 @@ export function renderPlayers(page, view) {
     const who = local.includes(i) ? "You" : seat.kind === "computer" ? `Computer · ${seat.level || "?"}`
       : store.remote.includes(i) ? "Invited" : "Person";
     const winner = view.result && view.result.winner === i;
+    // a person's seat: online (a page of it in view), away (hidden), offline; this browser's own seats are here
+    const here = seat.kind !== "human" ? null : local.includes(i) ? "online" : page.here?.[String(i)] || "offline";
     return h("li", {
       class: `player${toMove ? " to-move" : ""}${out ? " out" : ""}${winner ? " winner" : ""}`,
       "data-testid": `player-${i}`, "aria-current": toMove ? "true" : null,
     },
       h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
-      h("span", { class: "player-name" }, seat.name, h("small", {}, who)),
+      h("span", { class: "player-name" }, seat.name, h("small", {}, who,
+        here ? h("span", { class: `presence ${here}`, "data-testid": `presence-${i}`, "data-presence": here }, here) : null)),
       seat.thinking && toMove ? h("span", { class: "spinner", title: "thinking", "aria-label": "thinking" }) : null,
       winner ? h("span", { class: "badge win" }, "winner") : out ? h("span", { class: "badge" }, "out") : null,
       s ? h("span", { class: "player-score", "data-testid": `score-${i}` },
