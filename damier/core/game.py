@@ -593,6 +593,18 @@ class State(abc.ABC):
     def events(self) -> list[dict[str, Any]]:
         """What the last move did, for animation (empty before the first move)."""
 
+    def move_marks(self, first: int = 0) -> list[str]:
+        """The mark of each move from ply ``first`` on (0: every move played), as a move list shows them: ``"x"``
+        for a move that took something (a piece shot, atoms captured, a jewel taken or a robot blown up), ``""``
+        otherwise. This default marks nothing: a game where moves take things says which do.
+
+        >>> import damier
+        >>> state = damier.load("atoms", rows=3, cols=3).new_state()
+        >>> state.play(state.parse_move("A1")); state.move_marks()
+        ['']
+        """
+        return [""] * max(0, len(self.history) - first)
+
     @abc.abstractmethod
     def key(self) -> bytes:
         """A compact key identifying the position (for transposition tables and repetition)."""

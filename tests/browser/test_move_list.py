@@ -53,3 +53,21 @@ def test_three_players_get_one_numbered_cell_per_move(page: Page, live_server: S
     expect(page.get_by_test_id("move-4")).to_be_visible()
     for ply in range(1, 5):
         expect(page.get_by_test_id(f"move-{ply}").locator(".ply")).to_have_text(str(ply))
+
+
+def test_a_move_that_took_something_is_marked(page: Page, live_server: ServerProcess) -> None:
+    duel = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"  # Silver's shot takes the Red Pyramid on e6 unless j6 moves
+    created = httpx.post(f"{live_server.url}/api/games", json={
+        "game": "khet", "start": duel, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    previews = created["state"]["board"]["previews"]
+    shot = next(m for m, beam in previews.items() if beam["removed"] is not None)
+    quiet = next(m for m, beam in httpx.post(f"{live_server.url}/api/games/{created['id']}/moves", json={
+        "move": shot}, headers={"X-Seat-Token": created["tokens"]["0"]}).json()["board"]["previews"].items()
+        if beam["removed"] is None)
+    answer = httpx.post(f"{live_server.url}/api/games/{created['id']}/moves", json={"move": quiet},
+                        headers={"X-Seat-Token": created["tokens"]["1"]})
+    assert answer.status_code == 200, answer.text
+    page.goto(f"{live_server.url}/#/game/{created['id']}")
+    expect(page.get_by_test_id("move-2")).to_be_visible()
+    expect(page.get_by_test_id("took-1")).to_have_text("×")
+    expect(page.get_by_test_id("took-2")).to_have_count(0)

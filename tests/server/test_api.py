@@ -70,7 +70,7 @@ def test_a_move_is_validated_by_the_rules_and_stored(client: TestClient, db_url:
     game_id, red, _ = human_pair(client)
     view = move(client, game_id, red, "b2", version=0).json()
     assert view["version"] == 1 and view["player"] == 1
-    assert view["moves"] == [{"ply": 1, "move": "B2", "player": 0}]
+    assert view["moves"] == [{"ply": 1, "move": "B2", "player": 0, "mark": ""}]
     assert view["board"]["counts"][4] == 1 and view["board"]["owners"][4] == 0
     assert view["events"][0] == {"type": "place", "player": 0, "square": "B2",
                                  "changes": {"B2": {"count": 1, "owner": 0}}}
@@ -308,7 +308,7 @@ def test_websocket_pushes_every_change_to_watchers(client: TestClient) -> None:
         pushed = watcher.receive_json()
         assert pushed["state"]["version"] == 1 and pushed["state"]["you"] is None
         watcher.send_json({"type": "move", "move": "C3", "version": 1, "token": blue})
-        assert watcher.receive_json()["state"]["moves"][-1] == {"ply": 2, "move": "C3", "player": 1}
+        assert watcher.receive_json()["state"]["moves"][-1] == {"ply": 2, "move": "C3", "player": 1, "mark": ""}
         watcher.send_json({"type": "move", "move": "A2", "version": 2, "token": blue})
         error = watcher.receive_json()
         assert error["type"] == "error" and error["status"] == 409

@@ -44,7 +44,7 @@ def test_the_robots_step_after_each_move_and_the_view_carries_both(client: TestC
     assert response.status_code == 200, response.text
     view = response.json()
     moves = view["moves"]
-    assert moves[0] == {"ply": 1, "move": "A3-A4", "player": 0}
+    assert moves[0] == {"ply": 1, "move": "A3-A4", "player": 0, "mark": ""}
     assert moves[1]["player"] == damier.CHANCE and moves[1]["move"].startswith("r")
     kinds = [e["type"] for e in view["events"]]
     assert kinds[0] == "slide" and "step" in kinds and kinds[-1] == "lit"

@@ -187,3 +187,18 @@ def test_the_position_check_answers_the_board_or_the_reason(client: TestClient) 
     atoms = client.post("/api/positions", json={"game": "atoms", "options": {"rows": 2, "cols": 2},
                                                 "position": "1r,./.,1b r rb 2"})
     assert atoms.status_code == 200 and atoms.json()["board"]["kind"] == "atoms"
+
+
+def test_a_move_that_shot_a_piece_is_marked_in_the_move_list(client: TestClient) -> None:
+    created = create(client, DUEL).json()
+    game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    previews = created["state"]["board"]["previews"]  # where each move's shot ends: what it removes, if anything
+    shot = next(m for m, beam in previews.items() if beam["removed"] is not None)
+    quiet = next(m for m, beam in previews.items() if beam["removed"] is None)
+    view = move(client, game_id, silver, shot).json()
+    assert [m["mark"] for m in view["moves"]] == ["x"]
+    client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": silver})
+    view = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": red}).json()
+    assert view["moves"] == []
+    view = move(client, game_id, silver, quiet).json()
+    assert [m["mark"] for m in view["moves"]] == [""]  # marked again after the undo, not kept from before

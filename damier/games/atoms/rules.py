@@ -20,6 +20,7 @@ Blue to move.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -122,6 +123,17 @@ class AtomsState(State):
         out = np.empty(self.game.n, dtype=np.int32)
         k = kernel.legal_moves(self._s, self.game.n, out)
         return [int(m) for m in out[:k]]
+
+    def move_marks(self, first: int = 0) -> list[str]:
+        """``"x"`` for a move whose explosions took a square another player held (its atoms turn the mover's)."""
+        n = self.game.n
+        boards = [*self._snapshots[first:], self._s]
+        marks = []
+        for before, after in itertools.pairwise(boards):
+            mover = int(before[2 * n + kernel.TO_MOVE])
+            held = (before[:n] > 0) & (before[n:2 * n] != mover)
+            marks.append("x" if bool(np.any(held & (after[n:2 * n] == mover) & (after[:n] > 0))) else "")
+        return marks
 
     def is_legal(self, move: int) -> bool:
         return 0 <= move < self.game.n and bool(kernel.is_legal(self._s, move, self.game.n))

@@ -22,6 +22,7 @@ damier.core.errors.IllegalMoveError: A3-A1: A2 is lit by the robot on B2; a man 
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -156,6 +157,17 @@ class JewelsState(State):
                                      np.empty(g.n, dtype=np.int32), out)
                 self._moves = [int(m) for m in out[:k]]
         return list(self._moves)
+
+    def move_marks(self, first: int = 0) -> list[str]:
+        """``"x"`` for a move that took something: a jewel (a man's slide) or a robot (blown up, or lit)."""
+        n = self.game.n
+        boards = [*self._snapshots[first:], self._s]
+        marks = []
+        for before, after in itertools.pairwise(boards):
+            jewel = int(after[n + COUNT] + after[n + COUNT + 1]) > int(before[n + COUNT] + before[n + COUNT + 1])
+            robots = np.count_nonzero(after[:n] == kernel.ROBOT) < np.count_nonzero(before[:n] == kernel.ROBOT)
+            marks.append("x" if jewel or robots else "")
+        return marks
 
     def is_legal(self, move: int) -> bool:
         return move in self.legal_moves()

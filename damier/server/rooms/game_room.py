@@ -29,6 +29,19 @@ class GameRoom(Room):
         #: the address that created the game, while this server remembers it: its computer's jobs share that
         #: address's turn in the computer pool (None: the game's own)
         self.client: str | None = None
+        #: the move list's marks (``State.move_marks``) of the moves in ``_marked``: kept, and extended as moves come
+        self._marks: list[str] = []
+        self._marked: list[tuple[str, int]] = []
+
+    def move_marks(self) -> list[str]:
+        """The mark of each stored move ("x": it took something), computed once per move: the marks of the moves
+        already marked are kept while those moves stay (an undo or another server's change marks again)."""
+        moves = self.row.moves
+        kept = len(self._marked) if moves[:len(self._marked)] == self._marked else 0
+        if kept != len(moves) or kept != len(self._marks):
+            self._marks = self._marks[:kept] + self.state.move_marks(kept)
+            self._marked = list(moves)
+        return self._marks
 
     @property
     def active(self) -> bool:

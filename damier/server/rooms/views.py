@@ -35,7 +35,8 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "player": player,
         "version": room.version,
         "legal_moves": [state.move_to_str(m) for m in state.legal_moves()] if active and player >= 0 else [],
-        "moves": [{"ply": i + 1, "move": m, "player": p} for i, (m, p) in enumerate(row.moves)],
+        "moves": [{"ply": i + 1, "move": m, "player": p, "mark": mark}
+                  for i, ((m, p), mark) in enumerate(zip(row.moves, room.move_marks(), strict=True))],
         "events": turn_events(room),
         "board": state.board_json(previews=previews),
         "position": state.position(),

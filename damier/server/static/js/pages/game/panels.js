@@ -155,7 +155,7 @@ export function renderMoves(page, view) {
     if (paired && chance) {
       cls = "chance";
       const before = items[items.length - 1];
-      if (before) before.title = `${before.title} · then ${m.move}`;
+      if (before) before.title = `${before.title} · then ${m.move}${m.mark === "x" ? " (took something)" : ""}`;
     } else if (paired && m.player === 0) {
       number += 1;
       label = `${number}.`;
@@ -166,7 +166,9 @@ export function renderMoves(page, view) {
       cls = "right";
       open = false;
     }
-    const content = [h("span", { class: "ply" }, label), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move)];
+    const took = m.mark === "x"; // the move took something (a piece shot, atoms captured, a jewel or a robot)
+    const content = [h("span", { class: "ply" }, label), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move),
+      took ? h("span", { class: "took", "data-testid": `took-${ply}`, title: "took something", "aria-label": "a capture" }, "×") : null];
     const classes = [cls, k === moves.length - 1 ? "current" : ""].filter(Boolean).join(" ") || null;
     items.push(h("li", { "data-testid": `move-${ply}`, "data-ply": ply, class: classes, title: `${ply}. ${view.seats?.[m.player]?.name || ""} ${m.move}` },
       finished ? h("a", { href: `#/replay/${encodeURIComponent(page.id)}?ply=${ply}` }, content) : content));

@@ -1,0 +1,68 @@
+"""The marks of a move list (``State.move_marks``): "x" for a move that took something, checked against naive
+readings of the boards before and after each move (the board views, not the kernels' arrays), over random games,
+and from any ply on."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import damier
+
+
+def khet_took(before: dict[str, Any], after: dict[str, Any], mover: int) -> bool:
+    return len(after["pieces"]) < len(before["pieces"])  # a shot removed a piece
+
+
+def atoms_took(before: dict[str, Any], after: dict[str, Any], mover: int) -> bool:
+    cells = zip(before["counts"], before["owners"], after["counts"], after["owners"], strict=True)
+    return any(c0 > 0 and o0 != mover and c1 > 0 and o1 == mover for c0, o0, c1, o1 in cells)
+
+
+def jewels_took(before: dict[str, Any], after: dict[str, Any], mover: int) -> bool:
+    def robots(board: dict[str, Any]) -> int:
+        return sum(1 for kind in board["pieces"].values() if kind == "robot")
+
+    return sum(after["jewels"]) > sum(before["jewels"]) or robots(after) < robots(before)
+
+
+GAMES: dict[str, tuple[dict[str, Any], Callable[[dict[str, Any], dict[str, Any], int], bool]]] = {
+    "khet": ({}, khet_took),
+    "atoms": ({"rows": 4, "cols": 4}, atoms_took),
+    "jewels": ({"size": 8, "jewels": 16, "walls": 10, "robots": 6}, jewels_took),
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_a_move_is_marked_exactly_when_it_took_something(name: str, seed: int) -> None:
+    options, took = GAMES[name]
+    state = damier.load(name, **options).new_state(seed)
+    rng = random.Random(seed)
+    expected = []
+    while not state.is_over() and len(state.history) < 150:
+        before, mover = state.board_json(previews=False), state.player
+        state.play(state.sample_chance(rng) if state.player == damier.CHANCE else rng.choice(state.legal_moves()))
+        expected.append("x" if took(before, state.board_json(previews=False), mover) else "")
+    assert state.move_marks() == expected
+    cut = rng.randrange(len(expected) + 1)
+    assert state.move_marks(cut) == expected[cut:]
+
+
+def test_some_moves_are_marked_in_every_game() -> None:
+    for name, (options, _) in GAMES.items():
+        marked = 0
+        for seed in range(5):
+            state = damier.load(name, **options).new_state(seed)
+            rng = random.Random(seed)
+            while not state.is_over() and len(state.history) < 150:
+                state.play(state.sample_chance(rng) if state.player == damier.CHANCE
+                           else rng.choice(state.legal_moves()))
+            marked += state.move_marks().count("x")
+        assert marked > 0, name
