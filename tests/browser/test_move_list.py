@@ -71,3 +71,44 @@ def test_a_move_that_took_something_is_marked(page: Page, live_server: ServerPro
     expect(page.get_by_test_id("move-2")).to_be_visible()
     expect(page.get_by_test_id("took-1")).to_have_text("×")
     expect(page.get_by_test_id("took-2")).to_have_count(0)
+
+
+def counts_on(page: Page, squares: list[str]) -> list[str | None]:
+    return [page.get_by_test_id(f"square-{s}").get_attribute("data-count") for s in squares]
+
+
+def test_browsing_earlier_positions_while_the_game_goes_on(page: Page, live_server: ServerProcess) -> None:
+    created = httpx.post(f"{live_server.url}/api/games", json={
+        "game": "atoms", "options": {"rows": 5, "cols": 5}, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    game_id, red_token, blue_token = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    for ply, square in enumerate(["A1", "E5", "A1", "E5"]):
+        answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": square},
+                            headers={"X-Seat-Token": red_token if ply % 2 == 0 else blue_token})
+        assert answer.status_code == 200, answer.text
+    frames = httpx.get(f"{live_server.url}/api/games/{game_id}/replay").json()["frames"]
+    page.goto(f"{live_server.url}/#/game/{game_id}?seat=0&token={red_token}")
+    legal = page.locator("[data-testid^='square-'][data-legal='true']")
+    expect(legal.first).to_be_visible()
+    watched = ["A1", "E5"]
+    page.get_by_test_id("move-2").click()
+    expect(page.get_by_test_id("browse-text")).to_contain_text("After move 2 of 4")
+    expected = [str(frames[2]["board"]["counts"][i]) for i in (0, 24)]
+    expect(page.get_by_test_id("square-A1")).to_have_attribute("data-count", expected[0])
+    assert counts_on(page, watched) == expected
+    assert legal.count() == 0  # nothing to play on an earlier position
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("browse-text")).to_contain_text("After move 1 of 4")
+    expect(page.get_by_test_id("square-E5")).to_have_attribute("data-count", "0")
+    page.keyboard.press("Home")
+    expect(page.get_by_test_id("browse-text")).to_have_text("The start position")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("browse-text")).to_contain_text("After move 1 of 4")
+    # the game goes on meanwhile: the new move is listed, the position browsed stays
+    httpx.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": "C3"}, headers={"X-Seat-Token": red_token})
+    expect(page.get_by_test_id("move-5")).to_be_visible()
+    expect(page.get_by_test_id("browse-text")).to_contain_text("After move 1 of 5")
+    page.get_by_test_id("browse-live").click()
+    expect(page.get_by_test_id("browse-bar")).to_be_hidden()
+    expect(page.get_by_test_id("square-C3")).to_have_attribute("data-count", "1")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("browse-bar")).to_be_hidden()

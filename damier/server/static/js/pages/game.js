@@ -10,6 +10,7 @@ import { replaceAddress, navigate } from "../router.js";
 import { showMessage, showError } from "../messages.js";
 import { Connection } from "./game/connection.js";
 import { ViewQueue } from "./game/view-queue.js";
+import { Browsing } from "./game/browse.js";
 import { buildSkeleton, renderKeys, showConnection } from "./game/skeleton.js";
 import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
 import { renderControls, renderInvite } from "./game/controls.js";
@@ -36,6 +37,7 @@ class GamePage {
     this.resignArmed = false;
     this.flipped = false;
     this.claimInvitation(query);
+    this.browsing = new Browsing(this); // an earlier position shown while the game goes on
     this.here = {}; // who is here: {seat: "online" | "away"} (the server's presence messages)
     this.connection = new Connection(id, {
       receive: (view, source) => this.receive(view, source),
@@ -50,6 +52,7 @@ class GamePage {
       // the panels say what happened as the move is drawn; the result waits for the end of its animation
       before: (next, prev) => { this.renderPanels(next, { animating: true }); this.drawBoard(prev, { still: true }); },
       animate: async (prev, next, opts) => {
+        if (this.browsing.active) return; // an earlier position is shown: the live move is not drawn now
         this.el.board.dataset.animating = "true";
         try {
           await this.mod.animate(this.el.board, next.events, prev.board, opts);
@@ -235,6 +238,10 @@ class GamePage {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const tag = event.target && event.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (this.browsing.key(event)) {
+      event.preventDefault();
+      return;
+    }
     const key = event.key.toLowerCase();
     if (key === "u") {
       event.preventDefault();
@@ -280,6 +287,11 @@ class GamePage {
   }
 
   drawBoard(view, { still = false } = {}) {
+    this.browsing.renderBar(view);
+    if (this.browsing.active) {
+      this.browsing.draw(view);
+      return;
+    }
     const path = this.path && this.path.version === view.version ? this.path : null;
     // a line shown from another board than the view's (a finished puzzle's solution, from its start) draws that board
     const board = !still && path?.board ? path.board : view.board;

@@ -169,12 +169,16 @@ export function renderMoves(page, view) {
     const took = m.mark === "x"; // the move took something (a piece shot, atoms captured, a jewel or a robot)
     const content = [h("span", { class: "ply" }, label), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move),
       took ? h("span", { class: "took", "data-testid": `took-${ply}`, title: "took something", "aria-label": "a capture" }, "×") : null];
-    const classes = [cls, k === moves.length - 1 ? "current" : ""].filter(Boolean).join(" ") || null;
+    const browsed = page.browsing?.ply;
+    const current = browsed === null || browsed === undefined ? k === moves.length - 1 : ply === browsed;
+    const classes = [cls, current ? "current" : ""].filter(Boolean).join(" ") || null;
+    // a finished game's moves open the replay there; a game going on shows the position after the move clicked
     items.push(h("li", { "data-testid": `move-${ply}`, "data-ply": ply, class: classes, title: `${ply}. ${view.seats?.[m.player]?.name || ""} ${m.move}` },
-      finished ? h("a", { href: `#/replay/${encodeURIComponent(page.id)}?ply=${ply}` }, content) : content));
+      finished ? h("a", { href: `#/replay/${encodeURIComponent(page.id)}?ply=${ply}` }, content)
+        : h("button", { type: "button", class: "move-btn", onclick: () => page.browsing.show(ply) }, content)));
   });
   const shown = items.filter((item) => !item.classList.contains("chance"));
-  if (items.length && items[items.length - 1].classList.contains("chance") && shown.length) shown[shown.length - 1].classList.add("current");
+  if (!page.browsing?.active && items.length && items[items.length - 1].classList.contains("chance") && shown.length) shown[shown.length - 1].classList.add("current");
   replace(el.moves, items);
   if (atBottom || moves.length <= 1) el.moves.scrollTop = el.moves.scrollHeight;
 }

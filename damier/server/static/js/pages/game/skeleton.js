@@ -19,6 +19,7 @@ export function buildSkeleton(root, page) {
   el.watching = h("span", { class: "watching", "data-testid": "watching", hidden: true }, icon("eye"), "You are watching");
   el.status = h("div", { class: "status", "data-testid": "status", "aria-live": "polite" },
     el.statusDot, el.statusText, el.thinking, el.watching);
+  el.browseBar = h("div", { class: "browse-bar", "data-testid": "browse-bar", role: "status", hidden: true });
   el.banner = h("div", { class: "result-banner", "data-testid": "result-banner", hidden: true, role: "status" });
   el.board = h("div", { class: "board-wrap", "data-testid": "board" }, h("div", { class: "board-loading" }));
   el.info = h("p", { class: "board-info", "data-testid": "board-info", hidden: true, "aria-live": "polite" });
@@ -50,7 +51,7 @@ export function buildSkeleton(root, page) {
       h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
-        el.status, el.board, el.info, el.banner, el.request, el.controls, el.keys),
+        el.status, el.browseBar, el.board, el.info, el.banner, el.request, el.controls, el.keys),
       el.side = h("aside", { class: "side-col" },
         el.playersPanel = h("section", { class: "panel players", "data-testid": "players", "aria-labelledby": "players-title" },
           h("h2", { id: "players-title" }, "Players"), el.share, el.players),
