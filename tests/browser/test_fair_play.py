@@ -142,3 +142,31 @@ def test_the_invite_panel_sees_the_friend_join_and_every_seat_shows_presence(
     finally:
         red_context.close()
         blue_context.close()
+
+
+def test_sounds_are_off_by_default_and_follow_the_moves_once_on(page: Page, live_server: ServerProcess) -> None:
+    duel = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"
+    created = httpx.post(f"{live_server.url}/api/games", json={
+        "game": "khet", "start": duel, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    page.goto(f"{live_server.url}/#/game/{game_id}")
+    toggle = page.get_by_test_id("sound-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+
+    def play(token: str) -> None:
+        view = httpx.get(f"{live_server.url}/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
+        shot = next(m for m, beam in view["board"]["previews"].items() if beam["removed"] is not None) \
+            if view["player"] == 0 else view["legal_moves"][0]
+        assert httpx.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": shot},
+                          headers={"X-Seat-Token": token}).status_code == 200
+
+    play(silver)
+    expect(page.get_by_test_id("move-1")).to_be_visible()
+    assert page.evaluate("window.__damierSounds || []") == []  # off: silent
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    play(red)
+    expect(page.get_by_test_id("move-2")).to_be_visible()
+    page.wait_for_function("(window.__damierSounds || []).includes('laser')")
+    page.reload()
+    expect(page.get_by_test_id("sound-toggle")).to_have_attribute("aria-pressed", "true")  # remembered

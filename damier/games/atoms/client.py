@@ -30,6 +30,8 @@ def describe(game: Game) -> dict[str, Any]:
     sample = type(game)(rows=8, cols=8, players=2).state_from_position(SAMPLE)
     return {
         "module": "atoms",
+        # which event of a move makes which of the page's sounds (static/js/sounds.js)
+        "sounds": {"wave": "explosion", "win": "win"},
         "seats": list(COLOURS),
         # columns lettered from A, rows numbered from 1 at the top (damier.core.grid)
         "squares": {"files": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "first_rank": "top"},

@@ -39,6 +39,8 @@ def describe(game: Game) -> dict[str, Any]:
     sample["sample_beam"] = starts["classic"].laser(0)  # Silver's opening shot, across the board
     return {
         "module": "khet",
+        # which event of a move makes which of the page's sounds (static/js/sounds.js)
+        "sounds": {"laser": "laser", "win": "win"},
         "seats": list(COLOURS),
         # files a.. left to right as Silver sees the board, ranks 1.. from Silver's side (the bottom)
         "squares": {"files": notation.FILES, "first_rank": "bottom"},

@@ -68,6 +68,8 @@ def describe(game: Game) -> dict[str, Any]:
     sample = sample_game.state_from_position(SAMPLE)
     return {
         "module": "micro",
+        # which event of a move makes which of the page's sounds (static/js/sounds.js)
+        "sounds": {"jump": "move", "solved": "win"},
         "seats": list(game.player_names),
         # the squares are named by what they show (R5); coordinates: columns a-f from the left, rows 1-6 from the top
         "squares": {"files": "abcdef", "first_rank": "top", "names": "colour-number"},

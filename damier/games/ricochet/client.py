@@ -93,6 +93,8 @@ def describe(game: Game) -> dict[str, Any]:
     sample = type(game)().state_from_position(SAMPLE)
     return {
         "module": "ricochet",
+        # which event of a move makes which of the page's sounds (static/js/sounds.js)
+        "sounds": {"slide": "move", "solved": "win"},
         "seats": list(game.player_names),
         # columns a-p from the west (left), rows 1-16 from the north (top): a1 is the north-west corner
         "squares": {"files": "abcdefghijklmnop", "first_rank": "top"},

@@ -1,6 +1,7 @@
 // Entry point: theme, routes, start.
 import { startRouter } from "./router.js";
 import { initTheme } from "./theme.js";
+import { initSoundToggle } from "./sounds.js";
 import * as home from "./pages/home.js";
 import * as newgame from "./pages/newgame.js";
 import * as game from "./pages/game.js";
@@ -11,6 +12,7 @@ import * as race from "./pages/race.js";
 import * as notFound from "./pages/notfound.js";
 
 initTheme();
+initSoundToggle();
 
 document.querySelector("[data-skip]")?.addEventListener("click", (e) => {
   e.preventDefault();

@@ -11,6 +11,7 @@ import { showMessage, showError } from "../messages.js";
 import { Connection } from "./game/connection.js";
 import { ViewQueue } from "./game/view-queue.js";
 import { Browsing } from "./game/browse.js";
+import { playMove } from "../sounds.js";
 import { buildSkeleton, renderKeys, showConnection } from "./game/skeleton.js";
 import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
 import { renderControls, renderInvite } from "./game/controls.js";
@@ -50,7 +51,11 @@ class GamePage {
     });
     this.views = new ViewQueue({
       // the panels say what happened as the move is drawn; the result waits for the end of its animation
-      before: (next, prev) => { this.renderPanels(next, { animating: true }); this.drawBoard(prev, { still: true }); },
+      before: (next, prev) => {
+        this.renderPanels(next, { animating: true });
+        this.drawBoard(prev, { still: true });
+        if (!this.browsing.active) playMove((next.moves || []).at(-1), next.events, this.mod.client?.sounds);
+      },
       animate: async (prev, next, opts) => {
         if (this.browsing.active) return; // an earlier position is shown: the live move is not drawn now
         this.el.board.dataset.animating = "true";
