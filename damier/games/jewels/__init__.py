@@ -46,7 +46,7 @@ INFO = GameInfo(
     levels={
         "easy": "alphabeta:depth=1",
         "medium": "alphabeta:depth=2",
-        "hard": "alphabeta:depth=5",
+        "hard": "alphabeta:depth=4",
     },
     agents={"jewels-greedy": "policy:name=greedy"},
     hint="hard",

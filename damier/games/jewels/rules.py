@@ -48,6 +48,7 @@ from damier.games.jewels.kernel import (
     ROBOTS,
     WHY,
 )
+from damier.games.jewels.search import WIN as SEARCH_WIN
 
 #: a random playout with no ply cap is decided by the jewels after this many plies
 PLAYOUT_PLIES = 4000
@@ -57,7 +58,7 @@ class JewelsGame(Game):
     """Jewels and Lasers on a ``size`` x ``size`` board, Gold (Player 1) against Silver."""
 
     info = INFO
-    win_score = kernel.WIN
+    win_score = SEARCH_WIN
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -110,3 +111,26 @@ def test_the_computer_agrees_to_stop_when_it_leads_and_never_when_it_trails() ->
         if len(seen) == 2:
             break
     assert seen == {True, False}
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 40))
+def test_the_threat_map_marks_only_squares_a_robot_step_can_light(seed: int, plies: int) -> None:
+    from damier.games.jewels.kernel import EMPTY, lit_by_one_step
+    from damier.games.jewels.search import threats
+
+    game = damier.load("jewels", **MEDIUM)
+    state = game.new_state(seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state.play(state.sample_chance(rng) if state.player == damier.CHANCE else rng.choice(state.legal_moves()))
+    s = state.kernel_array().copy()
+    marked = np.zeros(game.n, dtype=np.uint8)
+    threats(s, game.neighbours, marked)
+    empty = [sq for sq in range(game.n) if s[sq] == EMPTY]
+    exact = {sq for sq in empty if lit_by_one_step(s.copy(), game.neighbours, sq) > 0}
+    assert {sq for sq in empty if marked[sq]} <= exact  # a robot's own rays after its step: never a false alarm
+    # only a ray unblocked by the robot that left its square is missed: every other lit square is marked
+    assert len(exact) - sum(1 for sq in empty if marked[sq]) <= len(exact) // 2
