@@ -90,13 +90,19 @@ def play(
         if len(seats) != game.num_players:
             raise fail(f"--players lists {len(seats)} seats; {game.name} with these options has "
                        f"{game.num_players} players ({', '.join(game.player_names)})")
+    except DamierError as exc:
+        raise fail(str(exc)) from None
+    try:
+        state = game.start_state(start, seed)
+    except DamierError as exc:
+        raise fail(f"--start: {exc}") from None
+    if state.is_over():
+        raise fail(f"--start: the game is already over in that position ({state.outcome_reason()})")
+    try:  # last: an external engine's process is started here
         agents = {i: make_agent(spec, game, seed=None if seed is None else seed + i)
                   for i, spec in enumerate(seats) if spec.lower() != "human"}
-        state = game.start_state(start, seed)
-        if state.is_over():
-            raise fail(f"--start: the game is already over in that position ({state.outcome_reason()})")
     except DamierError as exc:
-        raise fail(f"--start: {exc}" if start is not None and "start" not in str(exc) else str(exc)) from None
+        raise fail(str(exc)) from None
     try:
         play_game(game, seats, agents, seed, save, state)
     finally:
