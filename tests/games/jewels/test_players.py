@@ -62,13 +62,14 @@ def test_the_levels_are_ordered_against_random() -> None:
     game = damier.load("jewels", **MEDIUM)
     rng = random.Random(5)
     wins = 0
-    for g in range(6 if NO_JIT else 16):
+    # medium won 29 of these 40 (72 %); a player no better than random reaches 26 about one time in 25
+    for g in range(40):
         state = game.new_state(g)
         seats = {g % 2: make_agent("medium", game, seed=g), 1 - g % 2: make_agent("random", game, seed=g)}
         while not state.is_over():
             state.play(state.sample_chance(rng) if state.player == damier.CHANCE else seats[state.player].choose(state))
         wins += state.outcome().winner == g % 2
-    assert wins >= (4 if NO_JIT else 11)
+    assert wins >= 26
 
 
 def test_mcts_plays_through_the_chance_node_with_the_kernel_playouts() -> None:
