@@ -39,7 +39,7 @@ def unsafe(state: damier.State, move: int) -> bool:
 @settings(max_examples=6, deadline=None)
 def test_a_player_never_stands_in_reach_of_one_robot_step_when_it_need_not(level: str, seed: int) -> None:
     if NO_JIT and level == "hard":
-        pytest.skip("a depth-5 search per position: JIT only")
+        pytest.skip("a depth-4 expectimax per position: JIT only")
     agent = make_agent(level, damier.load("jewels", **MEDIUM), seed=seed)
     for state in random_positions(seed, MEDIUM):
         if state.player not in (0, 1) or state.placing:
