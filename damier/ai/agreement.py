@@ -12,13 +12,7 @@ PLAYOUTS = 200
 
 def expected_return(state: State, seat: int) -> float:
     """What ``seat`` expects from playing on, on the scale of returns (-1 a loss, 0 level, +1 a win): the sign
-    of the game's default evaluation, or without one the share of random games it wins, scaled.
-
-    >>> import damier
-    >>> game = damier.load("khet")
-    >>> expected_return(game.new_state(), 0)
-    0.0
-    """
+    of the game's default evaluation, or without one the share of random games it wins, scaled."""
     game = state.game
     if game.evaluations and state.player != CHANCE:
         score = game.evaluate(state, seat)
@@ -31,12 +25,7 @@ def expected_return(state: State, seat: int) -> float:
 def agrees_to_stop(state: State, seat: int) -> bool:
     """Whether the computer in ``seat`` accepts to end the game here: its return when the game ends by agreement
     (``State.agreement_outcome``) is a win, or more than it expects from playing on. It declines a draw in a
-    level position and accepts one when it stands worse; where the score decides, it stops when it leads.
-
-    >>> import damier
-    >>> agrees_to_stop(damier.load("khet").new_state(), 1)
-    False
-    """
+    level position and accepts one when it stands worse; where the score decides, it stops when it leads."""
     if state.is_over():
         return False
     stop = state.agreement_outcome().returns[seat]

@@ -475,3 +475,10 @@ def test_keys_typed_while_the_computer_thinks_are_neither_echoed_nor_played(monk
         assert b"B2" in pending(leader) and pending(follower) == b"B2\n"
     os.close(leader)
     os.close(follower)
+
+
+def test_numbered_writes_two_players_moves_in_pairs() -> None:
+    from damier.cli.play import numbered
+
+    record = Record(game="atoms", options={"rows": 3, "cols": 3}, moves=["A1", "C3", "A1"])
+    assert numbered(record) == "1. A1 C3 2. A1"

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,10 +25,30 @@ log = logging.getLogger("damier.server")
 SWEEP_SECONDS = 5.0
 
 
-def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = None) -> Job:
+def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = None,
+        agreement_seat: int | None = None) -> Job:
     """What a worker needs to think about the room's position: names and notation only."""
     return Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
-               tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint, hint_level=level)
+               tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint, hint_level=level,
+               agreement_seat=agreement_seat)
+
+
+async def answer_of(arcade: Arcade, room: GameRoom, task: Job, budget: float, key: str, client: str | None,
+                    asking: str, retry: str, after: Callable[[], Awaitable[object]] | None = None) -> dict[str, Any]:
+    """The pool's answer to ``task`` (then ``after``, if given), or ``Unavailable``: busy, or ``retry`` when it
+    failed (logged as ``asking``)."""
+    try:
+        answer = await arcade.pool.move(task, budget, key=key, group=client)
+        if after is not None:
+            await after()
+    except asyncio.CancelledError:
+        raise
+    except Busy:
+        raise Unavailable(f"the computer players are busy; {asking} again in a moment") from None
+    except Exception:
+        log.exception("%s failed in game %s", asking, room.id)
+        raise Unavailable(retry) from None
+    return answer
 
 
 #: the time a computer takes to answer a draw offer (its static evaluation: the budget covers replaying the game)
@@ -38,17 +59,9 @@ async def computers_agree(arcade: Arcade, room: GameRoom, seats: list[int], clie
     """Whether every computer seat of ``seats`` accepts to end the game by agreement now, each by its
     evaluation (``damier.ai.agreement``), asked in the worker pool; ``Unavailable`` when no answer came."""
     for seat in seats:
-        ask = Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
-                  tuple(m for m, _ in room.row.moves), "", agent_seed=room.version, agreement_seat=seat)
-        try:
-            answer = await arcade.pool.move(ask, AGREEMENT_SECONDS, key=f"agree {room.id}", group=client)
-        except asyncio.CancelledError:
-            raise
-        except Busy:
-            raise Unavailable("the computer players are busy; offer again in a moment") from None
-        except Exception:
-            log.exception("a draw offer could not be answered in game %s", room.id)
-            raise Unavailable("the computer could not answer the offer right now; offer again") from None
+        answer = await answer_of(arcade, room, job(room, "", agreement_seat=seat), AGREEMENT_SECONDS,
+                                 f"agree {room.id}", client, "offer",
+                                 "the computer could not answer the offer right now; offer again")
         if not answer.get("agrees"):
             return False
     return True
@@ -211,17 +224,10 @@ async def hint(arcade: Arcade, game_id: str, token: str | None, level: int | Non
         if key in room.hint_cache:
             return room.hint_cache[key]
         spec = resolve(room.game.info.hint, room.game.name)
-        try:
-            answer = await arcade.pool.move(job(room, spec, hint=True, level=graded), budget_seconds(spec),
-                                            key=f"hint {room.id}", group=client)
-            await asyncio.wrap_future(arcade.storage.count_hint(room.id))
-        except asyncio.CancelledError:
-            raise
-        except Busy:
-            raise Unavailable("the computer players are busy; ask for the hint again in a moment") from None
-        except Exception:
-            log.exception("hint failed in game %s", room.id)
-            raise Unavailable("no hint could be computed right now; try again") from None
+        answer = await answer_of(arcade, room, job(room, spec, hint=True, level=graded), budget_seconds(spec),
+                                 f"hint {room.id}", client, "ask for the hint",
+                                 "no hint could be computed right now; try again",
+                                 after=lambda: asyncio.wrap_future(arcade.storage.count_hint(room.id)))
         room.row.hints += 1
         room.hint_cache = {k: v for k, v in room.hint_cache.items() if k[0] == key[0]}
         room.hint_cache[key] = answer
