@@ -74,6 +74,10 @@ class Termination(enum.Enum):
     UNKNOWN = "unknown"
 
 
+#: the endings by a laser hit: the move that ends a game so is marked ``"#"`` (``State.move_marks``)
+HIT_ENDINGS = frozenset({Termination.PHARAOH_HIT, Termination.LASER_HIT})
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: the winner (``None`` for a draw), a return per player, the reason in words, the
@@ -595,14 +599,25 @@ class State(abc.ABC):
 
     def move_marks(self, first: int = 0) -> list[str]:
         """The mark of each move from ply ``first`` on (0: every move played), as a move list shows them: ``"x"``
-        for a move that took something (a piece shot, atoms captured, a jewel taken or a robot blown up), ``""``
-        otherwise. This default marks nothing: a game where moves take things says which do.
+        for a move that took something (``took_marks``), and ``"#"`` after the move that ended the game with a laser
+        hit (a Pharaoh shot, a man lit), like chess's mate sign; ``""`` for a plain move.
 
         >>> import damier
         >>> state = damier.load("atoms", rows=3, cols=3).new_state()
         >>> state.play(state.parse_move("A1")); state.move_marks()
         ['']
         """
+        marks = self.took_marks(first)
+        if marks and self.is_over():
+            outcome = self.outcome()
+            if outcome is not None and outcome.termination in HIT_ENDINGS:
+                marks[-1] += "#"
+        return marks
+
+    def took_marks(self, first: int = 0) -> list[str]:
+        """``"x"`` for each move from ply ``first`` on that took something (a piece shot, atoms captured, a jewel
+        taken or a robot blown up), ``""`` otherwise. This default marks nothing: a game where moves take things
+        says which do."""
         return [""] * max(0, len(self.history) - first)
 
     @abc.abstractmethod

@@ -3,12 +3,14 @@ column, so colours never zigzag), one numbered cell per move with more players."
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+import damier
 from tests.server.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -71,6 +73,27 @@ def test_a_move_that_took_something_is_marked(page: Page, live_server: ServerPro
     expect(page.get_by_test_id("move-2")).to_be_visible()
     expect(page.get_by_test_id("took-1")).to_have_text("×")
     expect(page.get_by_test_id("took-2")).to_have_count(0)
+    expect(page.get_by_test_id("hit-1")).to_have_count(0)
+
+
+def test_the_move_that_shot_the_pharaoh_is_marked(page: Page, live_server: ServerProcess) -> None:
+    created = httpx.post(f"{live_server.url}/api/games", json={
+        "game": "khet", "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    game, tokens = created["id"], created["tokens"]
+    rng = random.Random(3)
+    state = damier.load("khet").new_state()
+    while not state.is_over():  # random moves, played through the API, until a Pharaoh is shot
+        move = state.move_to_str(rng.choice(state.legal_moves()))
+        answer = httpx.post(f"{live_server.url}/api/games/{game}/moves", json={"move": move},
+                            headers={"X-Seat-Token": tokens[str(state.player)]})
+        assert answer.status_code == 200, answer.text
+        state.play(state.parse_move(move))
+        if len(state.history) > 400:
+            pytest.fail("no Pharaoh was shot in 400 random plies")
+    last = len(state.history)
+    page.goto(f"{live_server.url}/#/game/{game}")
+    expect(page.get_by_test_id(f"hit-{last}")).to_have_text("#")
+    expect(page.locator(".move-list .hit")).to_have_count(1)
 
 
 def counts_on(page: Page, squares: list[str]) -> list[str | None]:

@@ -124,7 +124,7 @@ class AtomsState(State):
         k = kernel.legal_moves(self._s, self.game.n, out)
         return [int(m) for m in out[:k]]
 
-    def move_marks(self, first: int = 0) -> list[str]:
+    def took_marks(self, first: int = 0) -> list[str]:
         """``"x"`` for a move whose explosions took a square another player held (its atoms turn the mover's)."""
         n = self.game.n
         boards = [*self._snapshots[first:], self._s]

@@ -159,7 +159,7 @@ class JewelsState(State):
                 self._moves = [int(m) for m in out[:k]]
         return list(self._moves)
 
-    def move_marks(self, first: int = 0) -> list[str]:
+    def took_marks(self, first: int = 0) -> list[str]:
         """``"x"`` for a move that took something: a jewel (a man's slide) or a robot (blown up, or lit)."""
         n = self.game.n
         boards = [*self._snapshots[first:], self._s]

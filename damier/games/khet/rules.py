@@ -150,7 +150,7 @@ class KhetState(State):
             moves.append(CLAIM)
         return moves
 
-    def move_marks(self, first: int = 0) -> list[str]:
+    def took_marks(self, first: int = 0) -> list[str]:
         """``"x"`` for a move whose shot removed a piece (the kernel keeps the square it removed)."""
         after = [*self._snapshots[first + 1:], self._s]
         return ["x" if int(s[REMOVED_SQ]) >= 0 else "" for s in after[: len(self.history) - first]]

@@ -80,7 +80,7 @@ export function play(name) {
 export function playMove(move, events, described = {}) {
   const names = new Set();
   for (const event of events || []) if (described[event.type]) names.add(described[event.type]);
-  if (move?.mark === "x") names.add("capture");
+  if (move?.mark?.includes("x")) names.add("capture");
   if (!names.size || ![...names].some((n) => n !== "win")) names.add("move");
   for (const name of names) play(name);
 }

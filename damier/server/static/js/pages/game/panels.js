@@ -155,7 +155,11 @@ export function renderMoves(page, view) {
     if (paired && chance) {
       cls = "chance";
       const before = items[items.length - 1];
-      if (before) before.title = `${before.title} · then ${m.move}${m.mark === "x" ? " (took something)" : ""}`;
+      if (before) {
+        before.title = `${before.title} · then ${m.move}${m.mark?.includes("x") ? " (took something)" : ""}`;
+        // the robots' step that lit a man ended the game: the move before it carries the hit sign
+        if (m.mark?.includes("#")) before.querySelector(".mv")?.after(hitSign(ply));
+      }
     } else if (paired && m.player === 0) {
       number += 1;
       label = `${number}.`;
@@ -166,9 +170,10 @@ export function renderMoves(page, view) {
       cls = "right";
       open = false;
     }
-    const took = m.mark === "x"; // the move took something (a piece shot, atoms captured, a jewel or a robot)
+    const took = m.mark?.includes("x"); // the move took something (a piece shot, atoms captured, a jewel or a robot)
     const content = [h("span", { class: "ply" }, label), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move),
-      took ? h("span", { class: "took", "data-testid": `took-${ply}`, title: "took something", "aria-label": "a capture" }, "×") : null];
+      took ? h("span", { class: "took", "data-testid": `took-${ply}`, title: "took something", "aria-label": "a capture" }, "×") : null,
+      m.mark?.includes("#") ? hitSign(ply) : null];
     const browsed = page.browsing?.ply;
     const current = browsed === null || browsed === undefined ? k === moves.length - 1 : ply === browsed;
     const classes = [cls, current ? "current" : ""].filter(Boolean).join(" ") || null;
@@ -181,6 +186,11 @@ export function renderMoves(page, view) {
   if (!page.browsing?.active && items.length && items[items.length - 1].classList.contains("chance") && shown.length) shown[shown.length - 1].classList.add("current");
   replace(el.moves, items);
   if (atBottom || moves.length <= 1) el.moves.scrollTop = el.moves.scrollHeight;
+}
+
+/** The sign of the move that ended the game with a laser hit (chess's mate sign). */
+function hitSign(ply) {
+  return h("span", { class: "hit", "data-testid": `hit-${ply}`, title: "ended the game with a laser hit", "aria-label": "a decisive hit" }, "#");
 }
 
 export function renderMore(page, view) {
