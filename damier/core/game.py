@@ -70,6 +70,8 @@ class Termination(enum.Enum):
     AGREEMENT = "agreement"
     #: a player could not give a move (an engine that crashed, timed out or answered an illegal move)
     FORFEIT = "forfeit"
+    #: a player's clock ran out (the arcade's time controls)
+    TIME = "time"
     #: a result written before damier recorded why games end
     UNKNOWN = "unknown"
 
@@ -97,7 +99,8 @@ class Outcome:
     def is_early(self) -> bool:
         """Whether the game ended outside its rules (resignation, agreement, forfeit): a replay of its moves does
         not reach this result."""
-        return self.termination in (Termination.RESIGNATION, Termination.AGREEMENT, Termination.FORFEIT)
+        return self.termination in (Termination.RESIGNATION, Termination.AGREEMENT, Termination.FORFEIT,
+                                    Termination.TIME)
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {"winner": self.winner, "returns": list(self.returns), "reason": self.reason,
@@ -190,6 +193,29 @@ def forfeit(state: State, seats: Collection[int], cause: str) -> Outcome:
         _check_seat(state, seat)
     return _early_end(state.game.player_names, losers, "loses by forfeit" if len(losers) == 1 else
                       "lose by forfeit", Termination.FORFEIT, cause)
+
+
+def timeout(state: State, seat: int) -> Outcome:
+    """The result of ``seat``'s clock running out in ``state`` (the arcade's time controls): ``seat`` loses, as a
+    player who resigns (the others share its points); but when no other player could still win the game from here
+    by any series of legal moves (``State.can_win``), the game is drawn instead (chess's rule for a flag that
+    falls against a lone king).
+
+    >>> import damier
+    >>> timeout(damier.load("khet").new_state(), 0).reason
+    'Silver ran out of time: Red wins'
+    >>> timeout(damier.load("atoms", players=3).new_state(), 2).returns
+    (0.5, 0.5, -1.0)
+    """
+    _check_seat(state, seat)
+    names = state.game.player_names
+    others = [q for q in range(state.game.num_players) if q != seat]
+    if others and not any(state.can_win(q) for q in others):
+        who = " and ".join(names[q] for q in others)
+        return Outcome(winner=None, returns=(0.0,) * state.game.num_players,
+                       reason=f"{names[seat]} ran out of time, but {who} cannot win: draw",
+                       termination=Termination.TIME)
+    return _early_end(names, {seat}, "ran out of time", Termination.TIME)
 
 
 def solved(cost: int, optimum: int | None) -> Outcome:
@@ -511,6 +537,13 @@ class State(abc.ABC):
 
     def is_over(self) -> bool:
         return self.player == TERMINAL
+
+    def can_win(self, player: int) -> bool:
+        """Whether ``player`` could still win from here by some series of legal moves (of every player, chance
+        included): False only when that is certain. The arcade asks it when another player's clock runs out
+        (``timeout``: a draw if no other player can win). The default, True, is right for games where any player
+        can always still win; a game overrides it only with an exact test."""
+        return True
 
     def agreement_outcome(self) -> Outcome:
         """How the game ends when every player agrees to stop it here: a draw (every return 0), unless the game

@@ -45,6 +45,7 @@ from damier.server.rooms import (
     TooMany,
     Unavailable,
     Watcher,
+    clocks,
     commands,
     creation,
     encode,
@@ -120,6 +121,9 @@ class CreateGame(BaseModel):
     #: a casual game between people with hints on (its players agree to it by joining); games against the
     #: computer and puzzles have hints anyway
     hints: bool = False
+    #: a time control, ``{"minutes": 3, "increment": 2}`` (minutes may be a fraction, 0.05 to 180; increment
+    #: whole seconds, 0 to 180); None: no clock. Checked by ``rooms.clocks.parse`` (422 saying what is accepted)
+    clock: dict[str, Any] | None = Field(default=None, max_length=4)
 
 
 class PositionBody(BaseModel):
@@ -221,6 +225,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         resumed = await turns.resume(arcade)
         if resumed:
             log.info("resumed %d computer turns", resumed)
+        running = await clocks.resume(arcade, arcade.rooms.capacity // 2)
+        if running:
+            log.info("resumed %d games whose clock runs", running)
         races = await race_timers.resume(arcade)
         if races:
             log.info("resumed %d races under way", races)
@@ -331,7 +338,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             client_limits.new_game(client)
             room, tokens = await creation.create(arcade, body.game, dict(body.options),
                                                  [s.model_dump() for s in body.seats], body.seed, body.start,
-                                                 hints_on=body.hints)
+                                                 hints_on=body.hints, clock=body.clock)
             if computer:
                 client_limits.add_computer_game(client, room.id)
                 room.client = client  # its computer's jobs share this address's turn in the pool
