@@ -318,6 +318,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             entry = info.to_json()
             entry["levels"] = list(info.levels or ["easy", "medium", "hard"]) + list(info.agents)
             entry["has_draws"] = info.has_draws
+            # the time controls the new-game form offers (minutes, increment), none for a puzzle played alone
+            entry["clocks"] = [list(p) for p in clocks.PRESETS] if info.players != "1" else None
             # the board module, setups, presets, palette...; None: the client draws a plain grid
             entry["client"] = described[info.name]
             out.append(entry)

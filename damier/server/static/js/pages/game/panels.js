@@ -129,7 +129,8 @@ export function renderPlayers(page, view) {
       seat.thinking && toMove ? h("span", { class: "spinner", title: "thinking", "aria-label": "thinking" }) : null,
       winner ? h("span", { class: "badge win" }, "winner") : out ? h("span", { class: "badge" }, "out") : null,
       s ? h("span", { class: "player-score", "data-testid": `score-${i}` },
-        h("b", {}, String(s.value)), h("small", {}, s.unit)) : null);
+        h("b", {}, String(s.value)), h("small", {}, s.unit)) : null,
+      page.clocks?.element(view, i) ?? null);
   }));
 }
 
