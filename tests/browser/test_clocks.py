@@ -49,6 +49,8 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
         expect(red.get_by_test_id("clock-1")).to_have_text("1:00")
         blue.goto(red.get_by_test_id("invite-link-1").input_value())
         blue.wait_for_url(re.compile(rf".*#/game/{game_id}$"))
+        for page in (red, blue):  # sounds on: the low-time beep is for the player whose clock runs low
+            page.evaluate("localStorage.setItem('damier.sound', 'on')")
         # Red moves; from then on Blue's clock runs, and Blue does not move
         red.wait_for_selector(LEGAL)
         red.locator(LEGAL).first.click()
@@ -73,8 +75,16 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
             assert clock.evaluate("el => getComputedStyle(el).color") == danger(page)
             assert "low" not in (page.get_by_test_id("clock-0").get_attribute("class") or "")
         assert danger(red) != danger(blue)  # each theme has its own warning colour
-        box = blue.get_by_test_id("clock-1").bounding_box()
-        assert box is not None and box["x"] + box["width"] <= 390  # on the phone's screen
+        assert "lowtime" in blue.evaluate("window.__damierSounds || []")
+        assert "lowtime" not in red.evaluate("window.__damierSounds || []")  # not Red's clock
+        # on the phone the players panel is below the board: the status line shows the running clock too
+        status_clock = blue.get_by_test_id("status-clock")
+        expect(status_clock).to_be_visible()
+        expect(status_clock).to_have_class(re.compile(r"\blow\b"))
+        expect(red.get_by_test_id("status-clock")).to_be_hidden()  # beside the board, the panel is enough
+        for testid in ("clock-1", "status-clock"):
+            box = blue.get_by_test_id(testid).bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390  # on the phone's screen
         # the server ends the game on time, with nobody sending anything, and both pages show it
         for page in (red, blue):
             banner = page.get_by_test_id("result-banner")

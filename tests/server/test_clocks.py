@@ -189,6 +189,46 @@ def test_an_undo_against_the_computer_keeps_the_time_spent(client: TestClient) -
     assert undone["clock"]["remaining"][0] <= 60_000 - spent
 
 
+def test_a_flag_against_a_player_who_cannot_win_is_a_draw(client: TestClient) -> None:
+    # Jewels and Lasers, no robot left: Gold has 3 jewels, Silver 0 with 2 left on the board (it cannot win)
+    created = client.post("/api/games", json={
+        "game": "jewels", "options": {"size": 6, "jewels": 2, "walls": 2, "robots": 2},
+        "start": "A2J2/6/6/6/6/J1W2B a 3-0 AB 0", "seats": TWO_PEOPLE,
+        "clock": {"minutes": 0.05, "increment": 0}}).json()
+    client.app.state.arcade.clock = lambda: time.time() + 10  # type: ignore[attr-defined]
+    try:
+        state = client.get(f"/api/games/{created['id']}").json()
+    finally:
+        client.app.state.arcade.clock = time.time  # type: ignore[attr-defined]
+    assert state["result"] == {"winner": None, "returns": [0.0, 0.0], "termination": "time",
+                               "reason": "Gold ran out of time, but Silver cannot win: draw"}
+
+
+def test_a_computer_thinks_within_what_its_clock_affords(client: TestClient) -> None:
+    arcade = client.app.state.arcade  # type: ignore[attr-defined]
+    asked: list[tuple[str, float]] = []
+    real_move = arcade.pool.move
+
+    async def noting(job: Any, budget: float, **kwargs: Any) -> dict[str, Any]:
+        asked.append((job.spec, budget))
+        answer: dict[str, Any] = await real_move(job, budget, **kwargs)  # the real pool thinks
+        return answer
+
+    arcade.pool.move = noting
+    try:
+        created = create(client, {"minutes": 0.1, "increment": 0}, game="khet", options={},
+                         seats=[{"kind": "computer", "level": "hard"}, {"kind": "human"}]).json()
+        state = wait_until(lambda: (s := client.get(f"/api/games/{created['id']}").json())["version"] >= 1 and s, 60)
+    finally:
+        arcade.pool.move = real_move
+    # hard thinks 1 s a move; with 6 s on its clock it may take a twentieth: 0.3 s
+    [(spec, budget)] = asked
+    kind, _, seconds = spec.partition(":time=")
+    assert kind == "alphabeta" and 0.25 < float(seconds) <= 0.3 and budget <= 0.3
+    assert state["status"] == "active" and state["clock"]["running"] == 1
+    assert 0 < state["clock"]["remaining"][0] < 6_000  # its thinking was charged to its clock
+
+
 # ----- a real server: restarts, kill -9, the computer's clock, on SQLite and PostgreSQL -------------------------
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -252,17 +292,3 @@ def test_a_clock_that_falls_after_a_restart_ends_the_game_without_any_request(da
         assert row.result is not None and row.result["termination"] == "time"
     finally:
         server.stop()
-
-
-@pytest.mark.slow
-def test_a_computer_thinks_on_its_own_clock(server: ServerProcess) -> None:
-    with httpx.Client(base_url=server.url, timeout=60) as http:
-        created = create(http, {"minutes": 0.5, "increment": 0}, game="khet", options={},
-                         seats=[{"kind": "computer", "level": "hard"}, {"kind": "human"}]).json()
-        state = wait_until(lambda: (s := http.get(f"/api/games/{created['id']}").json())["version"] >= 1 and s, 60)
-    clock = state["clock"]
-    assert clock["running"] == 1
-    # its thinking was charged to its clock, and kept within a twentieth of it (hard thinks 1 s otherwise)
-    assert 30_000 - clock["remaining"][0] > 0
-    assert clock["remaining"][0] > 0
-    assert state["status"] == "active"

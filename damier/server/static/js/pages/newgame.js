@@ -240,7 +240,7 @@ export function clockField(entry) {
     step: "1", value: "0", "data-testid": "clock-increment" });
   const custom = h("div", { class: "clock-custom", hidden: true },
     h("div", { class: "field" }, h("label", { for: "clock-minutes" }, "Minutes each"), minutes),
-    h("div", { class: "field" }, h("label", { for: "clock-increment" }, "Increment (seconds a move)"), increment));
+    h("div", { class: "field" }, h("label", { for: "clock-increment" }, "Increment (seconds)"), increment));
   const chips = h("div", { class: "presets clock-presets", role: "group", "aria-label": "Time control" });
   const choose = (choice) => {
     chosen = choice;

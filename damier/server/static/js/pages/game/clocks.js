@@ -4,6 +4,7 @@
 // asks the server again (it ends the game on time by itself; the page never does).
 import { h } from "../../dom.js";
 import { play } from "../../sounds.js";
+import { seatColour } from "../../players.js";
 
 /** `m:ss`, or `s.t` seconds under ten seconds (`0:07.4`), or `h:mm:ss` from an hour. */
 export function clockText(ms) {
@@ -51,14 +52,26 @@ export class Clocks {
     return el;
   }
 
-  draw(el, view, seat) {
+  /** The status line's clock: the running one, while the game goes on. */
+  status(view, over) {
+    const el = this.page.el?.statusClock;
+    if (!el) return;
+    const seat = view.clock && !over ? view.clock.running : null;
+    el.hidden = seat === null || seat === undefined;
+    if (el.hidden) return;
+    el.dataset.seat = String(seat);
+    el.style.setProperty("--c", seatColour(seat));
+    this.draw(el, view, seat, { quiet: true });
+  }
+
+  draw(el, view, seat, { quiet = false } = {}) {
     const left = this.remaining(view, seat);
     const text = clockText(left);
     if (el.textContent !== text) el.textContent = text;
     const low = left <= view.clock.low;
     el.classList.toggle("low", low);
     el.dataset.ms = String(Math.max(0, Math.round(left)));
-    if (low && left > 0 && view.clock.running === seat && this.page.localSeats().includes(seat)
+    if (!quiet && low && left > 0 && view.clock.running === seat && this.page.localSeats().includes(seat)
         && !this.warned.has(seat) && view.status === "active") {
       this.warned.add(seat);
       play("lowtime");
@@ -80,6 +93,8 @@ export class Clocks {
     const el = this.page.el?.players?.querySelector(`[data-testid="clock-${seat}"]`);
     const shown = this.page.shown;
     if (el && shown?.clock) this.draw(el, shown, seat);
+    const status = this.page.el?.statusClock;
+    if (status && !status.hidden && shown?.clock) this.draw(status, shown, Number(status.dataset.seat), { quiet: true });
     if (this.remaining(view, seat) <= 0 && this.asked !== view.version) {
       this.asked = view.version; // its flag fell: the server ends the game (and sends it); ask once in case
       this.page.later(() => this.page.connection.refresh(), 300);

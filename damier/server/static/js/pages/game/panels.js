@@ -43,6 +43,7 @@ export function renderStatus(page, view) {
   el.thinking.querySelector(".thinking-text").textContent = thinking ? `${thinking.name} is thinking…` : "";
   if (thinking) el.thinking.style.setProperty("--c", seatColour(thinking.index ?? view.seats.indexOf(thinking)));
   el.watching.hidden = local.length > 0;
+  page.clocks?.status(view, over);
   document.title = `${over ? "Game over" : page.isMyTurn(view) ? "Your turn" : text} · ${view.title} · damier`;
 }
 
