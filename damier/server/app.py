@@ -225,9 +225,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         resumed = await turns.resume(arcade)
         if resumed:
             log.info("resumed %d computer turns", resumed)
-        running = await clocks.resume(arcade, arcade.rooms.capacity // 2)
-        if running:
-            log.info("resumed %d games whose clock runs", running)
+        # the games whose clock runs get their timers back (or end on time) while the server already serves
+        resuming_clocks = asyncio.create_task(clocks.resume(arcade, arcade.rooms.capacity // 2))
         races = await race_timers.resume(arcade)
         if races:
             log.info("resumed %d races under way", races)
@@ -243,6 +242,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             yield
         finally:
             sweeper.cancel()
+            resuming_clocks.cancel()
             stop_listening.set()
             await asyncio.to_thread(listener.join, 5)
             await arcade.close()

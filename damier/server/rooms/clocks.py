@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from damier.core.game import Game, timeout
 from damier.server.rooms.errors import Conflict, Invalid
+from damier.server.storage import flag_time
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
@@ -97,10 +98,8 @@ def remaining(clock: dict[str, Any], seat: int, now: float) -> int:
 
 
 def flag_at(clock: dict[str, Any] | None) -> float | None:
-    """When the running clock falls (epoch seconds), None when none runs."""
-    if clock is None or clock.get("running") is None:
-        return None
-    return float(clock["since"]) + float(clock["remaining"][clock["running"]]) / 1000.0
+    """When the running clock falls (epoch seconds), None when none runs (what ``games.flag_at`` stores)."""
+    return flag_time(clock, "active")
 
 
 def fallen(room: GameRoom, now: float) -> int | None:
@@ -236,11 +235,16 @@ async def sweep(arcade: Arcade) -> None:
 
 async def resume(arcade: Arcade, limit: int) -> int:
     """After a start: load the games whose clock runs (the soonest to fall first, at most ``limit``): each gets
-    its timer, or ends on time at once if its clock fell while the server was down; how many."""
+    its timer, or ends on time at once if its clock fell while the server was down; how many (logged). The games
+    past ``limit`` are settled by the sweep when their clock falls."""
     ids = await asyncio.to_thread(arcade.storage.running_clocks, limit)
     for game_id in ids:
         try:
             await arcade.room(game_id)
+        except asyncio.CancelledError:
+            raise
         except Exception:
             log.exception("the clock of game %s cannot be resumed", game_id)
+    if ids:
+        log.info("resumed %d games whose clock runs", len(ids))
     return len(ids)
