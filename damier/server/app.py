@@ -123,7 +123,10 @@ class CreateGame(BaseModel):
     hints: bool = False
     #: a time control, ``{"minutes": 3, "increment": 2}`` (minutes may be a fraction, 0.05 to 180; increment
     #: whole seconds, 0 to 180); None: no clock. Checked by ``rooms.clocks.parse`` (422 saying what is accepted)
-    clock: dict[str, Any] | None = Field(default=None, max_length=4)
+    clock: Any = Field(
+        default=None, examples=[{"minutes": 3, "increment": 2}, "5+3"],
+        description="a time control: minutes each (0.05 to 180) plus increment seconds a move (0 to 180), as "
+                    "{\"minutes\", \"increment\"} or \"3+2\"; null: no clock")
 
 
 class PositionBody(BaseModel):

@@ -66,6 +66,12 @@ def test_a_time_control_gives_each_seat_the_whole_time_and_runs_the_first_movers
     assert clock["low"] == 18_000  # a tenth of 3 minutes, under 20 s
 
 
+def test_a_time_control_may_be_written_as_text(client: TestClient) -> None:
+    response = create(client, "5+3")
+    assert response.status_code == 201, response.text
+    assert response.json()["state"]["clock"]["control"] == "5+3"
+
+
 @pytest.mark.parametrize(("clock", "words"), [
     ({"minutes": 0}, "minutes 0 is out of range"),
     ({"minutes": -1, "increment": 0}, "minutes -1 is out of range"),
@@ -75,8 +81,11 @@ def test_a_time_control_gives_each_seat_the_whole_time_and_runs_the_first_movers
     ({"minutes": 3, "increment": 1.5}, "increment 1.5 is not a whole number"),
     ({"minutes": 3, "increment": 2, "delay": 1}, "is not a time control"),
     ({"increment": 2}, "is not a time control"),
+    ("3 + two", "is not a time control"),
+    (5, "is not a time control"),
+    ([3, 2], "is not a time control"),
 ])
-def test_a_bad_time_control_is_refused_and_nothing_is_created(client: TestClient, clock: dict[str, Any],
+def test_a_bad_time_control_is_refused_and_nothing_is_created(client: TestClient, clock: Any,
                                                                words: str) -> None:
     before = count_games(client)
     response = create(client, clock)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -59,22 +60,37 @@ def turn_based(game: Game) -> bool:
     return game.num_players >= 2
 
 
+#: a time control written as text: ``3+2`` (minutes, then increment seconds)
+WRITTEN = re.compile(r"(\d{1,3}(?:\.\d{1,3})?)\s*\+\s*(\d{1,3})")
+
+
 def parse(value: Any, game: Game) -> TimeControl | None:
-    """The time control of a new game from the request's ``clock`` (None or ``{"minutes", "increment"}``);
-    ``Invalid`` saying what is wrong and what is accepted."""
+    """The time control of a new game from the request's ``clock`` (None, ``{"minutes", "increment"}`` or the text
+    ``"3+2"``); ``Invalid`` saying what is wrong and what is accepted.
+
+    >>> import damier
+    >>> parse("3+2", damier.load("khet")), parse({"minutes": 0.05}, damier.load("khet"))
+    (TimeControl(minutes=3.0, increment=2), TimeControl(minutes=0.05, increment=0))
+    """
     if value is None:
         return None
     accepted = (f"send null for no clock, or {{\"minutes\": {MIN_MINUTES} to {MAX_MINUTES:g}, \"increment\": 0 to "
-                f"{MAX_INCREMENT} seconds}} (presets: {', '.join(f'{m:g}+{i}' for m, i in PRESETS)})")
+                f"{MAX_INCREMENT} seconds}}, or the same as text \"minutes+increment\" (presets: "
+                f"{', '.join(f'{m:g}+{i}' for m, i in PRESETS)})")
+    if isinstance(value, str):
+        written = WRITTEN.fullmatch(value.strip())
+        if written is None:
+            raise Invalid(f"clock: {value[:40]!r} is not a time control; {accepted}")
+        value = {"minutes": float(written[1]), "increment": int(written[2])}
     if not isinstance(value, dict) or set(value) - {"minutes", "increment"} or "minutes" not in value:
-        raise Invalid(f"clock: {value!r} is not a time control; {accepted}")
+        raise Invalid(f"clock: {repr(value)[:60]} is not a time control; {accepted}")
     minutes, increment = value["minutes"], value.get("increment", 0)
     if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not math.isfinite(minutes) \
             or not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise Invalid(f"clock: minutes {minutes!r} is out of range; {accepted}")
+        raise Invalid(f"clock: minutes {repr(minutes)[:30]} is out of range; {accepted}")
     if isinstance(increment, bool) or not isinstance(increment, int) or not 0 <= increment <= MAX_INCREMENT:
-        raise Invalid(f"clock: increment {increment!r} is not a whole number of seconds from 0 to {MAX_INCREMENT}; "
-                      f"{accepted}")
+        raise Invalid(f"clock: increment {repr(increment)[:30]} is not a whole number of seconds from 0 to "
+                      f"{MAX_INCREMENT}; {accepted}")
     if not turn_based(game):
         raise Invalid(f"clock: {game.title} is a puzzle played alone; clocks are for games where two or more seats "
                       "move in turns (send no clock)")
