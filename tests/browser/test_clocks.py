@@ -47,6 +47,7 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
         red.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
         game_id = red.url.rsplit("/", 1)[1]
         expect(red.get_by_test_id("clock-1")).to_have_text("1:00")
+        expect(red.get_by_test_id("game-options")).to_contain_text("clock 1+0")
         blue.goto(red.get_by_test_id("invite-link-1").input_value())
         blue.wait_for_url(re.compile(rf".*#/game/{game_id}$"))
         for page in (red, blue):  # sounds on: the low-time beep is for the player whose clock runs low

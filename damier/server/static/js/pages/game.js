@@ -331,7 +331,8 @@ class GamePage {
   renderPanels(view, { animating = false } = {}) {
     this.el.title.textContent = view.title;
     const options = this.mod.describeOptions(view.options || {}, { start: view.start });
-    this.el.sub.textContent = view.hints_on ? `${options} · casual, hints on` : options;
+    const clock = view.clock ? ` · clock ${view.clock.control}` : "";
+    this.el.sub.textContent = `${options}${clock}${view.hints_on ? " · casual, hints on" : ""}`;
     const spoiler = animating && !!view.result; // the status and the banner say who won: after the last explosion
     if (!spoiler) renderStatus(this, view);
     if (!spoiler) renderBanner(this, view);
