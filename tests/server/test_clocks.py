@@ -13,6 +13,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from damier.server.rooms import clocks
 from damier.server.storage import Storage
 from tests.server.conftest import ServerProcess
 from tests.server.postgres import fresh_database
@@ -174,6 +175,21 @@ def test_an_evicted_room_is_settled_when_it_is_asked_for_again(client: TestClien
     finally:
         client.app.state.arcade.clock = time.time  # type: ignore[attr-defined]
     assert state["status"] == "finished" and state["result"]["termination"] == "time"
+
+
+def test_the_sweep_settles_a_clock_that_fell_out_of_memory_with_no_request(client: TestClient) -> None:
+    arcade = client.app.state.arcade  # type: ignore[attr-defined]
+    created = create(client, {"minutes": 0.05, "increment": 0}).json()
+    game_id = created["id"]
+    arcade.rooms.forget(arcade.rooms.peek(game_id))  # evicted: no timer runs for it any more
+    arcade.clock = lambda: time.time() + 10
+    try:
+        client.portal.call(clocks.sweep, arcade)  # what the server's 5-second sweep does
+    finally:
+        arcade.clock = time.time
+    row = arcade.storage.load_game(game_id)
+    assert row.status == "finished" and row.result["termination"] == "time"
+    assert row.clock["running"] is None and row.clock["remaining"][0] == 0
 
 
 def test_a_rematch_keeps_the_time_control(client: TestClient) -> None:
