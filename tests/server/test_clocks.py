@@ -13,9 +13,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from damier.server.app import create_app
 from damier.server.rooms import clocks
 from damier.server.storage import Storage
-from tests.server.conftest import ServerProcess
+from tests.server.conftest import GENEROUS, ServerProcess
 from tests.server.postgres import fresh_database
 from tests.server.test_storage import postgres_url  # noqa: F401 (the fixture)
 
@@ -317,3 +318,23 @@ def test_a_clock_that_falls_after_a_restart_ends_the_game_without_any_request(da
         assert row.result is not None and row.result["termination"] == "time"
     finally:
         server.stop()
+
+
+def test_two_servers_both_timing_a_game_end_it_on_time_once(postgres_url: str) -> None:  # noqa: F811
+    with fresh_database(postgres_url, "two_clocks") as url, \
+            TestClient(create_app(url, workers=1, limits=GENEROUS)) as one, \
+            TestClient(create_app(url, workers=1, limits=GENEROUS)) as other:
+        created = create(one, {"minutes": 0.05, "increment": 0}).json()
+        game_id, tokens = created["id"], created["tokens"]
+        assert move(other, game_id, tokens["0"], "A1").status_code == 200  # the clock runs for Blue now
+        # the first server hears of the move (LISTEN/NOTIFY) and times Blue's clock too
+        wait_until(lambda: one.get(f"/api/games/{game_id}").json()["version"] == 1, 10)
+        # nobody asks: each server's timer fires; one ends the game, the other's write is refused (and harmless)
+        storage: Storage = one.app.state.arcade.storage  # type: ignore[attr-defined]
+        ended = wait_until(lambda: (row := storage.load_game(game_id)) is not None and row.status == "finished"
+                           and row, 20)
+        assert ended.result["reason"] == "Blue ran out of time: Red wins"
+        for client in (one, other):
+            state = wait_until(lambda c=client: (s := c.get(f"/api/games/{game_id}").json())["status"] == "finished"
+                               and s, 20)
+            assert state["result"]["termination"] == "time" and len(state["moves"]) == 1
