@@ -197,9 +197,10 @@ def forfeit(state: State, seats: Collection[int], cause: str) -> Outcome:
 
 def timeout(state: State, seat: int) -> Outcome:
     """The result of ``seat``'s clock running out in ``state`` (the arcade's time controls): ``seat`` loses, as a
-    player who resigns (the others share its points); but when no other player could still win the game from here
-    by any series of legal moves (``State.can_win``), the game is drawn instead (chess's rule for a flag that
-    falls against a lone king).
+    player who resigns, and so does every other player who could no longer win anyway (``State.can_win``: one
+    already eliminated, say); the players who still could share the losers' points, the winner named when one is
+    left. When no other player could still win, the game is drawn instead (chess's rule for a flag that falls
+    against a lone king).
 
     >>> import damier
     >>> timeout(damier.load("khet").new_state(), 0).reason
@@ -209,13 +210,18 @@ def timeout(state: State, seat: int) -> Outcome:
     """
     _check_seat(state, seat)
     names = state.game.player_names
-    others = [q for q in range(state.game.num_players) if q != seat]
-    if others and not any(state.can_win(q) for q in others):
-        who = " and ".join(names[q] for q in others)
-        return Outcome(winner=None, returns=(0.0,) * state.game.num_players,
+    count = state.game.num_players
+    able = [q for q in range(count) if q != seat and state.can_win(q)]
+    if not able:
+        who = " and ".join(names[q] for q in range(count) if q != seat)
+        return Outcome(winner=None, returns=(0.0,) * count,
                        reason=f"{names[seat]} ran out of time, but {who} cannot win: draw",
                        termination=Termination.TIME)
-    return _early_end(names, {seat}, "ran out of time", Termination.TIME)
+    share = (count - len(able)) / len(able)
+    returns = tuple(share if q in able else -1.0 for q in range(count))
+    winner = able[0] if len(able) == 1 else None
+    reason = f"{names[seat]} ran out of time" + (f": {names[winner]} wins" if winner is not None else "; the game ends")
+    return Outcome(winner=winner, returns=returns, reason=reason, termination=Termination.TIME)
 
 
 def solved(cost: int, optimum: int | None) -> Outcome:
