@@ -92,6 +92,9 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
             expect(banner).to_be_visible(timeout=20_000)
             expect(banner).to_contain_text("out of time")
             expect(page.get_by_test_id("clock-1")).to_have_text("0:00.0")
+        # the replay names the time control the game was played with
+        red.goto(f"{live_server.url}/#/replay/{game_id}")
+        expect(red.get_by_test_id("game-options")).to_contain_text("clock 1+0")
     finally:
         for pages in (red_pages, blue_pages):
             next(pages, None)  # closes the context, checking the page had no error
