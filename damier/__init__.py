@@ -39,6 +39,7 @@ from damier.core.game import (
     forfeit,
     resignation,
     solved,
+    timeout,
 )
 from damier.core.record import Record
 from damier.core.registry import EngineInfo, GameInfo
@@ -74,6 +75,7 @@ __all__ = [
     "resignation",
     "solved",
     "state_from_json",
+    "timeout",
 ]
 
 register_builtin_games()

@@ -146,6 +146,40 @@ def resolve(spec: str, game_name: str) -> str:
     return name
 
 
+#: the kinds of agent whose thinking a ``time=`` parameter bounds
+TIMED_KINDS = ("mcts", "alphabeta")
+
+
+def within(spec: str, game_name: str, seconds: float) -> str:
+    """``spec`` (a level or named agent resolved) thinking at most ``seconds`` a move: its ``time=`` lowered to
+    ``seconds`` (an alpha-beta of fixed depth deepens iteratively up to it, an MCTS of fixed playouts stops at
+    either bound); unchanged for agents that do not search (random, policies, solvers, external engines).
+
+    >>> within("hard", "khet", 0.25)
+    'alphabeta:time=0.25'
+    >>> within("alphabeta:depth=3,eval=simple", "khet", 2.0)
+    'alphabeta:depth=3,eval=simple,time=2'
+    >>> within("alphabeta:time=1.0", "khet", 5.0)
+    'alphabeta:time=1.0'
+    """
+    plain = resolve(spec, game_name)
+    if is_external(plain):
+        return plain
+    kind, _, rest = plain.partition(":")
+    if kind.strip().lower() not in TIMED_KINDS:
+        return plain
+    parts = [part.strip() for part in rest.split(",") if part.strip()]
+    kept = [part for part in parts if part.partition("=")[0].strip().lower() != "time"]
+    current = next((part.partition("=")[2] for part in parts if part.partition("=")[0].strip().lower() == "time"),
+                   None)
+    try:
+        if current is not None and float(current) <= seconds:
+            return plain
+    except ValueError:
+        return plain  # a malformed spec: making the agent says what is wrong with it
+    return f"{kind}:{','.join([*kept, f'time={seconds:.3g}'])}"
+
+
 def parse(spec: str, game_name: str) -> tuple[str, dict[str, Any]]:
     """The kind and parameters of ``spec`` (levels and named agents resolved)."""
     if not isinstance(spec, str) or not spec.strip():

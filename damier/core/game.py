@@ -70,6 +70,8 @@ class Termination(enum.Enum):
     AGREEMENT = "agreement"
     #: a player could not give a move (an engine that crashed, timed out or answered an illegal move)
     FORFEIT = "forfeit"
+    #: a player's clock ran out (the arcade's time controls)
+    TIME = "time"
     #: a result written before damier recorded why games end
     UNKNOWN = "unknown"
 
@@ -101,7 +103,8 @@ class Outcome:
     def is_early(self) -> bool:
         """Whether the game ended outside its rules (resignation, agreement, forfeit): a replay of its moves does
         not reach this result."""
-        return self.termination in (Termination.RESIGNATION, Termination.AGREEMENT, Termination.FORFEIT)
+        return self.termination in (Termination.RESIGNATION, Termination.AGREEMENT, Termination.FORFEIT,
+                                    Termination.TIME)
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {"winner": self.winner, "returns": list(self.returns), "reason": self.reason,
@@ -194,6 +197,35 @@ def forfeit(state: State, seats: Collection[int], cause: str) -> Outcome:
         _check_seat(state, seat)
     return _early_end(state.game.player_names, losers, "loses by forfeit" if len(losers) == 1 else
                       "lose by forfeit", Termination.FORFEIT, cause)
+
+
+def timeout(state: State, seat: int) -> Outcome:
+    """The result of ``seat``'s clock running out in ``state`` (the arcade's time controls): ``seat`` loses, as a
+    player who resigns, and so does every other player who could no longer win anyway (``State.can_win``: one
+    already eliminated, say); the players who still could share the losers' points, the winner named when one is
+    left. When no other player could still win, the game is drawn instead (chess's rule for a flag that falls
+    against a lone king).
+
+    >>> import damier
+    >>> timeout(damier.load("khet").new_state(), 0).reason
+    'Silver ran out of time: Red wins'
+    >>> timeout(damier.load("atoms", players=3).new_state(), 2).returns
+    (0.5, 0.5, -1.0)
+    """
+    _check_seat(state, seat)
+    names = state.game.player_names
+    count = state.game.num_players
+    able = [q for q in range(count) if q != seat and state.can_win(q)]
+    if not able:
+        who = " and ".join(names[q] for q in range(count) if q != seat)
+        return Outcome(winner=None, returns=(0.0,) * count,
+                       reason=f"{names[seat]} ran out of time, but {who} cannot win: draw",
+                       termination=Termination.TIME)
+    share = (count - len(able)) / len(able)
+    returns = tuple(share if q in able else -1.0 for q in range(count))
+    winner = able[0] if len(able) == 1 else None
+    reason = f"{names[seat]} ran out of time" + (f": {names[winner]} wins" if winner is not None else "; the game ends")
+    return Outcome(winner=winner, returns=returns, reason=reason, termination=Termination.TIME)
 
 
 def solved(cost: int, optimum: int | None) -> Outcome:
@@ -515,6 +547,13 @@ class State(abc.ABC):
 
     def is_over(self) -> bool:
         return self.player == TERMINAL
+
+    def can_win(self, player: int) -> bool:
+        """Whether ``player`` could still win from here by some series of legal moves (of every player, chance
+        included): False only when that is certain. The arcade asks it when another player's clock runs out
+        (``timeout``: a draw if no other player can win). The default, True, is right for games where any player
+        can always still win; a game overrides it only with an exact test."""
+        return True
 
     def agreement_outcome(self) -> Outcome:
         """How the game ends when every player agrees to stop it here: a draw (every return 0), unless the game

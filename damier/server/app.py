@@ -45,6 +45,7 @@ from damier.server.rooms import (
     TooMany,
     Unavailable,
     Watcher,
+    clocks,
     commands,
     creation,
     encode,
@@ -120,6 +121,12 @@ class CreateGame(BaseModel):
     #: a casual game between people with hints on (its players agree to it by joining); games against the
     #: computer and puzzles have hints anyway
     hints: bool = False
+    #: a time control, ``{"minutes": 3, "increment": 2}`` (minutes may be a fraction, 0.05 to 180; increment
+    #: whole seconds, 0 to 180); None: no clock. Checked by ``rooms.clocks.parse`` (422 saying what is accepted)
+    clock: Any = Field(
+        default=None, examples=[{"minutes": 3, "increment": 2}, "5+3"],
+        description="a time control: minutes each (0.05 to 180) plus increment seconds a move (0 to 180), as "
+                    "{\"minutes\", \"increment\"} or \"3+2\"; null: no clock")
 
 
 class PositionBody(BaseModel):
@@ -221,6 +228,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         resumed = await turns.resume(arcade)
         if resumed:
             log.info("resumed %d computer turns", resumed)
+        # the games whose clock runs get their timers back (or end on time) while the server already serves
+        resuming_clocks = asyncio.create_task(clocks.resume(arcade, arcade.rooms.capacity // 2))
         races = await race_timers.resume(arcade)
         if races:
             log.info("resumed %d races under way", races)
@@ -236,6 +245,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             yield
         finally:
             sweeper.cancel()
+            resuming_clocks.cancel()
             stop_listening.set()
             await asyncio.to_thread(listener.join, 5)
             await arcade.close()
@@ -311,6 +321,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             entry = info.to_json()
             entry["levels"] = list(info.levels or ["easy", "medium", "hard"]) + list(info.agents)
             entry["has_draws"] = info.has_draws
+            # the time controls the new-game form offers (minutes, increment), none for a puzzle played alone
+            entry["clocks"] = [list(p) for p in clocks.PRESETS] if info.players != "1" else None
             # the board module, setups, presets, palette...; None: the client draws a plain grid
             entry["client"] = described[info.name]
             out.append(entry)
@@ -331,7 +343,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             client_limits.new_game(client)
             room, tokens = await creation.create(arcade, body.game, dict(body.options),
                                                  [s.model_dump() for s in body.seats], body.seed, body.start,
-                                                 hints_on=body.hints)
+                                                 hints_on=body.hints, clock=body.clock)
             if computer:
                 client_limits.add_computer_game(client, room.id)
                 room.client = client  # its computer's jobs share this address's turn in the pool

@@ -78,6 +78,8 @@ games = Table(
     Column("hints", Integer, nullable=False, default=0),
     Column("revision", Integer, nullable=False, default=0),
     Column("hints_on", Integer, nullable=False, default=0),
+    Column("clock", Text, nullable=True),
+    Column("flag_at", Float, nullable=True),
 )
 seats = Table(
     "seats",
@@ -180,8 +182,17 @@ def _migration_4(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE games ADD COLUMN hints_on INTEGER NOT NULL DEFAULT 0"))
 
 
+def _migration_5(conn: Connection) -> None:
+    """Clocks: a game's time control and its players' remaining time (``clock``, JSON), and when the running clock
+    falls (``flag_at``, epoch seconds; null when no clock runs), which the servers look games up by."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN clock TEXT"))
+    conn.execute(text("ALTER TABLE games ADD COLUMN flag_at FLOAT"))
+    conn.execute(text("CREATE INDEX ix_games_flag_at ON games (flag_at)"))
+
+
 #: Migrations in order; ``MIGRATIONS[i]`` upgrades a database from version ``i`` to ``i + 1``.
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3, _migration_4]
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3, _migration_4,
+                                                  _migration_5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -220,6 +231,9 @@ class GameRow:
     hints: int = 0  # hints given to its players
     revision: int = 0  # changes stored so far (each write names the revision it changes)
     hints_on: bool = False  # a casual game between people with hints (its players agreed to it at creation)
+    #: the time control and the clocks (``rooms.clocks``: minutes, increment, remaining ms per seat, since when
+    #: the running one runs), None for a game without clocks
+    clock: dict[str, Any] | None = None
 
 
 @dataclass
@@ -497,6 +511,7 @@ class Storage:
                 status=row.status, result=json.dumps(row.result) if row.result else None, draw_offer=None,
                 undo_request="[]", rematch=None, created_at=row.created_at, updated_at=row.updated_at,
                 finished_at=row.finished_at, hints=row.hints, hints_on=int(row.hints_on),
+                clock=_dump(row.clock), flag_at=flag_time(row.clock, row.status),
             ))
             for seat in row.seats:
                 conn.execute(insert(seats).values(game_id=row.id, idx=seat.index, kind=seat.kind, level=seat.level))
@@ -522,6 +537,7 @@ class Storage:
                 seats=[SeatRow(s["idx"], s["kind"], s["level"]) for s in seat_rows],
                 moves=[(m, p) for m, p in move_rows], finished_at=g["finished_at"], hints=int(g["hints"] or 0),
                 revision=int(g["revision"]), hints_on=bool(g["hints_on"]),
+                clock=json.loads(g["clock"]) if g["clock"] else None,
             )
 
     def active_game_ids(self, with_computer: bool = False) -> list[str]:
@@ -535,10 +551,12 @@ class Storage:
 
     def append_moves(self, game_id: str, first_ply: int, new_moves: list[tuple[str, int]], now: str,
                      status: str, result: dict[str, Any] | None, *, revision: int,
-                     lease: tuple[str, float] | None = None) -> Future[None]:
+                     lease: tuple[str, float] | None = None, clock: dict[str, Any] | None = None) -> Future[None]:
         """Append moves from ``first_ply`` and update the game's status, as revision ``revision + 1``
         (``ConflictError`` if a ply exists or the game is not at ``revision``). ``lease`` (owner, until when):
-        the computer turn that comes next is leased to that server; without it the game's lease ends."""
+        the computer turn that comes next is leased to that server; without it the game's lease ends. ``clock``:
+        the game's clocks after the moves (a game with a time control)."""
+        clocks = {"clock": _dump(clock), "flag_at": flag_time(clock, status)} if clock is not None else {}
 
         def write(conn: Connection) -> None:
             for offset, (move, player) in enumerate(new_moves):
@@ -546,7 +564,7 @@ class Storage:
                                                   player=player, created_at=now))
             _next_revision(conn, game_id, revision, status=status, result=json.dumps(result) if result else None,
                            updated_at=now, draw_offer=None, undo_request="[]",
-                           finished_at=now if status == "finished" else None)
+                           finished_at=now if status == "finished" else None, **clocks)
             conn.execute(delete(turn_leases).where(turn_leases.c.game_id == game_id))
             if lease is not None:
                 conn.execute(insert(turn_leases).values(game_id=game_id, owner=lease[0], expires=lease[1]))
@@ -592,13 +610,16 @@ class Storage:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
-    def truncate_moves(self, game_id: str, keep: int, now: str, *, revision: int) -> Future[None]:
+    def truncate_moves(self, game_id: str, keep: int, now: str, *, revision: int,
+                       clock: dict[str, Any] | None = None) -> Future[None]:
         """Delete every move after ply ``keep`` (an undo), as revision ``revision + 1`` (``ConflictError`` if the
-        game is not at ``revision``: an undo decided on a copy that missed moves would delete them unseen)."""
+        game is not at ``revision``: an undo decided on a copy that missed moves would delete them unseen);
+        ``clock``: the game's clocks after it."""
+        clocks = {"clock": _dump(clock), "flag_at": flag_time(clock, "active")} if clock is not None else {}
 
         def write(conn: Connection) -> None:
             _next_revision(conn, game_id, revision, status="active", result=None, updated_at=now,
-                           undo_request="[]", draw_offer=None, finished_at=None)
+                           undo_request="[]", draw_offer=None, finished_at=None, **clocks)
             conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.ply > keep))
             conn.execute(delete(turn_leases).where(turn_leases.c.game_id == game_id))
 
@@ -608,10 +629,13 @@ class Storage:
         """Update game fields (status, result, draw_offer, undo_request, rematch) as revision ``revision + 1``
         (``ConflictError`` if the game is not at ``revision``); a game whose status becomes ``finished`` gets
         ``finished_at``."""
-        encoded = {k: (json.dumps(v) if k in ("result", "undo_request") and v is not None else v)
+        encoded = {k: (json.dumps(v) if k in ("result", "undo_request", "clock") and v is not None else v)
                    for k, v in values.items()}
         if values.get("status") == "finished":
             encoded["finished_at"] = now
+            encoded["flag_at"] = None
+        if "clock" in values:
+            encoded["flag_at"] = flag_time(values["clock"], values.get("status", "active"))
 
         def write(conn: Connection) -> None:
             _next_revision(conn, game_id, revision, updated_at=now, **encoded)
@@ -619,6 +643,15 @@ class Storage:
                 conn.execute(delete(turn_leases).where(turn_leases.c.game_id == game_id))
 
         return self.submit(write)
+
+    def running_clocks(self, limit: int, before: float | None = None) -> list[str]:
+        """Games whose clock runs (the soonest to fall first), at most ``limit``; with ``before`` (epoch seconds),
+        only those whose clock fell before then (to be settled)."""
+        query = select(games.c.id).where(games.c.status == "active", games.c.flag_at.is_not(None))
+        if before is not None:
+            query = query.where(games.c.flag_at < before)
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query.order_by(games.c.flag_at).limit(limit))]
 
     def count_hint(self, game_id: str) -> Future[None]:
         """One more hint given in the game."""
@@ -713,6 +746,18 @@ class Storage:
         if self._server_lock is not None:
             os.close(self._server_lock)  # releases the server lock
             self._server_lock = None
+
+
+def _dump(obj: dict[str, Any] | None) -> str | None:
+    return json.dumps(obj, separators=(",", ":")) if obj is not None else None
+
+
+def flag_time(clock: dict[str, Any] | None, status: str) -> float | None:
+    """When the running clock of ``clock`` (``rooms.clocks``' stored form) falls, in epoch seconds: its start plus
+    what it had left; None when no clock runs (no time control, a game over, nobody's clock running)."""
+    if clock is None or status != "active" or clock.get("running") is None:
+        return None
+    return float(clock["since"]) + float(clock["remaining"][clock["running"]]) / 1000.0
 
 
 def _insert_events(conn: Connection, race_id: str, events: list[RaceEvent]) -> None:

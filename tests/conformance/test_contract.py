@@ -51,6 +51,18 @@ def test_early_endings_follow_one_rule(game: damier.Game) -> None:
         damier.resignation(state, n)
 
 
+def test_a_flag_that_falls_loses_like_a_resignation_while_the_others_can_win(game: damier.Game) -> None:
+    if game.num_players == 1:
+        return  # a puzzle played alone has no clock
+    state = game.new_state(0)
+    assert all(state.can_win(seat) for seat in range(game.num_players))  # at the start anyone may still win
+    for seat in range(game.num_players):
+        lost = damier.timeout(state, seat)
+        assert lost.termination == damier.Termination.TIME and lost.is_early
+        assert lost.returns == damier.resignation(state, seat).returns
+        assert lost.reason.startswith(f"{game.player_names[seat]} ran out of time")
+
+
 def test_a_record_keeps_an_early_ending(game: damier.Game) -> None:
     for state in random_line(game, 1, max_plies=3):
         if state.is_over():

@@ -313,6 +313,14 @@ class AtomsState(State):
             return int(counts[self._s[g.n : 2 * g.n] >= 0].sum())
         return int(counts[self._s[g.n : 2 * g.n] == player].sum())
 
+    def can_win(self, player: int) -> bool:
+        """Exact: a colour eliminated never comes back; any other can still win (chain reactions can turn any
+        board round)."""
+        if self.player == kernel.TERMINAL:
+            outcome = self.outcome()
+            return outcome is not None and outcome.winner == player
+        return player not in self.eliminated()
+
     def eliminated(self) -> list[int]:
         elim = kernel.elim_at(self.game.n, self.game.players)
         return [q for q in range(self.game.players) if self._s[elim + q]]

@@ -235,6 +235,20 @@ class JewelsState(State):
             termination = Termination.MOVE_LIMIT
         return Outcome(winner=winner, returns=returns, reason=reason, termination=termination)
 
+    def can_win(self, player: int) -> bool:
+        """Whether ``player`` could still win: False only when certain. With no living robot left no laser can
+        ever hit a man again (dead robots do not radiate, none comes back), so the game can only end on the jewels
+        (all collected, a full column, the cap): ``player`` wins only with more jewels than the other, and at best
+        takes every jewel still on the board (none is ever destroyed)."""
+        if self.player == TERMINAL:
+            outcome = self.outcome()
+            return outcome is not None and outcome.winner == player
+        board = self._s[:self.game.n]
+        if np.any(board == kernel.ROBOT):
+            return True
+        left = int(np.count_nonzero(board == kernel.JEWEL))
+        return self.jewels(player) + left > self.jewels(1 - player)
+
     def agreement_outcome(self) -> Outcome:
         """The players agree to stop: the one with more jewels wins (equal: a draw)."""
         a, b = self.jewels(0), self.jewels(1)

@@ -8,7 +8,8 @@ and are committed before anyone hears of them; a game between seats and a race o
 - ``arcade``: the rooms, storage, keys and computer pool together, and the lookup of a room;
 - ``game_room``: ``GameRoom``, one game between seats; ``moves``: its changes, stored then shown;
 - ``creation``: new games, record imports, the position check; ``commands``: move, undo, resign, draw,
-  rematch; ``turns``: computer turns and hints; ``views``: the view, replay frames and record export;
+  rematch; ``turns``: computer turns and hints; ``clocks``: time controls, the clocks stored with each move,
+  the timer that ends a game on time; ``views``: the view, replay frames and record export;
   ``puzzles``: solo puzzles (a one-player game room), the puzzle of the day;
 - ``race_room``: ``RaceRoom``, people racing on a puzzle game's puzzles; ``race_log``: its events folded into
   players, chips and rounds; ``race_changes``: its changes, stored then shown, and what follows a verdict or a

@@ -5,15 +5,16 @@ loaded from the database when it is not in memory."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections.abc import Callable
 
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import race_timers, turns
+from damier.server.rooms import clocks, race_timers, turns
 from damier.server.rooms.cache import CAPACITY, AnswerCache, RoomCache
-from damier.server.rooms.errors import NotFound
+from damier.server.rooms.errors import Conflict, NotFound
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.race_room import RaceRoom, build
 from damier.server.rooms.room import Room
@@ -41,13 +42,19 @@ class Arcade:
 
     async def room(self, game_id: str) -> GameRoom:
         """The room of game ``game_id`` (``NotFound`` if there is none); a computer whose turn it is in a room
-        loaded now starts thinking."""
+        loaded now starts thinking, and its clock's timer is set. A game whose running clock fell ends on time
+        first (however it was missed: a room evicted, a server down), so every request sees it settled."""
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
             raise NotFound("no such game")
         room, loaded = await self.rooms.load(game_id, self._load)
         if not isinstance(room, GameRoom):
             raise NotFound(f"no game {game_id!r}")
+        if clocks.fallen(room, self.now()) is not None:
+            # another server may have ended it or moved first (Conflict): what the database holds is read again
+            with contextlib.suppress(Conflict):
+                await clocks.settle(self, room)
         if loaded:
+            clocks.arm(self, room)
             turns.schedule(self, room)
         return room
 
@@ -124,6 +131,7 @@ class Arcade:
             fresh = await asyncio.to_thread(_build, row)
             room.row, room.state = fresh.row, fresh.state
             room.hint_cache, room.solution = {}, None
+        clocks.arm(self, room)
         turns.schedule(self, room)
         room.broadcast()
 
@@ -138,6 +146,8 @@ class Arcade:
         self.turns.clear()
         for room in self.rooms:
             room.close()
+            if isinstance(room, GameRoom) and room.settling is not None:
+                room.settling.cancel()
 
 
 def _build(row: GameRow) -> GameRoom:

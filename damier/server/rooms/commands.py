@@ -123,7 +123,8 @@ async def draw(arcade: Arcade, game_id: str, token: str | None, action: str,
 
 async def rematch(arcade: Arcade, game_id: str, token: str | None) -> tuple[GameRoom, str]:
     """The same game again with the seats shifted by one (created once, by whichever seat asks first); the new
-    room and the token of the asker's new seat. A puzzle's rematch is the same puzzle again (its seed too)."""
+    room and the token of the asker's new seat, with the same time control. A puzzle's rematch is the same puzzle
+    again (its seed too)."""
     shift = 1
     async with seated(arcade, game_id, token, over=None) as (room, seat):
         if room.active:
@@ -134,8 +135,10 @@ async def rematch(arcade: Arcade, game_id: str, token: str | None) -> tuple[Game
             seat_specs = [{"kind": old[(i - shift) % count].kind, "level": old[(i - shift) % count].level}
                           for i in range(count)]
             seed = room.row.seed if count == 1 else None
+            clock = room.row.clock
+            control = {"minutes": clock["minutes"], "increment": clock["increment"]} if clock else None
             new_room, _ = await creation.create(arcade, room.game.name, dict(room.game.options), seat_specs, seed,
-                                                room.row.start, hints_on=room.row.hints_on)
+                                                room.row.start, hints_on=room.row.hints_on, clock=control)
             await update(arcade, room, rematch=new_room.id)
         new_id = room.row.rematch
     assert new_id is not None

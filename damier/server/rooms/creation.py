@@ -11,7 +11,7 @@ from damier.core import registry
 from damier.core.errors import DamierError, RecordError
 from damier.core.game import TERMINAL, Game, State
 from damier.core.record import Record, now_iso
-from damier.server.rooms import turns
+from damier.server.rooms import clocks, turns
 from damier.server.rooms.errors import Invalid
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.moves import chance_moves
@@ -74,13 +74,15 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
 
 
 async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
-                 seed: int | None, start: str | None = None, hints_on: bool = False
-                 ) -> tuple[GameRoom, dict[int, str]]:
+                 seed: int | None, start: str | None = None, hints_on: bool = False,
+                 clock: dict[str, Any] | None = None) -> tuple[GameRoom, dict[int, str]]:
     """A new game and the token of each human seat; ``start`` is a position in the game's notation to begin
     from (None: its usual start). A puzzle (a one-player game) from its usual start with no ``seed`` gets a
     random one: a new puzzle each time. ``hints_on``: a casual game where people may ask for hints even when
-    they play each other (``GameRoom.hints_allowed``)."""
+    they play each other (``GameRoom.hints_allowed``). ``clock``: a time control ``{"minutes", "increment"}``
+    (``clocks.parse``), None for none; the first seat to move's clock runs from the creation."""
     game = load_game(name, options)
+    control = clocks.parse(clock, game)
     if game.num_players == 1 and start is None and seed is None:
         seed = secrets.randbelow(2**62)
     state = first_state(game, start, seed)
@@ -90,9 +92,12 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
                   status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
                   created_at=now, updated_at=now, seats=seats, hints_on=hints_on)
     row.moves = chance_moves(arcade, row.id, state)
+    if control is not None:
+        row.clock = clocks.start(control, game.num_players, state.player, arcade.now())
     room = GameRoom(row, game, state)
     await asyncio.wrap_future(arcade.storage.create_game(row))
     arcade.rooms.add(room)
+    clocks.arm(arcade, room)
     turns.schedule(arcade, room)
     return room, {seat: arcade.keys.token(row.id, seat) for seat in room.human_seats()}
 

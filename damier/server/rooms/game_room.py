@@ -32,6 +32,10 @@ class GameRoom(Room):
         #: the move list's marks (``State.move_marks``) of the moves in ``_marked``: kept, and extended as moves come
         self._marks: list[str] = []
         self._marked: list[tuple[str, int]] = []
+        #: the one timer for the moment the running clock falls (``clocks.arm``), and the task ending the game
+        #: on time once it fired
+        self.flag_timer: asyncio.TimerHandle | None = None
+        self.settling: asyncio.Task[None] | None = None
 
     def move_marks(self) -> list[str]:
         """The mark of each stored move ("x": it took something), computed once per move: the marks of the moves
@@ -79,4 +83,19 @@ class GameRoom(Room):
 
     def snapshot(self) -> dict[str, Any]:
         return views.view(self)
+
+    def release(self) -> None:
+        self._stop_timer()
+        super().release()
+
+    def close(self) -> None:
+        self._stop_timer()
+        super().close()
+
+    def _stop_timer(self) -> None:
+        """The clock's timer stops with the room: whoever loads the game again settles a clock that fell meanwhile
+        (``Arcade.room``, and the sweep for the games nobody asks for)."""
+        if self.flag_timer is not None:
+            self.flag_timer.cancel()
+            self.flag_timer = None
 

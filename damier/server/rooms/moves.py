@@ -12,6 +12,7 @@ from damier.ai.spec import resolve
 from damier.core.game import CHANCE, Outcome, State
 from damier.core.record import now_iso
 from damier.server.computer import GRACE_SECONDS, budget_seconds
+from damier.server.rooms import clocks
 from damier.server.rooms.errors import Conflict
 from damier.server.storage import ConflictError
 
@@ -33,7 +34,14 @@ def chance_moves(arcade: Arcade, room_id: str, state: State) -> list[tuple[str, 
 
 async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) -> None:
     """Play ``played`` (move, seat) pairs and the chance events after them on a copy, store them, and only then
-    make the copy the room's state: nobody sees a move that is not committed."""
+    make the copy the room's state: nobody sees a move that is not committed. With clocks, the mover is charged
+    the time since its clock started; a move after its flag fell is refused (``Conflict``) and the game ends on
+    time."""
+    moment = arcade.now()
+    if played and clocks.fallen(room, moment) is not None:
+        await clocks.settle_locked(arcade, room)
+        room.broadcast()
+        raise Conflict(f"the game is over ({(room.row.result or {}).get('reason', 'lost on time')})")
     state = room.state.copy()
     first_ply = len(state.history) + 1
     new_moves: list[tuple[str, int]] = []
@@ -45,10 +53,14 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     status = "finished" if outcome else "active"
     result = outcome.to_json() if outcome else None
     now = now_iso()
+    clock = room.row.clock
+    if clock is not None and played:
+        clock = clocks.after_moves(clock, played[-1][1], state.player if status == "active" else -1, moment)
     try:
         await asyncio.wrap_future(arcade.storage.append_moves(room.id, first_ply, new_moves, now, status, result,
                                                               revision=room.row.revision,
-                                                              lease=next_lease(arcade, room, state, status)))
+                                                              lease=next_lease(arcade, room, state, status),
+                                                              clock=clock))
     except ConflictError:
         arcade.rooms.forget(room)  # the database knows better: the next request loads the game from it
         raise Conflict("another move was stored first; reload the game") from None
@@ -59,6 +71,8 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     room.row.draw_offer, room.row.undo_request = None, []
     room.row.updated_at = now
     room.row.finished_at = now if status == "finished" else None
+    room.row.clock = clock
+    clocks.arm(arcade, room)
 
 
 #: a computer turn's lease outlasts its hard deadline by this (seconds; ``turns`` looks for expired ones)
@@ -98,18 +112,33 @@ async def update(arcade: Arcade, room: GameRoom, **values: Any) -> None:
 
 
 async def finish(arcade: Arcade, room: GameRoom, outcome: Outcome) -> None:
-    """End the game with ``outcome`` (a resignation, an agreed draw: an end its moves did not reach)."""
-    await update(arcade, room, status="finished", result=outcome.to_json(), draw_offer=None, undo_request=[])
+    """End the game with ``outcome`` (a resignation, an agreed draw, a clock that fell: an end its moves did not
+    reach); the clocks stop."""
+    values: dict[str, Any] = {}
+    if room.row.clock is not None:
+        values["clock"] = clocks.stopped(room.row.clock, arcade.now())
+    await update(arcade, room, status="finished", result=outcome.to_json(), draw_offer=None, undo_request=[],
+                 **values)
     arcade.stop_turn(room)
+    clocks.disarm(room)
 
 
 async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
-    """Take back every move after the first ``keep`` (an undo)."""
+    """Take back every move after the first ``keep`` (an undo); the time spent stays spent, and the clock of the
+    seat to move then runs from now."""
     now = now_iso()
-    await stored(arcade, room, arcade.storage.truncate_moves(room.id, keep, now, revision=room.row.revision))
-    while len(room.state.history) > keep:
-        room.state.undo()
+    state = room.state.copy()
+    while len(state.history) > keep:
+        state.undo()
+    clock = room.row.clock
+    if clock is not None:
+        clock = clocks.restarted(clock, state.player, arcade.now())
+    await stored(arcade, room, arcade.storage.truncate_moves(room.id, keep, now, revision=room.row.revision,
+                                                             clock=clock))
+    room.state = state
     del room.row.moves[keep:]
     room.row.undo_request, room.row.draw_offer, room.row.updated_at = [], None, now
     room.row.finished_at = None
+    room.row.clock = clock
     arcade.stop_turn(room)
+    clocks.arm(arcade, room)

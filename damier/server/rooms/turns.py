@@ -11,8 +11,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from damier.ai.spec import resolve
+from damier.ai.spec import resolve, within
 from damier.server.computer import GRACE_SECONDS, Busy, Job, budget_seconds
+from damier.server.rooms import clocks
 from damier.server.rooms.errors import Conflict, Forbidden, Unavailable
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.moves import LEASE_MARGIN, commit
@@ -93,10 +94,14 @@ def schedule(arcade: Arcade, room: GameRoom) -> None:
             return
         turn.task.cancel()  # a turn for a position that is gone
     spec = resolve(level, room.game.name)
+    budget = budget_seconds(spec)
+    allowed = clocks.deadline(room, room.state.player, arcade.now())
+    if allowed is not None and allowed < budget:  # its clock runs: it thinks within what it can afford
+        spec, budget = within(spec, room.game.name, allowed), allowed
     turn = Turn(room.version, room.state.player)
     arcade.turns[room.id] = turn
     room.thinking = turn.seat
-    turn.task = asyncio.create_task(_computer_turn(arcade, room.id, turn, job(room, spec), budget_seconds(spec),
+    turn.task = asyncio.create_task(_computer_turn(arcade, room.id, turn, job(room, spec), budget,
                                                    room.client or room.id))
 
 
@@ -137,6 +142,8 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
         async with room.lock:
             if not room.active or room.version != turn.version or room.state.player != turn.seat:
                 return  # an undo or a resignation came first
+            if await clocks.settle_locked(arcade, room):
+                return  # its clock fell meanwhile (a queue, a restart): lost on time
             if text is None:
                 text = room.state.move_to_str(random.choice(room.state.legal_moves()))
             await commit(arcade, room, [(room.state.parse_move(text), turn.seat)])
@@ -174,7 +181,8 @@ async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: s
 
 async def sweep(arcade: Arcade) -> None:
     """Forever, every ``SWEEP_SECONDS``: take over the computer turns whose lease ran out (the server thinking
-    them died, say): their rooms are loaded, which lets the computer think here."""
+    them died, say): their rooms are loaded, which lets the computer think here; and end on time the games whose
+    clock fell while their room was not in memory (``clocks.sweep``)."""
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
         try:
@@ -186,6 +194,12 @@ async def sweep(arcade: Arcade) -> None:
             raise
         except Exception:
             log.exception("taking over the computer turns of stopped servers failed")
+        try:
+            await clocks.sweep(arcade)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("ending the games whose clock fell out of memory failed")
 
 
 async def resume(arcade: Arcade) -> int:

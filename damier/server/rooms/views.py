@@ -3,11 +3,13 @@ export (with the stored result, so a resigned or agreed game's record says how i
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from damier.core.game import CHANCE, TERMINAL, Outcome, Termination
 from damier.core.record import Record, now_iso
+from damier.server.rooms import clocks
 
 if TYPE_CHECKING:
     from damier.server.rooms.game_room import GameRoom
@@ -54,6 +56,7 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "hints_allowed": room.hints_allowed(),  # a hint may be asked (refused with 403 otherwise)
         "hints_on": row.hints_on,  # a casual game between people created with hints on
         "solution": solution(room) if not active else None,
+        "clock": clocks.view(room, time.time()),
         "now": now_iso(),
     }
 
@@ -136,8 +139,18 @@ def stored_outcome(room: GameRoom) -> Outcome | None:
 def record(room: GameRoom) -> dict[str, Any]:
     """The game record (JSON), with the room's result when it ended outside the rules."""
     players = [f"{room.game.player_names[s.index]} ({s.level or 'human'})" for s in room.row.seats]
-    return Record.from_state(room.state, players=players, started_at=room.row.created_at,
-                             result=stored_outcome(room)).to_json()
+    obj = Record.from_state(room.state, players=players, started_at=room.row.created_at,
+                            result=stored_outcome(room)).to_json()
+    control = time_control(room)
+    if control is not None:
+        obj["time_control"] = control  # beside the record's fields (an import reads past it)
+    return obj
+
+
+def time_control(room: GameRoom) -> dict[str, Any] | None:
+    """The game's time control, ``{"minutes", "increment"}``, None without clocks."""
+    clock = room.row.clock
+    return {"minutes": clock["minutes"], "increment": clock["increment"]} if clock else None
 
 
 #: frames a replay page holds by default, and at most
@@ -165,5 +178,6 @@ def replay_frames(room: GameRoom, first: int = 0, count: int = REPLAY_PAGE) -> d
             frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(previews=False),
                            "events": state.events()})
     return {"id": room.id, "game": room.game.name, "title": room.game.title, "options": dict(room.game.options),
-            "start": room.row.start, "seats": seats(room), "result": room.row.result, "total": total,
+            "start": room.row.start, "seats": seats(room), "result": room.row.result,
+            "time_control": time_control(room), "total": total,
             "from": first, "frames": frames}

@@ -757,3 +757,14 @@ def test_position_notation_round_trips(shape: tuple[int, int], players: int, see
     assert restored.legal_moves() == state.legal_moves()
     assert restored.outcome() == state.outcome()
     assert restored.eliminated() == state.eliminated()
+
+
+# ----- who can still win (the arcade's clocks) ----------------------------------------------------------------
+def test_an_eliminated_colour_cannot_win_and_takes_no_share_of_a_flag() -> None:
+    game = damier.load("atoms", players=3, rows=3, cols=3)
+    state = game.replay(["C1", "B1", "B2", "A1", "A3", "B3", "C2", "C3", "A2", "A1", "A3"])
+    assert state.eliminated() == [2] and not state.is_over() and state.player == 0
+    assert state.can_win(0) and state.can_win(1) and not state.can_win(2)
+    lost = damier.timeout(state, 0)  # Red's clock falls: Blue is the only colour left who can win
+    assert lost.winner == 1 and lost.returns == (-1.0, 2.0, -1.0)
+    assert lost.reason == "Red ran out of time: Blue wins"

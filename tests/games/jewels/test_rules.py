@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import damier
 from damier.core.errors import IllegalMoveError, OptionError, ParseError
-from damier.core.game import Termination, agreement
+from damier.core.game import Termination, agreement, timeout
 from tests.games.jewels.reference import Naive
 
 SMALL = {"size": 6, "jewels": 2, "walls": 2, "robots": 2}
@@ -343,3 +343,20 @@ def test_bad_moves_say_what_is_accepted_and_change_nothing() -> None:
     with pytest.raises(IllegalMoveError, match="no wall there"):
         state.parse_move("A1xA2")
     assert state.position() == before
+
+
+# ----- who can still win (the arcade's clocks: a flag against a player who cannot win is a draw) ------------------
+def test_with_no_living_robot_a_player_short_of_jewels_cannot_win() -> None:
+    # Gold 3, Silver 0, two jewels left, no robot: Silver takes both at best, 2 < 3
+    state = position("A2J2/6/6/6/6/J1W2B a 3-0 AB 0")
+    assert state.can_win(0) and not state.can_win(1)
+    drawn = timeout(state, 0)
+    assert drawn.winner is None and drawn.returns == (0.0, 0.0) and drawn.termination == Termination.TIME
+    assert drawn.reason == "Gold ran out of time, but Silver cannot win: draw"
+    assert timeout(state, 1).winner == 0  # Gold can win: Silver's flag loses
+
+
+def test_a_player_who_can_still_catch_up_or_be_saved_by_a_laser_can_win() -> None:
+    assert position("A2J2/6/6/6/6/J1W2B a 1-0 AB 0").can_win(1)  # 0 + 2 jewels left > 1
+    assert not position("A2J2/6/6/6/6/J1W2B a 2-0 AB 0").can_win(1)  # 2 at best: a draw, not a win
+    assert position("A2JR1/6/6/6/6/J1W2B a 3-0 AB 0").can_win(1)  # a living robot may still hit Gold's man

@@ -1,5 +1,5 @@
 // Sounds, off by default (the choice is remembered in this browser): synthesised in the page with the Web Audio
-// API, no sound file. A move, a capture, an explosion, a laser shot, a robot's step, a win; which event of a game
+// API, no sound file. A move, a capture, an explosion, a laser shot, a robot's step, a win, a clock running low; which event of a game
 // makes which sound is the game's client description's `sounds` ({event type: sound name}), so the page knows no
 // game. window.__damierSounds lists the sounds played (for the tests).
 
@@ -63,6 +63,8 @@ const SOUNDS = {
   explosion: (ctx) => noise(ctx, {}),
   laser: (ctx) => tone(ctx, { from: 1800, to: 300, seconds: 0.25, wave: "sawtooth", gain: 0.06 }),
   step: (ctx) => tone(ctx, { from: 220, seconds: 0.05, wave: "square", gain: 0.04 }),
+  // a player's own clock runs low: two short high beeps
+  lowtime: (ctx) => [0, 0.16].forEach((delay) => tone(ctx, { from: 1320, seconds: 0.09, delay, wave: "square", gain: 0.06 })),
   win: (ctx) => [523, 659, 784].forEach((f, i) => tone(ctx, { from: f, seconds: 0.18, delay: i * 0.12, wave: "triangle" })),
 };
 

@@ -17,6 +17,7 @@ import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, sea
 import { renderControls, renderInvite } from "./game/controls.js";
 import * as actions from "./game/actions.js";
 import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
+import { Clocks } from "./game/clocks.js";
 
 const DEFAULT_KEYS = [[["←", "↑", "→", "↓"], "move"], [["Enter"], "play"], [["U"], "undo"], [["H"], "hint"]];
 
@@ -40,6 +41,7 @@ class GamePage {
     this.claimInvitation(query);
     this.browsing = new Browsing(this); // an earlier position shown while the game goes on
     this.here = {}; // who is here: {seat: "online" | "away"} (the server's presence messages)
+    this.clocks = new Clocks(this); // the players' clocks, counted down from the server's values
     this.connection = new Connection(id, {
       receive: (view, source) => this.receive(view, source),
       status: (state) => showConnection(this.el?.conn, state),
@@ -147,6 +149,7 @@ class GamePage {
     this.views.stop();
     this.connection.close();
     this.puzzle?.destroy();
+    this.clocks.stop();
     for (const t of this.timers) clearTimeout(t);
     document.removeEventListener("keydown", this.onKey);
     document.removeEventListener("visibilitychange", this.onVisible);
@@ -159,7 +162,9 @@ class GamePage {
 
   receive(view, source) {
     if (this.destroyed || !view || (view.id && view.id !== this.id) || !this.mod) return;
+    this.clocks.stamp(view);
     this.views.receive(view, source);
+    this.clocks.update();
   }
 
   // ---- seats -----------------------------------------------------------------------------------------------------
@@ -326,7 +331,8 @@ class GamePage {
   renderPanels(view, { animating = false } = {}) {
     this.el.title.textContent = view.title;
     const options = this.mod.describeOptions(view.options || {}, { start: view.start });
-    this.el.sub.textContent = view.hints_on ? `${options} · casual, hints on` : options;
+    const clock = view.clock ? ` · clock ${view.clock.control}` : "";
+    this.el.sub.textContent = `${options}${clock}${view.hints_on ? " · casual, hints on" : ""}`;
     const spoiler = animating && !!view.result; // the status and the banner say who won: after the last explosion
     if (!spoiler) renderStatus(this, view);
     if (!spoiler) renderBanner(this, view);

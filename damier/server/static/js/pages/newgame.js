@@ -56,6 +56,7 @@ function buildForm(page, entry, mod) {
   const hintsRow = h("div", { class: "field field-check", hidden: true },
     h("label", { for: "casual-hints" }, "Casual game, hints on"), hintsBox,
     h("small", { class: "field-help" }, "Any player may ask the computer for a move; joining the game is agreeing to it."));
+  const clock = clockField(entry);
   const presetBox = mod.presets?.length ? h("div", { class: "presets", role: "group", "aria-label": "Board presets" }) : null;
   const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, "Start game");
   const formError = h("p", { class: "form-error", role: "alert", hidden: true });
@@ -79,7 +80,8 @@ function buildForm(page, entry, mod) {
           h("p", { class: "hint-text" }, "Each seat is a person or the computer. People play on this device, "
             + "or you send them an invitation link from the game page."),
           seatsBox,
-          hintsRow)),
+          hintsRow),
+        clock.fieldset),
       h("aside", { class: "form-preview", "aria-label": "Preview" }, preview, previewText)),
     formError,
     h("div", { class: "form-actions" },
@@ -89,7 +91,7 @@ function buildForm(page, entry, mod) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const problem = validate(entry, values);
+    const problem = validate(entry, values) || clock.problem();
     formError.hidden = !problem;
     formError.textContent = problem || "";
     if (problem) return;
@@ -99,7 +101,10 @@ function buildForm(page, entry, mod) {
       const n = seatCount(entry, values);
       const seatsSpec = seatChoices.slice(0, n).map((s) => (s.kind === "computer" ? { kind: "computer", level: s.level } : { kind: "human" }));
       const casual = !hintsRow.hidden && hintsBox.checked;
-      await startGame(entry, { ...values }, seatsSpec, null, casual ? { hints: true } : {});
+      const extra = casual ? { hints: true } : {};
+      const control = clock.value();
+      if (control) extra.clock = control;
+      await startGame(entry, { ...values }, seatsSpec, null, extra);
     } catch (err) {
       showError(err);
       formError.hidden = false;
@@ -221,6 +226,56 @@ export function validate(entry, values) {
     }
   }
   return null;
+}
+
+/** The form's time control: no clock (the default), one of the presets the catalog offers (`entry.clocks`:
+ * [minutes, increment] pairs), or a custom one. `value()`: null or {minutes, increment}; `problem()`: what is wrong
+ * with a custom entry, in words, or null (the server checks it again). */
+export function clockField(entry) {
+  const presets = entry.clocks || [];
+  let chosen = null; // null: no clock; [m, i]; or "custom"
+  const minutes = h("input", { id: "clock-minutes", type: "number", inputmode: "decimal", min: "0.05", max: "180",
+    step: "any", value: "5", "data-testid": "clock-minutes" });
+  const increment = h("input", { id: "clock-increment", type: "number", inputmode: "numeric", min: "0", max: "180",
+    step: "1", value: "0", "data-testid": "clock-increment" });
+  const custom = h("div", { class: "clock-custom", hidden: true },
+    h("div", { class: "field" }, h("label", { for: "clock-minutes" }, "Minutes each"), minutes),
+    h("div", { class: "field" }, h("label", { for: "clock-increment" }, "Increment (seconds)"), increment));
+  const chips = h("div", { class: "presets clock-presets", role: "group", "aria-label": "Time control" });
+  const choose = (choice) => {
+    chosen = choice;
+    for (const chip of chips.children) chip.setAttribute("aria-pressed", String(chip._choice === choice));
+    custom.hidden = choice !== "custom";
+  };
+  const chip = (label, choice, testid) => {
+    const button = h("button", { type: "button", class: "chip", "data-testid": testid, "aria-pressed": "false",
+      onclick: () => choose(choice) }, label);
+    button._choice = choice;
+    return button;
+  };
+  chips.append(chip("No clock", null, "clock-none"));
+  for (const pair of presets) chips.append(chip(`${pair[0]}+${pair[1]}`, pair, `clock-${pair[0]}+${pair[1]}`));
+  chips.append(chip("Custom", "custom", "clock-custom"));
+  choose(null);
+  const fieldset = presets.length ? h("fieldset", { class: "clock-fieldset" },
+    h("legend", {}, "Clock"),
+    h("p", { class: "hint-text" }, "Minutes for each player, plus seconds added after each move. "
+      + "A player whose time runs out loses."),
+    chips, custom) : null;
+  const value = () => {
+    if (chosen === null || !presets.length) return null;
+    if (chosen === "custom") return { minutes: Number(minutes.value), increment: Number(increment.value) };
+    return { minutes: chosen[0], increment: chosen[1] };
+  };
+  const problem = () => {
+    if (chosen !== "custom") return null;
+    const m = Number(minutes.value);
+    const i = Number(increment.value);
+    if (minutes.value === "" || !(m >= 0.05 && m <= 180)) return "Clock: minutes from 0.05 to 180.";
+    if (increment.value === "" || !Number.isInteger(i) || i < 0 || i > 180) return "Clock: an increment of 0 to 180 whole seconds.";
+    return null;
+  };
+  return { fieldset, value, problem };
 }
 
 /** One seat of the form: person or computer, and the computer's level (`choice` is updated in place). */

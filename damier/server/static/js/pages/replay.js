@@ -48,6 +48,8 @@ class ReplayPage {
     this.seats = data.seats || view?.seats || null;
     this.options = data.options || view?.options || {};
     this.start = data.start ?? view?.start ?? null;
+    const control = data.time_control;
+    this.clock = control ? ` · clock ${control.minutes}+${control.increment}` : "";
     const game = data.game || view?.game;
     this.mod = await boardModule(await api.catalogEntry(game).catch(() => null));
     if (this.destroyed) return;
@@ -148,7 +150,7 @@ class ReplayPage {
       h("div", { class: "game-head" },
         h("div", {},
           h("h1", {}, `Replay: ${this.title}`),
-          h("p", { class: "sub" }, h("span", { class: "sub-options", "data-testid": "game-options" }, this.mod.describeOptions(this.options, { start: this.start }))))),
+          h("p", { class: "sub" }, h("span", { class: "sub-options", "data-testid": "game-options" }, `${this.mod.describeOptions(this.options, { start: this.start })}${this.clock}`)))),
       h("div", { class: "game-layout" },
         h("section", { class: "board-col", "aria-label": "Board" },
           el.caption, el.banner, el.board,

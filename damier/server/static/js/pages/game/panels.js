@@ -43,6 +43,7 @@ export function renderStatus(page, view) {
   el.thinking.querySelector(".thinking-text").textContent = thinking ? `${thinking.name} is thinking…` : "";
   if (thinking) el.thinking.style.setProperty("--c", seatColour(thinking.index ?? view.seats.indexOf(thinking)));
   el.watching.hidden = local.length > 0;
+  page.clocks?.status(view, over);
   document.title = `${over ? "Game over" : page.isMyTurn(view) ? "Your turn" : text} · ${view.title} · damier`;
 }
 
@@ -129,7 +130,8 @@ export function renderPlayers(page, view) {
       seat.thinking && toMove ? h("span", { class: "spinner", title: "thinking", "aria-label": "thinking" }) : null,
       winner ? h("span", { class: "badge win" }, "winner") : out ? h("span", { class: "badge" }, "out") : null,
       s ? h("span", { class: "player-score", "data-testid": `score-${i}` },
-        h("b", {}, String(s.value)), h("small", {}, s.unit)) : null);
+        h("b", {}, String(s.value)), h("small", {}, s.unit)) : null,
+      page.clocks?.element(view, i) ?? null);
   }));
 }
 

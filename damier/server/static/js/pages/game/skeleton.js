@@ -17,8 +17,12 @@ export function buildSkeleton(root, page) {
     h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")),
     h("span", { class: "thinking-text" }));
   el.watching = h("span", { class: "watching", "data-testid": "watching", hidden: true }, icon("eye"), "You are watching");
+  // the running clock beside the turn, for screens where the players panel is below the board (not announced:
+  // the players panel's clocks are the timers)
+  el.statusClock = h("span", { class: "player-clock running status-clock", "data-testid": "status-clock", hidden: true,
+    "aria-hidden": "true" });
   el.status = h("div", { class: "status", "data-testid": "status", "aria-live": "polite" },
-    el.statusDot, el.statusText, el.thinking, el.watching);
+    el.statusDot, el.statusText, el.thinking, el.watching, el.statusClock);
   el.browseBar = h("div", { class: "browse-bar", "data-testid": "browse-bar", role: "status", hidden: true });
   el.banner = h("div", { class: "result-banner", "data-testid": "result-banner", hidden: true, role: "status" });
   el.board = h("div", { class: "board-wrap", "data-testid": "board" }, h("div", { class: "board-loading" }));
