@@ -46,3 +46,15 @@ def test_the_khet_texts_follow_the_options_defaults() -> None:
     quiet = registry.info("khet").options.defaults()["quiet_ply_limit"]
     texts = [i.text for s in registry.info("khet").hook("howto").sections for i in s.items]
     assert any(f"After {quiet} moves in a row" in t for t in texts)
+
+
+def test_the_race_texts_follow_the_race_rules() -> None:
+    rules = registry.info("micro").hook("race").rules(damier.load("micro"))
+    texts = [t for s in registry.info("micro").hook("howto").sections for t in s.text]
+    assert any(f"The first player with {rules.chips_to_win} chips wins" in t for t in texts)
+
+
+def test_the_jewels_texts_follow_the_options_defaults() -> None:
+    d = registry.info("jewels").options.defaults()
+    texts = " ".join(t for s in registry.info("jewels").hook("howto").sections for t in s.text)
+    assert f"{d['size']} × {d['size']} squares with {d['jewels']} jewels, {d['walls']} walls and {d['robots']}" in texts

@@ -58,8 +58,8 @@ HOWTO = HowTo(
             text=(
                 "Everyone looks at the same puzzle. The first to claim a number of moves shows a path of exactly "
                 "that many jumps (squares may be visited again). Right: they win the round's chip. Wrong: they "
-                "give one of their chips to the player with the fewest. The target then becomes the next start. "
-                "The first player with 5 chips wins.",
+                "give one of their chips, if they have any, to the player with the fewest. The target then "
+                "becomes the next start. The first player with 5 chips wins.",
             ),
         ),
     ),
