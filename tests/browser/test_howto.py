@@ -216,9 +216,9 @@ def test_the_khet_tutorial_on_a_phone_in_the_dark_theme(dark_phone: Page, live_s
     box = card.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert box["y"] + box["height"] <= PHONE["height"]
-    expect(page.get_by_test_id("tutorial-next")).to_be_focused()  # the keyboard is at the card
     page.get_by_test_id("tutorial-next").tap()
     expect(page.get_by_test_id("tutorial-step")).to_have_text(re.compile(r"Step 2 of \d"))
+    expect(page.get_by_test_id("tutorial-next")).to_be_focused()  # the keyboard follows the steps
     page.keyboard.press("Escape")
     expect(card).to_have_count(0)
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"

@@ -46,7 +46,9 @@ export class Tutorial {
 
   get open() { return !!this.card?.isConnected; }
 
-  show(index = 0) {
+  /** Show step `index`; `focus` moves the keyboard to the card (Back, Next: not when it opens by itself, which
+   * leaves the keyboard on the board). */
+  show(index = 0, { focus = false } = {}) {
     markTutorial(this.game);
     if (!this.open) {
       this.spots = h("div", { class: "tutorial-spots", "aria-hidden": "true" });
@@ -63,7 +65,7 @@ export class Tutorial {
     }
     this.index = Math.max(0, Math.min(index, this.steps.length - 1));
     this.draw();
-    this.card.querySelector("[data-testid='tutorial-next']")?.focus({ preventScroll: true });
+    if (focus) this.card.querySelector("[data-testid='tutorial-next']")?.focus({ preventScroll: true });
   }
 
   draw() {
@@ -78,9 +80,9 @@ export class Tutorial {
       h("p", { "aria-live": "polite" }, step.text),
       h("div", { class: "tutorial-actions" },
         h("button", { type: "button", class: "btn small", "data-testid": "tutorial-back", disabled: this.index === 0,
-          onclick: () => this.show(this.index - 1) }, "Back"),
+          onclick: () => this.show(this.index - 1, { focus: true }) }, "Back"),
         h("button", { type: "button", class: "btn small primary", "data-testid": "tutorial-next",
-          onclick: () => (last ? this.close() : this.show(this.index + 1)) }, last ? "Done" : "Next")));
+          onclick: () => (last ? this.close() : this.show(this.index + 1, { focus: true })) }, last ? "Done" : "Next")));
     this.card.dataset.step = String(this.index);
     this.place();
   }
