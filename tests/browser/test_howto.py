@@ -230,3 +230,20 @@ def test_the_rules_are_linked_from_the_puzzle_and_new_game_pages(page: Page, liv
         page.get_by_test_id("howto-link").click()
         page.wait_for_url(re.compile(rf".*#/howto/{entry['name']}$"))
         expect(page.get_by_test_id("howto-page")).to_have_attribute("data-game", entry["name"])
+
+
+def test_the_rules_are_linked_from_the_race_and_puzzle_game_pages(page: Page, live_server: ServerProcess) -> None:
+    for entry in catalog(live_server.url):
+        if "race" not in entry["features"]:
+            continue
+        race = httpx.post(f"{live_server.url}/api/races", json={"game": entry["name"], "name": "Ann"}, timeout=60)
+        assert race.status_code == 201, race.text
+        page.goto(f"{live_server.url}/#/race/{race.json()['id']}")
+        page.get_by_test_id("howto-link").click()
+        page.wait_for_url(re.compile(rf".*#/howto/{entry['name']}$"))
+        page.goto(f"{live_server.url}/#/")
+        page.get_by_test_id(f"quick-play-{entry['name']}").click()  # a puzzle's game page
+        page.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
+        page.get_by_test_id("howto-link").click()
+        page.wait_for_url(re.compile(rf".*#/howto/{entry['name']}$"))
+        expect(page.get_by_test_id("howto-page")).to_have_attribute("data-game", entry["name"])

@@ -25,8 +25,9 @@ HOWTO = HowTo(
                 f"The board has {_D['size']} × {_D['size']} squares with {_D['jewels']} jewels, {_D['walls']} walls "
                 f"and {_D['robots']} robots, placed at random but the same seen from both sides (turn the board "
                 "half round and it looks the same).",
-                f"First {_GOLD} puts their man on a square that no laser lights; {_SILVER}'s man goes on the mirror "
-                "square. Then the game begins.",
+                f"First {_GOLD} puts their man on an empty square that no laser lights and whose mirror square "
+                f"(half a turn round the centre) is empty and unlit too; {_SILVER}'s man goes on the mirror square. "
+                "Then the game begins.",
             ),
             items=(
                 Item("Robot", "Shines a laser in all four directions. A laser stops before the first wall, jewel "
@@ -47,12 +48,14 @@ HOWTO = HowTo(
                 "man does one of these:",
             ),
             items=(
-                Item("Slide", "Any number of squares in a straight line (up, down, left or right) over empty, "
-                              "unlit squares. The slide may end on a jewel, which you collect; it cannot pass a "
-                              "jewel, a wall, a robot or the other man."),
-                Item("Explosion", "Once per game: step onto a wall next to your man, if the square behind that "
-                                  "wall is not empty. The wall is destroyed, and so are the walls and robots on the "
-                                  "other squares next to your man. Jewels and men are never destroyed."),
+                Item("Slide", "At least one square in a straight line (up, down, left or right), as far as you "
+                              "like, over empty squares; every square passed and the last must be unlit (after the "
+                              "move). The slide may end on a jewel, which you collect; it cannot pass a jewel, a "
+                              "wall, a robot or the other man."),
+                Item("Explosion", "Once per game: your man steps onto a wall next to him, if the square behind "
+                                  "that wall (the same way) is not empty. The wall is destroyed, and so are the walls "
+                                  "and robots on the other squares next to the man. Jewels and men are never "
+                                  "destroyed. The man must not end on a lit square."),
                 Item("Pass", "Only when your man has no legal move."),
                 Item("The robots", "After each man's move, one robot at random takes one step to a free square "
                                    "next to it."),

@@ -57,7 +57,8 @@ HOWTO = HowTo(
                 Item("Turn", "One of your pieces a quarter turn, clockwise or anticlockwise, on its square. Your "
                              "Sphinx turns between its two directions."),
                 Item("Swap", "A Scarab moves onto a next-door square that holds a Pyramid or an Anubis (of either "
-                             "colour), and that piece goes to the Scarab's square."),
+                             "colour), and that piece goes to the Scarab's square; neither turns. A swap may not put "
+                             "a piece on a square reserved for the other colour."),
                 Item("Fire", "The beam leaves your Sphinx, turns at every mirror it meets and stops at the first "
                              "side with no mirror, or leaves the board. The piece it stops on is removed (at most "
                              "one piece a shot), unless it is an Anubis hit on its front, a Sphinx or a Scarab."),

@@ -8,6 +8,7 @@ import { raceUrl } from "../../api.js";
 import { seatColour } from "../../players.js";
 import { copyLink } from "../game/controls.js";
 import { clock } from "../game/puzzle.js";
+import { howtoLink } from "../game/skeleton.js";
 
 /** Claim buttons offered at once (more through the number box). */
 const QUICK_CLAIMS = 9;
