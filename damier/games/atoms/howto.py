@@ -53,8 +53,9 @@ HOWTO = HowTo(
             items=(
                 Item("Eliminated", "A player who has moved at least once and has no atoms left is out, and is "
                                    "skipped from then on. Nobody is out before their first move."),
-                Item("The winner", "The game ends as soon as only one colour is left on the board: that player "
-                                   "wins. There are no draws."),
+                Item("The winner", "The game ends as soon as every other player is out (or has moved and has no "
+                                   "atoms left): the player who made that move wins, even in the middle of a chain "
+                                   "reaction. There are no draws."),
             ),
             diagrams=(
                 Diagram("Red's chain reaches Blue's only square: Blue has no atoms left and Red wins.",

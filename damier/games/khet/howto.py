@@ -64,9 +64,9 @@ HOWTO = HowTo(
                              "one piece a shot), unless it is an Anubis hit on its front, a Sphinx or a Scarab."),
             ),
             diagrams=(
-                Diagram("Red has stepped its Pyramid from h4 to i5. Silver moves d6 to d7 and fires: the beam "
-                        "bounces off Silver's mirrors on j4 and h4 and hits the back of the Red Pyramid on h5, "
-                        "which is removed.", before=("c1c2", "h4i5"), example=("d6d7",)),
+                Diagram("Red has stepped its Pyramid from h4 to i5, which opens rank 4. Silver moves d6 to d7 and "
+                        "fires: the beam turns at j4, then at the Scarabs on f4 and f5, and hits the back of the Red "
+                        "Pyramid on h5, which is removed.", before=("c1c2", "h4i5"), example=("d6d7",)),
             ),
         ),
         Section(

@@ -148,7 +148,8 @@ class GamePage {
     if (this.destroyed || !doc.tutorial?.length || tutorialSeen(view.game)) return;
     const you = this.localSeats()[0];
     const players = view.seats?.length || 2;
-    this.tutorial = new Tutorial(this.el.board, view.game, doc.tutorial, { you, opponent: (you + 1) % players });
+    this.tutorial = new Tutorial(this.el.board, view.game, doc.tutorial, { you, opponent: (you + 1) % players },
+      this.el.side);
     this.tutorial.show();
   }
 

@@ -27,9 +27,12 @@ export function markTutorial(game, seen = true) {
 }
 
 export class Tutorial {
-  /** `board`: the board's container; `steps`: [{title, text, point}]; `seats`: {you, opponent} for the points. */
-  constructor(board, game, steps, seats) {
+  /** `board`: the board's container; `steps`: [{title, text, point}]; `seats`: {you, opponent} for the points;
+   * `host`: where the card goes (the game page's side column: beside the board on a wide screen; on a narrow one the
+   * card is fixed at the bottom of the screen). */
+  constructor(board, game, steps, seats, host = document.body) {
     this.board = board;
+    this.host = host;
     this.game = game;
     this.steps = steps;
     this.seats = seats;
@@ -57,7 +60,8 @@ export class Tutorial {
         class: "tutorial-card panel", role: "dialog", "aria-modal": "false", "aria-labelledby": "tutorial-title",
         "data-testid": "tutorial",
       }, this.body);
-      document.body.append(this.spots, this.card);
+      document.body.append(this.spots);
+      this.host.prepend(this.card);
       document.addEventListener("keydown", this.onKey, true);
       addEventListener("resize", this.onMove);
       addEventListener("scroll", this.onMove, { passive: true });
