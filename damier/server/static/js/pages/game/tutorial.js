@@ -6,7 +6,7 @@
 
 import { h, icon, replace } from "../../dom.js";
 
-const SPOTS = 12; // at most this many rings at once
+const SPOTS = 24; // at most this many rings at once (a side's pieces fit)
 const FOLLOW_MS = 300; // the board redraws (a selection, a move): the rings follow it this often
 
 function key(game) {
