@@ -175,10 +175,14 @@ def test_the_khet_tutorial_on_the_first_game_only(light_page: Page, live_server:
         page.get_by_test_id("tutorial-next").click()
         expect(tutorial.locator("h2")).to_have_text(step["title"])
     # the goal: the Red Pharaoh ringed
-    pharaoh = page.locator("[data-testid^='square-'][data-piece='pharaoh'][data-colour='1']")
-    ring = page.locator(".tutorial-spot").first.bounding_box()
-    box = pharaoh.bounding_box()
-    assert ring and box and abs(ring["x"] + ring["width"] / 2 - (box["x"] + box["width"] / 2)) < 4
+    expect(page.locator(".tutorial-spots")).to_have_attribute("data-count", "1")
+    page.wait_for_function("""() => {
+        const ring = document.querySelector(".tutorial-spot").getBoundingClientRect();
+        const square = document.querySelector("[data-testid^='square-'][data-piece='pharaoh'][data-colour='1']")
+            .getBoundingClientRect();
+        return Math.abs(ring.x + ring.width / 2 - square.x - square.width / 2) < 4
+            && Math.abs(ring.y + ring.height / 2 - square.y - square.height / 2) < 4;
+    }""")
     expect(page.get_by_test_id("tutorial-next")).to_have_text("Done")
     page.keyboard.press("Escape")
     expect(tutorial).to_have_count(0)

@@ -107,18 +107,23 @@ export class Tutorial {
     return [this.board];
   }
 
-  /** Ring what the step points at (the rings are fixed over the page and let every click through). */
+  /** Ring what the step points at (the rings are fixed over the page and let every click through); the rings
+   * drawn are moved, not made again, so they stay the same elements while the board does not change. */
   place() {
     if (!this.open) return;
-    const rings = this.targets().map((el) => {
+    const targets = this.targets();
+    while (this.spots.children.length > targets.length) this.spots.lastChild.remove();
+    while (this.spots.children.length < targets.length) this.spots.append(h("div", { class: "tutorial-spot" }));
+    const pad = 3;
+    targets.forEach((el, i) => {
       const r = el.getBoundingClientRect();
-      const pad = 3;
-      return h("div", { class: "tutorial-spot", style: {
-        left: `${r.left - pad}px`, top: `${r.top - pad}px`, width: `${r.width + 2 * pad}px`, height: `${r.height + 2 * pad}px`,
-      } });
+      const ring = this.spots.children[i];
+      ring.style.setProperty("left", `${r.left - pad}px`);
+      ring.style.setProperty("top", `${r.top - pad}px`);
+      ring.style.setProperty("width", `${r.width + 2 * pad}px`);
+      ring.style.setProperty("height", `${r.height + 2 * pad}px`);
     });
-    this.spots.replaceChildren(...rings);
-    this.spots.dataset.count = String(rings.length);
+    this.spots.dataset.count = String(targets.length);
   }
 
   close() {
