@@ -122,7 +122,7 @@ class HowToPage {
           this.play(example, FIRST_PAUSE_MS);
         }
       }
-    }, { threshold: 0.4 });
+    }, { threshold: 0.25 }); // a quarter of it on the screen: a tall diagram on a small screen plays too
     for (const example of this.examples) this.observer.observe(example.figure);
   }
 
