@@ -251,3 +251,17 @@ def test_the_rules_are_linked_from_the_race_and_puzzle_game_pages(page: Page, li
         page.get_by_test_id("howto-link").click()
         page.wait_for_url(re.compile(rf".*#/howto/{entry['name']}$"))
         expect(page.get_by_test_id("howto-page")).to_have_attribute("data-game", entry["name"])
+
+
+def test_no_tutorial_for_someone_watching(page: Page, live_server: ServerProcess) -> None:
+    """A watcher (no seat) of this browser's first Khet game is not walked through a turn: there is nothing to
+    play."""
+    created = httpx.post(f"{live_server.url}/api/games", timeout=60, json={
+        "game": "khet", "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]})
+    assert created.status_code == 201, created.text
+    page.goto(f"{live_server.url}/#/game/{created.json()['id']}")
+    expect(page.get_by_test_id("watching")).to_be_visible()
+    expect(page.get_by_test_id("howto-link")).to_be_visible()
+    page.wait_for_timeout(1000)  # time for a tutorial that should not come (it would be asked for at once)
+    expect(page.get_by_test_id("tutorial")).to_have_count(0)
+    assert page.evaluate("localStorage.getItem('damier.tutorial.khet')") is None  # still to show on a first game
