@@ -174,6 +174,12 @@ def test_the_khet_tutorial_on_the_first_game_only(light_page: Page, live_server:
     for step in steps[1:]:
         page.get_by_test_id("tutorial-next").click()
         expect(tutorial.locator("h2")).to_have_text(step["title"])
+        # each step finds what it points at (the whole board is only the fallback)
+        page.wait_for_function("""() => {
+            const board = document.querySelector("[data-testid='board']").getBoundingClientRect();
+            const rings = [...document.querySelectorAll(".tutorial-spot")];
+            return rings.length && rings.every((r) => r.getBoundingClientRect().width < board.width * 0.6);
+        }""")
     # the goal: the Red Pharaoh ringed
     expect(page.locator(".tutorial-spots")).to_have_attribute("data-count", "1")
     page.wait_for_function("""() => {

@@ -1,5 +1,8 @@
 """Khet 2.0's How to play page (the ``howto`` feature): the texts, the diagrams the board view draws from real
-positions, and the first-game tutorial. The rules behind every sentence are in ``rules`` and docs/games/khet.md."""
+positions, and the first-game tutorial. The rules behind every sentence are in ``rules`` and docs/games/khet.md.
+
+The tutorial's steps point at the elements of Khet's board module (``static/js/games/khet/``; their test ids are in
+docs/web-client.md): its squares by piece and colour, the selection's targets, the turn buttons in the bar."""
 
 from __future__ import annotations
 
