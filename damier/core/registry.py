@@ -47,6 +47,8 @@ FEATURES: dict[str, str] = {
     "editor": "a function (game, board) -> str: the position of a board set up in the position editor",
     "svg": "a function (state) -> str: an SVG picture of the position (notebooks)",
     "policies": "a dict name -> function (state, random.Random) -> move: simple players (the agent policy:name=)",
+    "howto": "a HowTo (damier.core.howto): the How to play page's texts, diagrams from real positions and example "
+             "moves, and a first-game tutorial",
 }
 
 
@@ -199,6 +201,7 @@ _FEATURE_WORDS = {
     "evaluate": "evaluation function", "describe_events": "event descriptions", "client": "client description",
     "editor": "position editor",
     "svg": "SVG view", "playout": "kernel playout", "playouts": "kernel playouts", "policies": "policy",
+    "howto": "How to play page",
 }
 
 

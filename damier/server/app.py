@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from damier import __version__
 from damier.core import registry
 from damier.core.errors import DamierError
+from damier.core.howto import page as howto_page
 from damier.server import api_docs, secret
 from damier.server.computer import ComputerPool
 from damier.server.guards import BodyGuard, SecurityHeaders
@@ -327,6 +328,23 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             entry["client"] = described[info.name]
             out.append(entry)
         return out
+
+    @app.get("/api/catalog/{game}/howto",
+             summary="A game's How to play page: its texts, diagrams and animated examples played by its rules")
+    async def howto(game: str, request: Request) -> dict[str, Any]:
+        # the same for every request: made once per game, off the event loop (it plays the game's kernels)
+        pages: dict[str, dict[str, Any]] | None = getattr(request.app.state, "howto_pages", None)
+        if pages is None:
+            pages = request.app.state.howto_pages = {}
+        try:
+            info = registry.info(game[:40])
+        except DamierError as exc:
+            raise NotFound(str(exc)) from None
+        if not info.has("howto"):
+            raise NotFound(registry.missing_message(info.name, "howto"))
+        if info.name not in pages:
+            pages[info.name] = await asyncio.to_thread(howto_page, info)
+        return pages[info.name]
 
     @app.post("/api/games", status_code=201, summary="Create a game; returns one secret token per human seat")
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:

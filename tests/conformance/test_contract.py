@@ -18,6 +18,8 @@ from damier.ai.alphabeta import fixed_depth_search
 from damier.ai.deepening import Deepening
 from damier.ai.spec import hint_agent, make_agent
 from damier.core import perft
+from damier.core.howto import HowTo
+from damier.core.howto import page as howto_page
 from damier.core.registry import FEATURES
 from tests.conformance.random_play import random_line, random_state
 
@@ -135,6 +137,9 @@ def test_declared_features_load_and_no_other_is_declared(game: damier.Game) -> N
                 state.play(state.sample_chance(random.Random(1)))
             for policy in hook.values():
                 assert state.is_legal(policy(state, random.Random(2)))
+        elif feature == "howto":  # a How to play page, every diagram played by the rules
+            assert isinstance(hook, HowTo)
+            assert howto_page(info)["sections"]
         else:
             assert callable(hook), feature
     for feature in set(FEATURES) - set(info.features):

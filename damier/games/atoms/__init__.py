@@ -53,6 +53,7 @@ INFO = GameInfo(
         "playouts": "damier.games.atoms.rules:random_playouts",
         "describe_events": "damier.games.atoms.view:describe_events",
         "client": "damier.games.atoms.client:describe",
+        "howto": "damier.games.atoms.howto:HOWTO",
         "svg": "damier.games.atoms.svg:svg",
     },
     engine=EngineInfo(position_fields=4, max_depth=64),

@@ -59,5 +59,6 @@ INFO = GameInfo(
         "policies": "damier.games.jewels.greedy:POLICIES",
         "describe_events": "damier.games.jewels.view:describe_events",
         "client": "damier.games.jewels.client:describe",
+        "howto": "damier.games.jewels.howto:HOWTO",
     },
 )

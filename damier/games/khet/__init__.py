@@ -52,6 +52,7 @@ INFO = GameInfo(
         "perft": "damier.games.khet.rules:perft",
         "describe_events": "damier.games.khet.view:describe_events",
         "client": "damier.games.khet.client:describe",
+        "howto": "damier.games.khet.howto:HOWTO",
         "editor": "damier.games.khet.client:position_from_board",
         "svg": "damier.games.khet.svg:svg",
     },

@@ -44,5 +44,6 @@ INFO = GameInfo(
         "commands": "damier.games.micro.commands:app",
         "race": "damier.games.micro.race:RACE",
         "client": "damier.games.micro.client:describe",
+        "howto": "damier.games.micro.howto:HOWTO",
     },
 )

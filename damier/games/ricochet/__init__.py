@@ -48,5 +48,6 @@ INFO = GameInfo(
         "hints": "damier.games.ricochet.solver:hint",
         "puzzle": "damier.games.ricochet.solver:puzzle_state",
         "client": "damier.games.ricochet.client:describe",
+        "howto": "damier.games.ricochet.howto:HOWTO",
     },
 )

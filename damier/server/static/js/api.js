@@ -41,6 +41,7 @@ function errorText(data, response) {
 }
 
 let catalogPromise = null;
+const howtoPromises = new Map(); // game -> promise of its How to play page
 
 export const api = {
   /** The games: [{name, title, description, players, options, levels, has_draws, client, ...}] */
@@ -53,6 +54,16 @@ export const api = {
   },
   async catalogEntry(name) {
     return (await this.catalog()).find((g) => g.name === name) || null;
+  },
+  /** A game's How to play page (GET /api/catalog/<game>/howto): {game, title, summary, sections: [{title, text,
+   * items, diagrams}], tutorial}, each diagram's boards and events from the server. Kept once loaded. */
+  howto(name) {
+    if (!howtoPromises.has(name)) {
+      const promise = request("GET", `/api/catalog/${encodeURIComponent(name)}/howto`);
+      promise.catch(() => howtoPromises.delete(name));
+      howtoPromises.set(name, promise);
+    }
+    return howtoPromises.get(name);
   },
   createGame(body) { return request("POST", "/api/games", { body }); },
   /** Check a position of `game` (null: the usual start): {position, player, legal_moves, board}, or an error; with

@@ -12,7 +12,8 @@ import { Connection } from "./game/connection.js";
 import { ViewQueue } from "./game/view-queue.js";
 import { Browsing } from "./game/browse.js";
 import { playMove } from "../sounds.js";
-import { buildSkeleton, renderKeys, showConnection } from "./game/skeleton.js";
+import { buildSkeleton, renderKeys, showConnection, showHowtoLink } from "./game/skeleton.js";
+import { Tutorial, tutorialSeen } from "./game/tutorial.js";
 import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
 import { renderControls, renderInvite } from "./game/controls.js";
 import * as actions from "./game/actions.js";
@@ -126,10 +127,32 @@ class GamePage {
     if (local.length) {
       recent.add({ id: this.id, game: view.game, title: view.title, options: view.options, start: view.start, seat: local[0] });
     }
+    showHowtoLink(this.el.howto, entry);
     this.receive(view, "load");
     this.connection.connect();
     document.addEventListener("keydown", this.onKey);
     document.addEventListener("visibilitychange", this.onVisible);
+    this.firstGameTutorial(entry, view);
+  }
+
+  /** The game's first-game tutorial (its How to play page's `tutorial`), on the first game of it this browser
+   * plays a seat of. */
+  async firstGameTutorial(entry, view) {
+    if (!entry?.features?.includes("howto") || tutorialSeen(view.game) || !this.localSeats().length
+      || view.status !== "active" || view.result) return;
+    let doc;
+    try {
+      doc = await api.howto(view.game);
+    } catch (err) {
+      console.error("the How to play page could not be loaded for its tutorial", err);
+      return;
+    }
+    if (this.destroyed || !doc.tutorial?.length || tutorialSeen(view.game)) return;
+    const you = this.localSeats()[0];
+    const players = view.seats?.length || 2;
+    this.tutorial = new Tutorial(this.el.board, view.game, doc.tutorial, { you, opponent: (you + 1) % players },
+      this.el.side);
+    this.tutorial.show();
   }
 
   /** A token the server does not know is dropped; an invitation link with the wrong seat number is corrected. */
@@ -150,6 +173,7 @@ class GamePage {
     this.connection.close();
     this.puzzle?.destroy();
     this.clocks.stop();
+    this.tutorial?.close();
     for (const t of this.timers) clearTimeout(t);
     document.removeEventListener("keydown", this.onKey);
     document.removeEventListener("visibilitychange", this.onVisible);

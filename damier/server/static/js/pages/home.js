@@ -76,7 +76,8 @@ function gameCard(entry, mod) {
       h("p", { class: "desc" }, entry.description),
       h("div", { class: "card-actions" },
         quick,
-        h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"), "New game…"))));
+        h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"), "New game…"),
+        howtoLink(entry))));
 }
 
 /** A puzzle's card: a random puzzle at once, the new-puzzle page (difficulty, the puzzle of the day, an id) and,
@@ -106,7 +107,15 @@ function puzzleCard(entry, picture) {
       h("div", { class: "card-actions" },
         quick,
         h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"),
-          race ? "Daily, by id, race…" : "Daily, by id…"))));
+          race ? "Daily, by id, race…" : "Daily, by id…"),
+        howtoLink(entry))));
+}
+
+/** The game's How to play page, for a game that declares one. */
+function howtoLink(entry) {
+  if (!hasFeature(entry, "howto")) return null;
+  return h("a", { class: "btn ghost", href: `#/howto/${entry.name}`, "data-testid": `howto-link-${entry.name}` },
+    icon("hint"), "How to play");
 }
 
 async function showRecent(box, catalog, modules) {

@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { seatColour } from "../players.js";
-import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame } from "../session.js";
+import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { buildPuzzlePage } from "./newpuzzle.js";
 
 export async function mount(root, { params }) {
@@ -117,7 +117,7 @@ function buildForm(page, entry, mod) {
   page.append(
     h("a", { class: "back", href: "#/" }, icon("prev"), "Games"),
     h("h1", {}, `New game: ${entry.title}`),
-    h("p", { class: "lead" }, entry.description),
+    h("p", { class: "lead" }, entry.description, " ", newGameHowto(entry)),
     form);
 
   function refresh() {
@@ -303,4 +303,10 @@ export function seatRow(i, name, choice, levels, changed = () => {}) {
   });
   level.addEventListener("change", () => { choice.level = level.value; });
   return row;
+}
+
+/** The link to the How to play page of catalog `entry` (after its description), for a game that declares one. */
+export function newGameHowto(entry) {
+  if (!hasFeature(entry, "howto")) return null;
+  return h("a", { href: `#/howto/${encodeURIComponent(entry.name)}`, "data-testid": "howto-link" }, "How to play");
 }

@@ -7,7 +7,7 @@ import { api, raceSeats } from "../api.js";
 import { navigate } from "../router.js";
 import { showError } from "../messages.js";
 import { hasFeature, optionDefaults, startPuzzle } from "../session.js";
-import { optionField, presetButton, validate } from "./newgame.js";
+import { newGameHowto, optionField, presetButton, validate } from "./newgame.js";
 
 const PREVIEW_DELAY_MS = 150;
 
@@ -57,7 +57,7 @@ export function buildPuzzlePage(page, entry, mod) {
   page.append(
     h("a", { class: "back", href: "#/" }, icon("prev"), "Games"),
     h("h1", {}, `New puzzle: ${entry.title}`),
-    h("p", { class: "lead" }, entry.description),
+    h("p", { class: "lead" }, entry.description, " ", newGameHowto(entry)),
     form,
     h("div", { class: "puzzle-choices" }, daily, byId),
     race);

@@ -8,7 +8,7 @@ import { api, raceSeats, raceSocketUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError, showMessage } from "../messages.js";
 import { Connection } from "./game/connection.js";
-import { showConnection } from "./game/skeleton.js";
+import { showConnection, showHowtoLink } from "./game/skeleton.js";
 import {
   buildSkeleton, renderAction, renderBids, renderLobby, renderPlayers, renderResult, renderRounds, renderRules,
   renderStatus, renderTimer, renderVerdict,
@@ -93,6 +93,7 @@ class RacePage {
       return;
     }
     if (this.destroyed) return;
+    showHowtoLink(this.el.howto, entry);
     if (this.token && view.you !== this.seat) {
       raceSeats.forget(this.id); // a token the server does not know for this race: watch instead
       this.seat = null;

@@ -11,6 +11,7 @@ export function buildSkeleton(root, page) {
   el.title = h("h1", {}, "Loading…");
   el.sub = h("span", { class: "sub-options", "data-testid": "game-options" });
   el.conn = h("span", { class: "conn", "data-state": "connecting" }, "connecting…");
+  el.howto = howtoLink();
   el.statusText = h("span", { class: "status-text" });
   el.statusDot = h("span", { class: "swatch status-dot" });
   el.thinking = h("span", { class: "thinking", "data-testid": "thinking", hidden: true, role: "status" },
@@ -52,7 +53,7 @@ export function buildSkeleton(root, page) {
   el.watchInput = h("input", { class: "link-input", readonly: true, "aria-label": "Link to watch this game" });
   replace(root, h("div", { class: "page game-page" },
     h("div", { class: "game-head" },
-      h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
+      h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn)), el.howto),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
         el.status, el.browseBar, el.board, el.info, el.banner, el.request, el.controls, el.keys),
@@ -70,6 +71,19 @@ export function buildSkeleton(root, page) {
               icon("copy"), "Copy")),
           el.more)))));
   return el;
+}
+
+/** The link to the game's How to play page, hidden until `showHowtoLink` knows the game has one. */
+export function howtoLink() {
+  return h("a", { class: "btn small ghost howto-link", "data-testid": "howto-link", hidden: true },
+    icon("hint"), "How to play");
+}
+
+/** Show `link` (from `howtoLink`) when catalog `entry` declares a How to play page. */
+export function showHowtoLink(link, entry) {
+  if (!link || !entry?.features?.includes("howto")) return;
+  link.href = `#/howto/${encodeURIComponent(entry.name)}`;
+  link.hidden = false;
 }
 
 /** The connection state next to the options ("live", "reconnecting…"). */

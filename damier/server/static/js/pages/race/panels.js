@@ -8,6 +8,7 @@ import { raceUrl } from "../../api.js";
 import { seatColour } from "../../players.js";
 import { copyLink } from "../game/controls.js";
 import { clock } from "../game/puzzle.js";
+import { howtoLink } from "../game/skeleton.js";
 
 /** Claim buttons offered at once (more through the number box). */
 const QUICK_CLAIMS = 9;
@@ -17,6 +18,7 @@ export function buildSkeleton(root, page) {
   el.title = h("h1", {}, "Race");
   el.sub = h("span", { class: "sub-options", "data-testid": "game-options" });
   el.conn = h("span", { class: "conn", "data-state": "connecting" }, "connecting…");
+  el.howto = howtoLink();
   el.statusText = h("span", { class: "status-text", "data-testid": "race-status-text" });
   el.status = h("div", { class: "status race-status", "data-testid": "race-status", "aria-live": "polite" }, el.statusText);
   el.round = h("span", { class: "race-round", "data-testid": "race-round" });
@@ -35,7 +37,7 @@ export function buildSkeleton(root, page) {
   el.rounds = h("ol", { class: "race-history", "data-testid": "race-rounds" });
   el.rules = h("ul", { class: "race-rules" });
   replace(root, h("div", { class: "page game-page race-page" },
-    h("div", { class: "game-head" }, h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn))),
+    h("div", { class: "game-head" }, h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn)), el.howto),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
         el.status, el.bar, el.result, el.lobby, el.action, el.bids, el.verdict, el.board, el.info),
