@@ -50,6 +50,7 @@ from damier.server.rooms import (
     commands,
     creation,
     encode,
+    presence,
     puzzles,
     race_commands,
     race_timers,
@@ -242,10 +243,12 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             args=(lambda payload: loop.call_soon_threadsafe(arcade.heard, payload), stop_listening))
         listener.start()
         sweeper = asyncio.create_task(turns.sweep(arcade))
+        beating = asyncio.create_task(presence.beat(arcade))
         try:
             yield
         finally:
             sweeper.cancel()
+            beating.cancel()
             resuming_clocks.cancel()
             stop_listening.set()
             await asyncio.to_thread(listener.join, 5)

@@ -735,6 +735,15 @@ class Storage:
                 lost = True
                 stop.wait(1.0)
 
+    def announce(self, payload: str) -> None:
+        """On PostgreSQL, send ``payload`` to every server listening (``listen``) at once, outside any change (who
+        is here: ``rooms.presence``); nothing on another database."""
+        if self.is_sqlite or not self.url.startswith("postgresql"):
+            return
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+            conn.commit()
+
     def ping(self) -> None:
         with self.engine.connect() as conn:
             conn.execute(text("SELECT 1"))

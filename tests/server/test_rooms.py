@@ -250,3 +250,20 @@ def test_a_computer_game_goes_on_when_its_room_leaves_memory_while_it_thinks(sma
     record = small_cache.get(f"/api/games/{game['id']}/record").json()
     # every move was played once, each by the seat to move: the replay of the record is the game
     assert damier.Record.from_json(record).replay().is_over()
+
+
+def test_what_another_server_said_of_who_is_here_merges_and_runs_out() -> None:
+    from damier.server.rooms.room import Room
+
+    class Bare(Room):
+        def snapshot(self) -> dict[str, Any]:
+            return {}
+
+    room = Bare("g1")
+    room.hear("a", {"0": "away", "1": "online"}, until=100.0)
+    room.hear("b", {"0": "online"}, until=200.0)
+    assert room.presence() == {"0": "online", "1": "online"}  # online anywhere is online
+    room.forget_elsewhere(150.0)  # server a did not say it again in time
+    assert room.presence() == {"0": "online"}
+    room.hear("b", {}, until=300.0)  # nobody plays through b any more
+    assert room.presence() == {} and room.local_presence() == {}

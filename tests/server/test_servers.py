@@ -135,6 +135,39 @@ def test_two_server_processes_share_games_live(pg_servers: tuple[ServerProcess, 
         time.sleep(0.1)
 
 
+def test_who_is_here_is_shown_across_two_server_processes(pg_servers: tuple[ServerProcess, ServerProcess]) -> None:
+    """Each player's page on a different server: each sees the other online, then away, then gone."""
+    from websockets.sync.client import connect
+
+    one, other = pg_servers
+    game = httpx.post(f"{one.url}/api/games", json=HUMANS, timeout=30).json()
+    red, blue = game["tokens"]["0"], game["tokens"]["1"]
+
+    def next_presence(socket: Any) -> dict[str, str]:
+        while True:
+            message = json.loads(socket.recv(timeout=20))
+            if message["type"] == "presence":
+                return dict(message["seats"])
+
+    path = f"/api/games/{game['id']}/ws"
+    with connect(f"{one.url.replace('http', 'ws')}{path}", open_timeout=30) as red_socket:
+        assert json.loads(red_socket.recv(timeout=30))["type"] == "state"
+        red_socket.send(json.dumps({"type": "hello", "token": red}))
+        assert next_presence(red_socket) == {"0": "online"}
+        with connect(f"{other.url.replace('http', 'ws')}{path}", open_timeout=30) as blue_socket:
+            assert json.loads(blue_socket.recv(timeout=30))["type"] == "state"
+            blue_socket.send(json.dumps({"type": "hello", "token": blue}))
+            # the second server asks who is here as its player arrives: the first answers at once
+            assert next_presence(red_socket) == {"0": "online", "1": "online"}
+            seen = next_presence(blue_socket)
+            if seen != {"0": "online", "1": "online"}:
+                assert seen == {"1": "online"}
+                assert next_presence(blue_socket) == {"0": "online", "1": "online"}
+            blue_socket.send(json.dumps({"type": "hello", "token": blue, "away": True}))
+            assert next_presence(red_socket) == {"0": "online", "1": "away"}
+        assert next_presence(red_socket) == {"0": "online"}  # the second player's page closed
+
+
 def test_moves_sent_to_two_server_processes_at_once_never_fork(
         pg_servers: tuple[ServerProcess, ServerProcess]) -> None:
     one, other = pg_servers

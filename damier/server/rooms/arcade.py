@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import clocks, race_timers, turns
+from damier.server.rooms import clocks, presence, race_timers, turns
 from damier.server.rooms.cache import CAPACITY, AnswerCache, RoomCache
 from damier.server.rooms.errors import Conflict, NotFound
 from damier.server.rooms.game_room import GameRoom
@@ -33,6 +33,10 @@ class Arcade:
         #: answers kept ready (replay pages, by room, version and page)
         self.answers = AnswerCache()
         self._refreshing: set[asyncio.Task[None]] = set()
+        #: tasks telling the other servers who is here (``presence``), and the rooms with a word in flight (True:
+        #: to be said again after it)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.saying: dict[str, bool] = {}
         #: this server, as computer-turn leases name it
         self.server_id = secrets.token_hex(8)
         #: the computer turns in progress, by game id (a room may leave memory while its computer thinks)
@@ -56,6 +60,8 @@ class Arcade:
         if loaded:
             clocks.arm(self, room)
             turns.schedule(self, room)
+        if room.on_presence is None:
+            presence.attach(self, room)
         return room
 
     async def race(self, race_id: str) -> RaceRoom:
@@ -102,6 +108,9 @@ class Arcade:
                 self._catch_up(each, None)
             return
         kind, _, rest = payload.partition(" ")
+        if kind == "presence":
+            presence.heard(self, rest)
+            return
         room_id, _, mark = rest.partition(" ")
         room = self.rooms.peek(room_id)
         expected = GameRoom if kind == "game" else RaceRoom
@@ -140,6 +149,8 @@ class Arcade:
         turns.stop(self, room)
 
     async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
         for turn in list(self.turns.values()):
             if turn.task is not None:
                 turn.task.cancel()

@@ -73,6 +73,11 @@ class Room(abc.ABC):
         self.id = room_id
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
+        #: who is here through other servers (``rooms.presence``): by server, its seats and until when (monotonic
+        #: seconds) that word holds
+        self.elsewhere: dict[str, tuple[dict[str, str], float]] = {}
+        #: called when this server's own presence changed (the arcade tells the other servers)
+        self.on_presence: Callable[[Room], None] | None = None
 
     @abc.abstractmethod
     def snapshot(self) -> dict[str, Any]:
@@ -99,8 +104,10 @@ class Room(abc.ABC):
         watcher.stop()
         if watcher.seat is not None:
             self.tell_presence()
+            if self.on_presence is not None:
+                self.on_presence(self)
 
-    def presence(self) -> dict[str, str]:
+    def local_presence(self) -> dict[str, str]:
         """The seats some socket of this server plays, each ``"online"`` (a page in view) or ``"away"`` (every
         page of that seat hidden); a seat nobody plays now is not named (offline)."""
         seen: dict[str, str] = {}
@@ -110,16 +117,46 @@ class Room(abc.ABC):
                 seen[key] = "online" if not watcher.away or seen.get(key) == "online" else "away"
         return dict(sorted(seen.items()))
 
+    def presence(self) -> dict[str, str]:
+        """Who is here, through this server and the others that said so (``elsewhere``): a seat online anywhere
+        is online, else away if it is away anywhere; a seat nobody plays is not named (offline)."""
+        seen = self.local_presence()
+        for seats, _until in self.elsewhere.values():
+            for key, word in seats.items():
+                if word == "online" or key not in seen:
+                    seen[key] = word
+        return dict(sorted(seen.items()))
+
+    def hear(self, server: str, seats: dict[str, str], until: float) -> None:
+        """Another server said who plays this room through it (until ``until``): watchers are told if that
+        changes who is here."""
+        before = self.presence()
+        if seats:
+            self.elsewhere[server] = (seats, until)
+        else:
+            self.elsewhere.pop(server, None)
+        if self.presence() != before:
+            self.tell_presence()
+
+    def forget_elsewhere(self, now: float) -> None:
+        """Drop what other servers said and did not say again before it ran out (a server stopped)."""
+        before = self.presence()
+        self.elsewhere = {server: said for server, said in self.elsewhere.items() if said[1] > now}
+        if self.presence() != before:
+            self.tell_presence()
+
     def presence_message(self) -> str:
         return encode({"type": "presence", "seats": self.presence()})
 
     def present(self, watcher: Watcher, seat: int, away: bool) -> None:
         """``watcher`` plays ``seat`` (its token checked), its page hidden or not: every watcher is told when
-        that changes who is here."""
-        before = self.presence()
+        that changes who is here, and the other servers when it changes who is here through this one."""
+        before, mine = self.presence(), self.local_presence()
         watcher.seat, watcher.away = seat, away
         if self.presence() != before:
             self.tell_presence()
+        if self.local_presence() != mine and self.on_presence is not None:
+            self.on_presence(self)
 
     def tell_presence(self) -> None:
         text = self.presence_message()
