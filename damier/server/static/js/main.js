@@ -9,6 +9,7 @@ import * as replay from "./pages/replay.js";
 import * as importPage from "./pages/import.js";
 import * as editor from "./pages/editor.js";
 import * as race from "./pages/race.js";
+import * as analysis from "./pages/analysis.js";
 import * as notFound from "./pages/notfound.js";
 
 initTheme();
@@ -26,6 +27,7 @@ startRouter(document.getElementById("main"), [
   { pattern: "/replay/:id", page: replay, title: "Replay" },
   { pattern: "/race/:id", page: race, title: "Race" },
   { pattern: "/editor/:game", page: editor, title: "Set up a position", nav: "home" },
+  { pattern: "/analysis/:game", page: analysis, title: "Analysis" },
   { pattern: "/import", page: importPage, title: "Import a record", nav: "import" },
   { pattern: "*", page: notFound, title: "Not found" },
 ]);
