@@ -134,3 +134,17 @@ def test_the_analysis_board_on_a_phone_in_both_themes(browser: Browser, live_ser
         assert width <= 390, f"the page is {width} px wide on a 390 px phone"
         box = phone.get_by_test_id("board").bounding_box()
         assert box is not None and box["width"] <= 390
+
+
+def test_a_live_game_between_people_offers_no_analysis_until_it_is_over(page: Page,
+                                                                     live_server: ServerProcess) -> None:
+    created = httpx.post(f"{live_server.url}/api/games", json={
+        "game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], created.json()["tokens"]["0"]
+    page.goto(f"{live_server.url}/#/game/{game_id}")
+    expect(page.get_by_test_id("btn-record")).to_be_visible()
+    expect(page.get_by_test_id("btn-analyse")).to_have_count(0)  # analysing it now would be cheating
+    resigned = httpx.post(f"{live_server.url}/api/games/{game_id}/resign", headers={"X-Seat-Token": token})
+    assert resigned.status_code == 200, resigned.text
+    expect(page.get_by_test_id("btn-analyse")).to_be_visible()

@@ -15,6 +15,7 @@ import damier
 from damier.ai.analysis import SOLVER_NODES, kind
 from damier.core import registry
 from damier.core.game import Termination
+from damier.server import analysis
 from damier.server.app import create_app
 from damier.server.limits import Limits
 from tests.server.conftest import GENEROUS
@@ -188,3 +189,23 @@ def test_analyses_past_the_hint_limit_get_429_until_one_is_stopped(limited: Test
     else:
         raise AssertionError("the second analysis never reported")
     limited.post(f"/api/analysis/{second.json()['id']}/stop")
+
+
+def test_an_analysis_nobody_reads_any_more_is_stopped(limited: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "ABANDON_SECONDS", 0.5)
+    name = max(SEARCHED, key=lambda n: len(start_position(limited, n)["legal_moves"]))
+    body = {"game": name, "position": start_position(limited, name)["position"]}
+    first = limited.post("/api/analysis", json=body)
+    assert first.status_code == 201, first.text
+    # its page is gone: nobody reads it, so it is stopped and the address may analyse again (limit 1)
+    for _ in range(POLLS):
+        again = limited.post("/api/analysis", json=body)
+        if again.status_code == 201:
+            break
+        assert again.status_code == 429
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the abandoned analysis kept its place")
+    view = limited.get(f"/api/analysis/{first.json()['id']}").json()
+    assert (view["status"], view["reason"]) == ("stopped", "abandoned")
+    limited.post(f"/api/analysis/{again.json()['id']}/stop")
