@@ -111,7 +111,10 @@ class AnalysisPage {
     el.position = h("input", { class: "link-input", readonly: true, "data-testid": "analysis-position", "aria-label": "Position string" });
     this.el = el;
     this.onKey = (e) => {
-      if (e.target.closest?.("input, textarea, select")) return;
+      // keys on the board are the board's (its keyboard cursor); a board module may take a key pressed anywhere
+      // (Ricochet Robots: arrows move the selected robot); the others step back through the moves tried
+      if (e.target.closest?.("input, textarea, select") || this.el.board.contains(e.target)) return;
+      if (this.mod.pageKey?.(this.el.board, e)) { e.preventDefault(); return; }
       if (e.key === "ArrowLeft" && this.line.length > 1) { e.preventDefault(); this.back(this.line.length - 2); }
       if (e.key === "Home" && this.line.length > 1) { e.preventDefault(); this.back(0); }
     };
@@ -165,8 +168,8 @@ class AnalysisPage {
   show() {
     const here = this.current;
     const names = this.mod.seatNames(Math.max(here.player + 1, Number(this.options.players) || 2));
-    this.el.caption.textContent = here.result ? `Game over: ${here.result.reason}`
-      : here.player >= 0 ? `${names[here.player] || `Player ${here.player + 1}`} to move` : "";
+    const mover = this.entry.players === "1" ? "Your move" : `${names[here.player] || `Player ${here.player + 1}`} to move`;
+    this.el.caption.textContent = here.result ? `Game over: ${here.result.reason}` : here.player >= 0 ? mover : "";
     this.el.position.value = here.position;
     this.el.back.disabled = this.line.length < 2;
     this.el.reset.disabled = this.line.length < 2;

@@ -192,10 +192,11 @@ export function renderMore(page, view) {
 }
 
 /** "Analyse" opens the analysis board at the position shown (browsed or live): for a game the engine can analyse,
- * once it is over, or where hints are allowed (analysing a live game against another person would be cheating). */
+ * once it is over, or where hints are allowed (analysing a live game against another person would be cheating). A
+ * puzzle going on has its hints, which are counted: its analysis (the solution) waits until it is over. */
 function analyseButton(page, view) {
   const over = view.status !== "active" || !!view.result;
-  if (!page.entry?.analysis || !(over || view.hints_allowed)) return null;
+  if (!page.entry?.analysis || !(over || (view.hints_allowed && !isPuzzle(view)))) return null;
   return h("button", {
     type: "button", class: "btn small", "data-testid": "btn-analyse", title: "Open the analysis board at the position shown",
     onclick: () => {
