@@ -164,9 +164,18 @@ def test_an_analysis_stops_at_its_deadline(client: TestClient) -> None:
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=Limits(hints=1),
-                     analysis_seconds=60.0)
+                     analysis_seconds=600.0)
     with TestClient(app) as test_client:
         yield test_client  # not warmed: the limit is counted whatever the worker does
+
+
+def reported(client: TestClient, analysis_id: str) -> None:
+    """Wait until the analysis has a depth: it runs in the worker."""
+    for _ in range(POLLS):
+        if client.get(f"/api/analysis/{analysis_id}").json()["iterations"]:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"analysis {analysis_id} never reported a depth")
 
 
 def test_analyses_past_the_hint_limit_get_429_until_one_is_stopped(limited: TestClient) -> None:
@@ -174,6 +183,7 @@ def test_analyses_past_the_hint_limit_get_429_until_one_is_stopped(limited: Test
     body = {"game": name, "position": start_position(limited, name)["position"]}
     first = limited.post("/api/analysis", json=body)
     assert first.status_code == 201, first.text
+    reported(limited, first.json()["id"])  # searching for 600 s in the only worker
     refused = limited.post("/api/analysis", json=body)
     assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1, refused.text
     assert "analyses or hints" in refused.json()["error"]
@@ -181,13 +191,8 @@ def test_analyses_past_the_hint_limit_get_429_until_one_is_stopped(limited: Test
     assert stopped.json()["status"] == "stopped"
     second = limited.post("/api/analysis", json=body)
     assert second.status_code == 201, second.text
-    # the stopped search let its worker go: the next one reports depths although the only worker served the first
-    for _ in range(POLLS):
-        if limited.get(f"/api/analysis/{second.json()['id']}").json()["iterations"]:
-            break
-        time.sleep(0.1)
-    else:
-        raise AssertionError("the second analysis never reported")
+    # the stopped search let the only worker go at once: the next one runs long before the first's 600 s
+    reported(limited, second.json()["id"])
     limited.post(f"/api/analysis/{second.json()['id']}/stop")
 
 
