@@ -52,6 +52,20 @@ def test_analysis_from_a_computer_game_deepens_restarts_after_a_move_and_returns
     expect(page.get_by_test_id("board")).to_be_visible()
 
 
+def test_analysis_of_a_position_browsed_in_a_game_going_on(page: Page, live_server: ServerProcess) -> None:
+    game_id = start_game(page, live_server.url, 4, 4, "computer", "easy")
+    page.locator(f"[data-testid='board'] {LEGAL}").first.click()
+    expect(page.get_by_test_id("move-2")).to_be_visible()  # the computer answered
+    page.locator("[data-testid='move-1'] button").click()
+    expect(page.get_by_test_id("browse-bar")).to_be_visible()
+    page.get_by_test_id("btn-analyse").click()
+    page.wait_for_url(re.compile(r".*#/analysis/atoms\?.*"))
+    view = httpx.get(f"{live_server.url}/api/games/{game_id}").json()
+    state = damier.load("atoms", **view["options"]).new_state()
+    state.play(state.parse_move(view["moves"][0]["move"]))
+    expect(page.get_by_test_id("analysis-position")).to_have_value(state.position())  # after move 1, not the live one
+
+
 def imported_replay(base: str) -> tuple[str, str]:
     """A finished 3 x 3 Atoms game imported for replay; its id and the position after its first move."""
     state = damier.load("atoms", rows=3, cols=3).new_state()
@@ -126,9 +140,7 @@ def test_the_analysis_board_on_a_phone_in_both_themes(browser: Browser, live_ser
         query = urlencode({"position": position, "options": '{"rows": 5, "cols": 5}'})
         phone.goto(f"{live_server.url}/#/analysis/atoms?{query}")
         depth_reaches(phone, 2)
-        theme = phone.locator("html").get_attribute("data-theme")
-        assert theme in ("light", "dark")
-        phone.locator("html").evaluate(f"el => el.setAttribute('data-theme', '{scheme}')")
+        expect(phone.locator("html")).to_have_attribute("data-theme", scheme)  # the system's theme
         expect(phone.get_by_test_id("analysis-line").first).to_be_visible()
         width = phone.evaluate("document.scrollingElement.scrollWidth")
         assert width <= 390, f"the page is {width} px wide on a 390 px phone"
