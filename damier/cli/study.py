@@ -117,8 +117,8 @@ def serve(
              "<database>.key; else secret.key in your data folder). The environment variable DAMIER_SECRET "
              "(64+ hex digits) overrides it: several servers on one database must share one secret.")] = None,
     limits: Annotated[str, typer.Option(
-        help="What one client address may ask: new games a minute, games with a computer seat at once, hints at "
-             "once (past them: 429), e.g. new_games=30,computer_games=4,hints=2.")] = "",
+        help="What one client address may ask: new games a minute, games with a computer seat at once, hints and "
+             "analyses at once (past them: 429), e.g. new_games=30,computer_games=4,hints=2.")] = "",
 ) -> None:
     """Start the browser arcade: play every game against the computer or online, watch, replay."""
     import uvicorn

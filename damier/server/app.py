@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -25,10 +26,11 @@ from sqlalchemy.exc import InternalError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from damier import __version__
+from damier.ai.analysis import kind as analysis_kind
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.core.howto import page as howto_page
-from damier.server import api_docs, secret
+from damier.server import analysis, api_docs, secret
 from damier.server.computer import ComputerPool
 from damier.server.guards import BodyGuard, SecurityHeaders
 from damier.server.limits import ClientLimits, Limits
@@ -141,6 +143,24 @@ class PositionBody(BaseModel):
         default=None, max_length=MAX_LINE)
 
 
+class AnalysisBoard(BaseModel):
+    game: str = Field(max_length=40)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    #: the position (None: the usual start with these options)
+    position: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
+    #: moves played from it first (a game's moves up to the ply shown, chance events included)
+    moves: list[Annotated[str, Field(min_length=1, max_length=MAX_MOVE_TEXT)]] = Field(
+        default_factory=list, max_length=analysis.MAX_BOARD_MOVES)
+    #: then a move tried on the analysis board (the chance events after it are drawn at random)
+    move: str | None = Field(default=None, min_length=1, max_length=MAX_MOVE_TEXT)
+
+
+class AnalysisBody(BaseModel):
+    game: str = Field(max_length=40)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
+    position: str = Field(min_length=1, max_length=MAX_POSITION)
+
+
 class EditedBoard(BaseModel):
     game: str = Field(max_length=40)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
@@ -210,10 +230,12 @@ def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
 
 
 def create_app(db_url: str | None = None, workers: int | None = None,
-               secret_file: str | None = None, limits: Limits | None = None) -> FastAPI:
+               secret_file: str | None = None, limits: Limits | None = None,
+               analysis_seconds: float = analysis.ANALYSIS_SECONDS) -> FastAPI:
     """The arcade application: ``db_url`` is any SQLAlchemy URL (default: SQLite in the user data folder); the
     seat tokens' secret comes from ``DAMIER_SECRET`` or the key file (``damier.server.secret``); ``limits``
-    are what one client address may ask (``damier.server.limits``)."""
+    are what one client address may ask (``damier.server.limits``); ``analysis_seconds`` the time an analysis
+    searches."""
     client_limits = ClientLimits(limits)
 
     @contextlib.asynccontextmanager
@@ -227,6 +249,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         pool.warm_up()
         arcade = Arcade(storage, pool, key)
         app.state.arcade = arcade
+        app.state.analyses = analysis.Analyses(pool, client_limits, analysis_seconds)
         resumed = await turns.resume(arcade)
         if resumed:
             log.info("resumed %d computer turns", resumed)
@@ -253,6 +276,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             stop_listening.set()
             await asyncio.to_thread(listener.join, 5)
             await arcade.close()
+            app.state.analyses.close()
             pool.close()
             storage.close()
 
@@ -327,6 +351,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             entry["has_draws"] = info.has_draws
             # the time controls the new-game form offers (minutes, increment), none for a puzzle played alone
             entry["clocks"] = [list(p) for p in clocks.PRESETS] if info.players != "1" else None
+            entry["analysis"] = analysis_kind(info)  # "search", "solver" or None: what the analysis board shows
             # the board module, setups, presets, palette...; None: the client draws a plain grid
             entry["client"] = described[info.name]
             out.append(entry)
@@ -395,6 +420,32 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                         "error": exc.message}
 
         return await asyncio.to_thread(convert)
+
+    # ----- the analysis board -------------------------------------------------------------------------
+    def analyses_of(request: Request) -> analysis.Analyses:
+        analyses: analysis.Analyses = request.app.state.analyses
+        return analyses
+
+    @app.post("/api/analysis/board", summary="A position to try moves on: its board and legal moves, after a line "
+              "and a tried move")
+    async def analysis_board(body: AnalysisBoard) -> dict[str, Any]:
+        return await asyncio.to_thread(analysis.board, body.game, dict(body.options), body.position,
+                                       list(body.moves), body.move)
+
+    @app.post("/api/analysis", status_code=201, summary="Analyse a position: the engine's lines as it deepens, or "
+              "a puzzle's optimal solution")
+    async def start_analysis(body: AnalysisBody, request: Request) -> dict[str, Any]:
+        started = await analyses_of(request).start(body.game, dict(body.options), body.position, address(request))
+        return started.view()
+
+    @app.get("/api/analysis/{analysis_id}", summary="An analysis: the depths completed so far")
+    async def read_analysis(analysis_id: Annotated[str, PathParam(max_length=40)], request: Request) -> dict[str, Any]:
+        return analyses_of(request).read(analysis_id).view()
+
+    @app.post("/api/analysis/{analysis_id}/stop", summary="Stop an analysis (the page left, or analyses another "
+              "position)")
+    async def stop_analysis(analysis_id: Annotated[str, PathParam(max_length=40)], request: Request) -> dict[str, Any]:
+        return analyses_of(request).stop(analysis_id).view()
 
     @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
     async def read_game(game_id: str, request: Request,

@@ -20,6 +20,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -35,6 +36,10 @@ MAX_WAITING = 256
 MAX_PER_KEY = 4
 #: lines whose last service the queue remembers (the others count as never served)
 MAX_REMEMBERED = 4096
+#: what the server sends a worker to end an analysis early
+STOP = "stop"
+#: how often a thread waiting for a worker looks whether its job was stopped (seconds)
+STOP_POLL = 0.1
 
 
 class Busy(Exception):
@@ -53,16 +58,25 @@ class Job:
     hint: bool = False  # the game's declared hint agent (``hint_agent``) rather than ``spec``
     hint_level: int | None = None  # a graded hint of this level from the game's ``hints`` feature instead
     agreement_seat: int | None = None  # instead of a move: whether this computer seat agrees to end the game
+    analysis_seconds: float | None = None  # instead of a move: analyse the position (``start``), reporting each depth
 
 
-def think(job: Job) -> dict[str, Any]:
+Report = Callable[[dict[str, Any]], None]
+
+
+def think(job: Job, report: Report | None = None, stop: threading.Event | None = None) -> dict[str, Any]:
     """Runs in a worker process: the agent's move in notation, and what it found (or, for a graded hint, what
-    the game's ``hints`` feature says at that level)."""
+    the game's ``hints`` feature says at that level; for an analysis, ``report`` hears each depth and ``stop``
+    ends it early)."""
     from damier.ai.spec import hint_agent, make_agent
     from damier.core.registry import load
 
     game = load(job.game, **job.options)
     state = game.replay(list(job.moves), seed=job.seed, start=job.start)
+    if job.analysis_seconds is not None:
+        from damier.ai.analysis import analyse
+
+        return analyse(state, job.analysis_seconds, report or (lambda _: None), stop)
     if job.agreement_seat is not None:
         from damier.ai.agreement import agrees_to_stop
 
@@ -107,14 +121,38 @@ def _serve(conn: Connection, parent: int) -> None:
             job = conn.recv()
         except EOFError:
             return
+        if job == STOP:
+            continue  # for a job that had ended already
         try:
             if job is None:
                 _warm()
                 conn.send(("ok", None))
+            elif job.analysis_seconds is not None:
+                conn.send(("ok", _analyse(conn, job)))
             else:
                 conn.send(("ok", think(job)))
         except Exception as exc:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def _analyse(conn: Connection, job: Job) -> dict[str, Any]:
+    """An analysis in a worker: each depth is sent as ``("progress", report)`` while a thread listens for
+    ``STOP`` from the server (the asker left, or asked about another position)."""
+    stop = threading.Event()
+    done = threading.Event()
+
+    def listen() -> None:
+        while not done.is_set():
+            if conn.poll(0.05) and conn.recv() == STOP:
+                stop.set()
+
+    listener = threading.Thread(target=listen, name="damier-analysis-listen", daemon=True)
+    listener.start()
+    try:
+        return think(job, lambda data: conn.send(("progress", data)), stop)
+    finally:
+        done.set()
+        listener.join()
 
 
 def _warm() -> None:
@@ -156,13 +194,26 @@ class Worker:
         self.process.start()
         child.close()
 
-    def run(self, job: Job | None, seconds: float) -> tuple[str, Any]:
-        """Send ``job`` and wait at most ``seconds`` for the answer (in a thread: it blocks); ``("killed", why)``
+    def run(self, job: Job | None, seconds: float, progress: Report | None = None,
+            stop: threading.Event | None = None) -> tuple[str, Any]:
+        """Send ``job`` and wait at most ``seconds`` for the answer (in a thread: it blocks), passing the reports
+        sent meanwhile to ``progress`` and telling the worker to stop once ``stop`` is set; ``("killed", why)``
         when the worker overran or died (it is then killed: the pool replaces it)."""
+        deadline = time.monotonic() + max(0.0, seconds)
+        stopping = False
         try:
             self.conn.send(job)
-            if self.conn.poll(max(0.0, seconds)):
+            while (left := deadline - time.monotonic()) > 0:
+                if stop is not None and stop.is_set() and not stopping:
+                    self.conn.send(STOP)
+                    stopping = True
+                if not self.conn.poll(min(left, STOP_POLL)):
+                    continue
                 answer: tuple[str, Any] = self.conn.recv()
+                if answer[0] == "progress":
+                    if progress is not None:
+                        progress(answer[1])
+                    continue
                 return answer
             why = f"no answer within {seconds:.1f} s"
         except (EOFError, OSError) as exc:
@@ -184,6 +235,8 @@ class _Waiting:
     group: str  # whose share of the workers the job takes (a client address, or the line's own key)
     future: asyncio.Future[tuple[str, Any]] = field(repr=False)
     started: bool = False
+    progress: Report | None = None  # hears an analysis's reports (in a thread of the pool)
+    stop: threading.Event | None = None  # set: the asker no longer wants the answer (an analysis ends early)
 
 
 class ComputerPool:
@@ -218,12 +271,14 @@ class ComputerPool:
     def waiting(self) -> int:
         return self._waiting
 
-    async def move(self, job: Job, budget: float, key: str = "", group: str | None = None) -> dict[str, Any]:
+    async def move(self, job: Job, budget: float, key: str = "", group: str | None = None,
+                   progress: Report | None = None, stop: threading.Event | None = None) -> dict[str, Any]:
         """The agent's answer; ``TimeoutError`` when it did not come within ``budget + GRACE_SECONDS`` (the
         worker was killed, or the job waited past that); ``Busy`` when the queue is full; ``RuntimeError`` for a
         job that failed in its worker. ``key`` is the job's line (a game), ``group`` whose share of the workers it
-        takes (a client address; default: the line's own)."""
-        future = self._enqueue(job, budget + GRACE_SECONDS, key, group)
+        takes (a client address; default: the line's own). An analysis job's reports go to ``progress`` (called in
+        a thread of the pool) as they come; setting ``stop`` ends it early (a job not started yet never starts)."""
+        future = self._enqueue(job, budget + GRACE_SECONDS, key, group, progress, stop)
         status, value = await future
         if status == "ok":
             answer: dict[str, Any] = value
@@ -232,15 +287,17 @@ class ComputerPool:
             raise TimeoutError(f"the computer gave no answer within its time ({value})")
         raise RuntimeError(f"the computer's job failed: {value}")
 
-    def _enqueue(self, job: Job | None, seconds: float, key: str,
-                 group: str | None = None) -> asyncio.Future[tuple[str, Any]]:
+    def _enqueue(self, job: Job | None, seconds: float, key: str, group: str | None = None,
+                 progress: Report | None = None,
+                 stop: threading.Event | None = None) -> asyncio.Future[tuple[str, Any]]:
         if self._closed:
             raise Busy("the server is stopping")
         line = self._lines.get(key)
         if self._waiting >= MAX_WAITING or (line is not None and len(line) >= MAX_PER_KEY):
             raise Busy("the computer players are busy; try again in a moment")
         loop = asyncio.get_running_loop()
-        entry = _Waiting(job, time.monotonic() + seconds, group if group is not None else key, loop.create_future())
+        entry = _Waiting(job, time.monotonic() + seconds, group if group is not None else key, loop.create_future(),
+                         progress=progress, stop=stop)
         loop.call_later(seconds, self._expire, entry)
         if line is None:
             line = self._lines[key] = collections.deque()
@@ -274,6 +331,9 @@ class ComputerPool:
                 del self._lines[key]
             if entry.future.done():
                 continue  # the asker gave up (a cancelled turn), or its deadline passed while it waited
+            if entry.stop is not None and entry.stop.is_set():
+                entry.future.set_result(("error", "stopped before it started"))
+                continue
             if time.monotonic() >= entry.deadline:
                 self._expire(entry)
                 continue
@@ -305,7 +365,7 @@ class ComputerPool:
         loop = asyncio.get_running_loop()
         try:
             status, value = await loop.run_in_executor(self._threads, worker.run, entry.job,
-                                                       entry.deadline - time.monotonic())
+                                                       entry.deadline - time.monotonic(), entry.progress, entry.stop)
         except Exception as exc:  # the thread pool is shut down: the server is stopping
             worker.kill()
             status, value = "killed", f"the pool is closing ({exc})"

@@ -1,5 +1,6 @@
 """What one client (one address) may ask of the arcade: new games a minute, games with a computer seat going on
-at once, hints being computed at once. Past a limit the answer is 429 with ``Retry-After``, and nothing is done.
+at once, hints and analyses being computed at once. Past a limit the answer is 429 with ``Retry-After``, and
+nothing is done.
 
 The address is the connection's (behind a reverse proxy, run uvicorn's proxy headers so that it is the
 client's, not the proxy's). What the limits remember is in memory, for this server process.
@@ -11,7 +12,7 @@ import contextlib
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from typing import TypeVar
 
@@ -100,6 +101,26 @@ class ClientLimits:
                           2)
         with _counted(self._hints, address):
             yield
+
+    def start_analysis(self, address: str) -> Callable[[], None]:
+        """Count an analysis running for ``address`` with its hints (the same limit: both are the engine thinking
+        for that address); ``TooMany`` past ``hints`` at once. Returns the call that ends it (once)."""
+        busy = self._hints.get(address, 0)
+        if busy >= self.limits.hints:
+            raise TooMany(f"{busy} analyses or hints are being computed for your address already; stop one or wait "
+                          "until it is done", 2)
+        self._hints[address] = busy + 1
+        ended = False
+
+        def end() -> None:
+            nonlocal ended
+            if not ended:
+                ended = True
+                self._hints[address] -= 1
+                if not self._hints[address]:
+                    del self._hints[address]
+
+        return end
 
     @staticmethod
     def _remember(table: OrderedDict[str, V], key: str, value: V) -> None:

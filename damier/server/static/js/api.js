@@ -73,6 +73,13 @@ export const api = {
   },
   /** The position of a board set up in the editor, checked: {position, valid, error?, player?, legal_moves?}. */
   positionOfBoard(game, options, board) { return request("POST", "/api/positions/board", { body: { game, options, board } }); },
+  // the analysis board (docs/server.md): positions to try moves on, and the engine's analysis of one
+  /** {game, options, position?, moves?, move?} -> {position, player, legal_moves, board, events, move, result, kind} */
+  analysisBoard(body) { return request("POST", "/api/analysis/board", { body }); },
+  /** {game, options, position} -> {id, kind, status, iterations, ...}; 429 past the client's limit */
+  startAnalysis(body) { return request("POST", "/api/analysis", { body }); },
+  readAnalysis(id) { return request("GET", `/api/analysis/${enc(id)}`); },
+  stopAnalysis(id) { return request("POST", `/api/analysis/${enc(id)}/stop`); },
   game(id, token) { return request("GET", `/api/games/${enc(id)}`, { token }); },
   move(id, move, version, token) {
     const body = { move };

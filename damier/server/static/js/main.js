@@ -10,6 +10,7 @@ import * as importPage from "./pages/import.js";
 import * as editor from "./pages/editor.js";
 import * as race from "./pages/race.js";
 import * as howto from "./pages/howto.js";
+import * as analysis from "./pages/analysis.js";
 import * as notFound from "./pages/notfound.js";
 
 initTheme();
@@ -28,6 +29,7 @@ startRouter(document.getElementById("main"), [
   { pattern: "/race/:id", page: race, title: "Race" },
   { pattern: "/editor/:game", page: editor, title: "Set up a position", nav: "home" },
   { pattern: "/howto/:game", page: howto, title: "How to play", nav: "home" },
+  { pattern: "/analysis/:game", page: analysis, title: "Analysis" },
   { pattern: "/import", page: importPage, title: "Import a record", nav: "import" },
   { pattern: "*", page: notFound, title: "Not found" },
 ]);

@@ -4,6 +4,7 @@
 // position's other fields (the side to move...), read or paste the position string, and start a game from it.
 // The board is drawn by the game's board module; the server writes the position of the board and checks it
 // (POST /api/positions/board), and reads a pasted string (POST /api/positions): no rule is written here.
+import { openAnalysis } from "./analysis.js";
 import { h, icon, replace } from "../dom.js";
 import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
@@ -29,7 +30,7 @@ export async function mount(root, { params, query }) {
   }
   document.title = `Set up a position: ${entry.title} · damier`;
   const editor = new Editor(page, entry, mod, initialOptions(entry, query));
-  editor.build();
+  editor.build(query.get("position"));
   return () => editor.destroy();
 }
 
@@ -73,7 +74,7 @@ class Editor {
 
   // ---- page ------------------------------------------------------------------------------------------------------
 
-  build() {
+  build(position = null) {
     const el = {};
     el.status = h("div", { class: "status editor-status", "data-testid": "editor-status", "aria-live": "polite" });
     el.board = h("div", { class: "board-wrap", "data-testid": "board" });
@@ -103,6 +104,9 @@ class Editor {
       .map((opt) => optionField(opt, this.options, el.optionInputs, () => this.changed()));
     el.seats = h("div", { class: "seat-rows" }, this.names.map((n, i) => seatRow(i, n, this.seatChoices[i], levelsOf(this.entry))));
     el.start = h("button", { type: "button", class: "btn primary big", "data-testid": "editor-start", onclick: () => this.startGame() }, "Start game");
+    el.analyse = this.entry.analysis ? h("button", {
+      type: "button", class: "btn big", "data-testid": "editor-analyse", title: "Open the analysis board at this position",
+      onclick: () => this.analyse() }, icon("cpu"), "Analyse") : null;
     el.startError = h("p", { class: "form-error", role: "alert", hidden: true });
     this.el = el;
     for (const [opt, input] of Object.entries(el.optionInputs)) {
@@ -120,7 +124,7 @@ class Editor {
           h("section", { class: "panel", "aria-labelledby": "ed-palette", "data-testid": "palette-panel" }, h("h2", { id: "ed-palette" }, "Add a piece"), el.palette),
           h("section", { class: "panel", "aria-labelledby": "ed-play" }, h("h2", { id: "ed-play" }, "Play it"),
             h("div", { class: "option-fields" }, el.options),
-            el.seats, el.startError, h("div", { class: "form-actions" }, el.start))),
+            el.seats, el.startError, h("div", { class: "form-actions" }, el.start, el.analyse))),
         h("aside", { class: "side-col" },
           h("section", { class: "panel", "aria-labelledby": "ed-start" }, h("h2", { id: "ed-start" }, "Start from"), el.starts),
           h("section", { class: "panel", "aria-labelledby": "ed-position" }, h("h2", { id: "ed-position" }, "Position"),
@@ -129,7 +133,12 @@ class Editor {
             h("div", { class: "more-actions" }, el.load, el.copy)))));
     document.addEventListener("keydown", this.onKey);
     this.setStatus("checking", "Loading the start position…");
-    this.loadStart();
+    if (position) {
+      el.position.value = position; // back from the analysis board: the position analysed
+      this.loadText();
+    } else {
+      this.loadStart();
+    }
   }
 
   /** An input for one of the position's fields besides the pieces (`seat`: a select of the seats; `int`). */
@@ -299,6 +308,16 @@ class Editor {
     el.dataset.valid = state === "valid" ? "true" : state === "invalid" ? "false" : "checking";
     replace(el, h("span", { class: `editor-dot ${state}`, "aria-hidden": "true" }), h("span", { class: "status-text" }, text));
     this.el.start.disabled = state !== "valid";
+    if (this.el.analyse) this.el.analyse.disabled = state !== "valid";
+  }
+
+  /** The analysis board at the position set up; "Return" comes back here with it. */
+  analyse() {
+    if (!this.checked?.valid) return;
+    const { position } = this.checked;
+    const query = new URLSearchParams({ options: JSON.stringify(this.options), position });
+    openAnalysis({ game: this.entry.name, options: { ...this.options }, position,
+      from: `/editor/${encodeURIComponent(this.entry.name)}?${query}` });
   }
 
   say(text) {

@@ -118,6 +118,7 @@ class GamePage {
       return;
     }
     this.checkSeat(view, token);
+    this.entry = entry;
     this.mod = await boardModule(entry);
     if (this.destroyed) return;
     this.root.querySelector(".game-page")?.classList.add(`game-${view.game}`);

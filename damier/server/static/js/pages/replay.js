@@ -4,6 +4,7 @@ import { h, icon, replace, wait } from "../dom.js";
 import { api, recordUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { seatColour } from "../players.js";
+import { openAnalysis } from "./analysis.js";
 
 const PAUSE_MS = 650; // between two moves when playing
 
@@ -51,7 +52,8 @@ class ReplayPage {
     const control = data.time_control;
     this.clock = control ? ` · clock ${control.minutes}+${control.increment}` : "";
     const game = data.game || view?.game;
-    this.mod = await boardModule(await api.catalogEntry(game).catch(() => null));
+    this.entry = await api.catalogEntry(game).catch(() => null);
+    this.mod = await boardModule(this.entry);
     if (this.destroyed) return;
     this.game = game;
     const players = this.seats?.length || Number(this.options.players) || maxPlayer(this.frames) + 1;
@@ -165,7 +167,24 @@ class ReplayPage {
           h("section", { class: "panel" },
             h("div", { class: "more-actions" },
               gameLink,
+              this.analyseButton(),
               h("a", { class: "btn small", href: recordUrl(this.id), download: `record-${this.id}.json`, "data-testid": "btn-record" }, icon("download"), "Download record")))))));
+  }
+
+  /** "Analyse": the analysis board at the position shown, for a game the engine analyses. A game still going on
+   * against another person is not analysed (that would be cheating): only where its hints are allowed. */
+  analyseButton() {
+    const live = this.view && this.view.status === "active" && !this.view.result;
+    if (!this.entry?.analysis || (live && !this.view.hints_allowed)) return null;
+    return h("button", {
+      type: "button", class: "btn small", "data-testid": "replay-analyse", title: "Open the analysis board at the position shown",
+      onclick: () => {
+        const frame = this.frames[this.index];
+        const moves = this.frames.slice(1, this.index + 1).map((f) => f.move);
+        openAnalysis({ game: this.game, options: this.options, start: this.start, moves,
+          from: `/replay/${encodeURIComponent(this.id)}?ply=${frame.ply ?? this.index}` });
+      },
+    }, icon("cpu"), "Analyse");
   }
 
   /** Go to frame `index`; `animated` plays the move's waves when it is the next frame. */

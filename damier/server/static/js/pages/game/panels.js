@@ -1,6 +1,7 @@
 // The game page's panels: the status line and thinking indicator, the result banner, the players with their
 // colours and scores, the move list and the record links. Each reads the view and the page's seats.
 
+import { openAnalysis } from "../analysis.js";
 import { h, icon, replace } from "../../dom.js";
 import { recordUrl, seats } from "../../api.js";
 import { seatColour } from "../../players.js";
@@ -198,7 +199,29 @@ function hitSign(ply) {
 export function renderMore(page, view) {
   replace(page.el.more,
     h("a", { class: "btn small", href: recordUrl(page.id), download: `${view.game}-${page.id}.json`, "data-testid": "btn-record" }, icon("download"), "Download record"),
-    h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay-side" }, icon("film"), "Replay"));
+    h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay-side" }, icon("film"), "Replay"),
+    analyseButton(page, view));
+}
+
+/** "Analyse" opens the analysis board at the position shown (browsed or live): for a game the engine can analyse,
+ * once it is over, or where hints are allowed (analysing a live game against another person would be cheating). A
+ * puzzle going on has its hints, which are counted: its analysis (the solution) waits until it is over. */
+function analyseButton(page, view) {
+  const over = view.status !== "active" || !!view.result;
+  if (!page.entry?.analysis || !(over || (view.hints_allowed && !isPuzzle(view)))) return null;
+  return h("button", {
+    type: "button", class: "btn small", "data-testid": "btn-analyse", title: "Open the analysis board at the position shown",
+    onclick: () => {
+      const ply = page.browsing?.active ? page.browsing.ply : null;
+      const from = `/game/${encodeURIComponent(page.id)}`;
+      if (ply === null) {
+        openAnalysis({ game: view.game, options: view.options, position: view.position, from });
+      } else {
+        const moves = (view.moves || []).slice(0, ply).map((m) => m.move);
+        openAnalysis({ game: view.game, options: view.options, start: view.start, moves, from });
+      }
+    },
+  }, icon("cpu"), "Analyse");
 }
 
 export function seatName(view, i) {

@@ -1,0 +1,216 @@
+"""The analysis board: any position of a game to try moves on, and the engine's analysis of it in the worker pool.
+
+An analysis is anonymous and position-based: ``POST /api/analysis`` starts one (the game's search, deepening, or
+its solver: ``damier.ai.analysis``), ``GET /api/analysis/{id}`` reads the depths completed so far, and
+``POST /api/analysis/{id}/stop`` ends it. Each is bounded: a time budget (``ANALYSIS_SECONDS``; the pool kills
+the worker ``GRACE_SECONDS`` later), the hint limit per client address (counted while it runs), stopped when
+nobody has read it for ``ABANDON_SECONDS`` (the page left), and at most ``MAX_ANALYSES`` kept in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from damier.ai import analysis as engine
+from damier.core.errors import DamierError
+from damier.core.game import CHANCE, TERMINAL, Game, State
+from damier.server.computer import Busy, ComputerPool, Job
+from damier.server.limits import ClientLimits
+from damier.server.rooms.creation import load_game
+from damier.server.rooms.errors import Invalid, NotFound, Unavailable
+
+log = logging.getLogger("damier.server")
+
+#: the time an analysis searches (a solver is bounded by its nodes instead); its hard deadline is 5 s later
+ANALYSIS_SECONDS = 12.0
+#: an analysis nobody has read for this long is stopped: its page is gone
+ABANDON_SECONDS = 6.0
+#: analyses kept in memory (the oldest leave first; one still running is stopped)
+MAX_ANALYSES = 512
+#: the longest line of moves a board request plays from its position (a game's moves up to a ply)
+MAX_BOARD_MOVES = 5000
+
+
+def state_of(game: Game, position: str | None) -> State:
+    """The state at ``position`` (None: the usual start); ``Invalid`` saying why it is not a position."""
+    try:
+        return game.start_state(position, None)
+    except DamierError as exc:
+        raise Invalid(f"bad position for {game.title}: {exc}") from None
+
+
+def board(name: str, options: dict[str, Any], position: str | None, moves: list[str],
+          move: str | None) -> dict[str, Any]:
+    """What the analysis board draws: the position reached from ``position`` by ``moves`` (a game's moves, with
+    its chance events) and then ``move`` (one tried on the board; the chance events after it are drawn at random),
+    its legal moves in notation and its board with the previews the player to move gets."""
+    game = load_game(name, options)
+    state = state_of(game, position)
+    for number, text in enumerate(moves, start=1):
+        try:
+            state.play(state.parse_move(text))
+        except DamierError as exc:
+            raise Invalid(f"move {number} of the line ({text!r}) cannot be played there: {exc}") from None
+    events: list[dict[str, Any]] = []
+    if move is not None:
+        if state.player == TERMINAL:
+            raise Invalid(f"the game is over at this position ({state.outcome_reason()}): no move can be tried")
+        try:
+            state.play(state.parse_move(move))
+        except DamierError as exc:
+            raise Invalid(f"{move!r} cannot be played here: {exc}") from None
+        events = list(state.events())
+        rng = random.Random(secrets.randbits(64))
+        while state.player == CHANCE:  # the robots step at random, as in a game
+            state.play(state.sample_chance(rng))
+    outcome = state.outcome()
+    return {"game": game.name, "options": dict(game.options), "position": state.position(),
+            "player": state.player, "legal_moves": [state.move_to_str(m) for m in state.legal_moves()]
+            if state.player >= 0 else [], "board": state.board_json(previews=state.player >= 0),
+            "events": events, "move": move, "result": outcome.to_json() if outcome else None,
+            "kind": engine.kind(game.info)}
+
+
+@dataclass
+class Analysis:
+    id: str
+    game: str
+    options: dict[str, Any]
+    position: str
+    kind: str
+    seconds: float
+    release: Callable[[], None]
+    stop: threading.Event = field(default_factory=threading.Event)
+    iterations: list[dict[str, Any]] = field(default_factory=list)
+    status: str = "running"  # running | done | stopped | failed
+    reason: str | None = None
+    error: str | None = None
+    read: float = field(default_factory=time.monotonic)
+    task: asyncio.Task[None] | None = None
+
+    def heard(self, report: dict[str, Any]) -> None:
+        if self.status == "running" and len(self.iterations) < engine.MAX_DEPTH:
+            self.iterations.append(report)
+
+    def end(self, status: str, reason: str | None, error: str | None = None) -> None:
+        if self.status == "running":
+            self.status, self.reason, self.error = status, reason, error
+        self.stop.set()
+        self.release()
+
+    def view(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "options": self.options, "position": self.position,
+                "kind": self.kind, "seconds": self.seconds, "status": self.status, "reason": self.reason,
+                "error": self.error, "iterations": list(self.iterations)}
+
+
+class Analyses:
+    """The analyses of this server process, by id."""
+
+    def __init__(self, pool: ComputerPool, limits: ClientLimits, seconds: float = ANALYSIS_SECONDS) -> None:
+        self.pool = pool
+        self.limits = limits
+        self.seconds = seconds
+        self._analyses: OrderedDict[str, Analysis] = OrderedDict()
+
+    async def start(self, name: str, options: dict[str, Any], position: str, client: str) -> Analysis:
+        """Start analysing ``position``: ``Invalid`` for a bad game, options or position, or one with nothing to
+        analyse; ``TooMany`` past the client's limit; ``Unavailable`` when the pool is full."""
+        game, state = await asyncio.to_thread(self._checked, name, options, position)
+        how = engine.kind(game.info)
+        assert how is not None  # _checked refused it
+        release = self.limits.start_analysis(client)
+        entry = Analysis(secrets.token_urlsafe(12), game.name, dict(game.options), state.position(), how,
+                         self.seconds, release)
+        job = Job(game.name, dict(game.options), None, entry.position, (), "analysis", agent_seed=0,
+                  analysis_seconds=self.seconds)
+        loop = asyncio.get_running_loop()
+
+        def progress(report: dict[str, Any]) -> None:  # in a thread of the pool
+            loop.call_soon_threadsafe(entry.heard, report)
+
+        try:
+            answer = asyncio.ensure_future(self.pool.move(
+                job, self.seconds, key=f"analysis {client}", group=client, stop=entry.stop,
+                progress=progress))
+            await asyncio.sleep(0)  # the job is queued (or refused) in the pool's first step
+            if answer.done() and isinstance(answer.exception(), Busy):
+                raise Unavailable("the computer players are busy; analyse again in a moment")
+        except BaseException:
+            release()
+            raise
+        self._remember(entry)
+        entry.task = asyncio.ensure_future(self._watch(entry, answer))
+        return entry
+
+    @staticmethod
+    def _checked(name: str, options: dict[str, Any], position: str) -> tuple[Game, State]:
+        game = load_game(name, options)
+        if engine.kind(game.info) is None:
+            raise Invalid(f"{game.title} cannot be analysed: it has no solver and no opponent to search")
+        state = state_of(game, position)
+        if state.player == TERMINAL:
+            raise Invalid(f"the game is over at this position ({state.outcome_reason()}): there is nothing to "
+                          "analyse")
+        if state.player == CHANCE:
+            raise Invalid("a chance event comes next at this position: analyse the position after it")
+        return game, state
+
+    async def _watch(self, entry: Analysis, answer: asyncio.Future[dict[str, Any]]) -> None:
+        """Wait for the pool's answer; stop the analysis when nobody reads it any more."""
+        answer.add_done_callback(lambda f: f.cancelled() or f.exception())  # read even when nobody waits for it
+        try:
+            while not answer.done() and entry.status == "running":
+                await asyncio.wait({answer}, timeout=1.0)
+                if time.monotonic() - entry.read > ABANDON_SECONDS:
+                    entry.end("stopped", "abandoned")
+            if entry.status != "running":
+                return
+            try:
+                result = answer.result()
+                entry.end("done", str(result.get("reason")))
+            except TimeoutError:
+                entry.end("done", "deadline")
+            except Busy:
+                entry.end("failed", "busy", "the computer players are busy; analyse again in a moment")
+            except Exception as exc:
+                log.warning("analysis %s of %s failed: %s", entry.id, entry.game, exc)
+                entry.end("failed", "error", "the analysis failed; try again")
+        finally:
+            entry.end("stopped", "stopped")  # a no-op once ended; frees the client's count in every case
+
+    def read(self, analysis_id: str) -> Analysis:
+        entry = self._analyses.get(analysis_id)
+        if entry is None:
+            raise NotFound(f"no analysis {analysis_id!r} (it ended a while ago, or never was)")
+        entry.read = time.monotonic()
+        return entry
+
+    def stop(self, analysis_id: str) -> Analysis:
+        entry = self.read(analysis_id)
+        entry.end("stopped", "stopped")
+        return entry
+
+    def _remember(self, entry: Analysis) -> None:
+        self._analyses[entry.id] = entry
+        while len(self._analyses) > MAX_ANALYSES:
+            _, old = self._analyses.popitem(last=False)
+            old.end("stopped", "forgotten")
+
+    def close(self) -> None:
+        for entry in self._analyses.values():
+            entry.end("stopped", "stopped")
+            if entry.task is not None:
+                entry.task.cancel()
+        with contextlib.suppress(Exception):
+            self._analyses.clear()
