@@ -47,6 +47,7 @@ FEATURES: dict[str, str] = {
     "editor": "a function (game, board) -> str: the position of a board set up in the position editor",
     "svg": "a function (state) -> str: an SVG picture of the position (notebooks)",
     "policies": "a dict name -> function (state, random.Random) -> move: simple players (the agent policy:name=)",
+    "premoves": "a function (state) -> State: the position with the player who waits to move (premoves)",
 }
 
 

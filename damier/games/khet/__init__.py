@@ -54,6 +54,7 @@ INFO = GameInfo(
         "client": "damier.games.khet.client:describe",
         "editor": "damier.games.khet.client:position_from_board",
         "svg": "damier.games.khet.svg:svg",
+        "premoves": "damier.games.khet.rules:waiting_side",
     },
     engine=EngineInfo(
         setups={"standard": "classic", "classic": "classic", "imhotep": "imhotep", "dynasty": "dynasty"},
