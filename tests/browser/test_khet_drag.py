@@ -139,3 +139,81 @@ def test_on_a_phone_a_finger_drags_a_piece_without_scrolling_the_page(phone: Pag
     expect(page.get_by_test_id("move-1")).to_contain_text("j6j5")
     assert view_of(live_server, game_id)["version"] == 1
     assert page.evaluate("window.scrollY") == scrolled
+
+
+#: Red to move: Silver may choose a premove for the Pyramid on e4; Red's e6e5 takes e5 (no premove e4e5 then),
+#: b6b7 leaves it free
+WAITING = "xs9/10/1ps2yw5/10/4Yn5/10/10/4Pn4Xn r 0"
+
+
+def red_plays(server: ServerProcess, game_id: str, red: str, move: str) -> None:
+    answer = httpx.post(f"{server.url}/api/games/{game_id}/moves", json={"move": move},
+                        headers={"X-Seat-Token": red}, timeout=10)
+    assert answer.status_code == 200, answer.text
+
+
+def premove_marked(page: Page, squares: list[str]) -> None:
+    marked = page.locator("[data-testid^='square-'][data-premove='true']")
+    expect(marked).to_have_count(len(squares))
+    for square in squares:
+        expect(page.get_by_test_id(f"square-{square}")).to_have_attribute("data-premove", "true")
+
+
+def test_a_premove_is_played_as_the_turn_comes_and_a_click_or_esc_cancels_it(
+        themed: Page, live_server: ServerProcess) -> None:
+    page = themed
+    created = two_humans(live_server, WAITING)
+    game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    page.goto(f"{live_server.url}/#/game/{game_id}?seat=0&token={silver}")
+    board = page.locator(".khet-board")
+    # Red to move: Silver's pieces are offered as premoves (the server's list, as if it were Silver's turn)
+    expect(board).to_have_class(re.compile(r"\bpremoving\b"))
+    assert view_of(live_server, game_id, silver)["premove"]["legal_moves"].count("e4e5") == 1
+    page.get_by_test_id("square-e4").click()
+    expect(page.get_by_test_id("square-e5")).to_have_attribute("data-target", "true")
+    page.get_by_test_id("square-f4").click()
+    expect(board).to_have_attribute("data-premove", "e4f4")
+    premove_marked(page, ["e4", "f4"])
+    expect(page.get_by_test_id("laser-preview")).to_have_count(0)  # no shot: the position will change
+    # a click anywhere on the board cancels it
+    page.get_by_test_id("square-b2").click()
+    expect(board).to_have_attribute("data-premove", "")
+    premove_marked(page, [])
+    # so does Esc
+    page.get_by_test_id("square-e4").click()
+    page.get_by_test_id("square-d4").click()
+    premove_marked(page, ["e4", "d4"])
+    page.keyboard.press("Escape")
+    premove_marked(page, [])
+    assert view_of(live_server, game_id)["version"] == 0  # nothing was sent
+
+    # dragged this time; sent as soon as Red has moved, and legal: played
+    drag_over(page, "e4", "e5")
+    page.mouse.up()
+    premove_marked(page, ["e4", "e5"])
+    red_plays(live_server, game_id, red, "b6b7")
+    expect(page.get_by_test_id("move-2")).to_contain_text("e4e5")
+    view = view_of(live_server, game_id)
+    assert view["version"] == 2 and [m["move"] for m in view["moves"]] == ["b6b7", "e4e5"]
+    assert ("e5", "pyramid", 0) in {(p["square"], p["kind"], p["colour"]) for p in view["board"]["pieces"]}
+    premove_marked(page, [])
+
+
+def test_a_premove_no_longer_legal_is_cancelled_with_a_note(themed: Page, live_server: ServerProcess) -> None:
+    page = themed
+    created = two_humans(live_server, WAITING)
+    game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
+    page.goto(f"{live_server.url}/#/game/{game_id}?seat=0&token={silver}")
+    page.get_by_test_id("square-e4").click()
+    page.get_by_test_id("square-e5").click()
+    premove_marked(page, ["e4", "e5"])
+    red_plays(live_server, game_id, red, "e6e5")  # Red's Pyramid now stands on e5
+    expect(page.get_by_text("Premove e4e5 cancelled")).to_be_visible()
+    premove_marked(page, [])
+    expect(page.locator(".khet-board")).not_to_have_class(re.compile(r"\bpremoving\b"))
+    view = view_of(live_server, game_id)
+    assert view["version"] == 1 and view["player"] == 0  # Silver to move, nothing played for Silver
+    # it is Silver's turn now: an ordinary click-click move plays
+    page.get_by_test_id("square-e4").click()
+    page.get_by_test_id("square-f4").click()
+    expect(page.get_by_test_id("move-2")).to_contain_text("e4f4")

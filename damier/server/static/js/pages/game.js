@@ -17,6 +17,7 @@ import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, sea
 import { renderControls, renderInvite } from "./game/controls.js";
 import * as actions from "./game/actions.js";
 import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
+import { Premoves } from "./game/premoves.js";
 
 const DEFAULT_KEYS = [[["←", "↑", "→", "↓"], "move"], [["Enter"], "play"], [["U"], "undo"], [["H"], "hint"]];
 
@@ -39,6 +40,7 @@ class GamePage {
     this.flipped = false;
     this.claimInvitation(query);
     this.browsing = new Browsing(this); // an earlier position shown while the game goes on
+    this.premoves = new Premoves(this); // a move chosen ahead while the other seat is to move
     this.here = {}; // who is here: {seat: "online" | "away"} (the server's presence messages)
     this.connection = new Connection(id, {
       receive: (view, source) => this.receive(view, source),
@@ -248,7 +250,9 @@ class GamePage {
       return;
     }
     const key = event.key.toLowerCase();
-    if (key === "u") {
+    if (event.key === "Escape" && this.premoves.cancel()) {
+      event.preventDefault();
+    } else if (key === "u") {
       event.preventDefault();
       this.undo();
     } else if (key === "h") {
@@ -289,6 +293,7 @@ class GamePage {
     this.renderPanels(view);
     this.drawBoard(view);
     this.flushKey();
+    this.premoves.flush();
   }
 
   drawBoard(view, { still = false } = {}) {
@@ -313,6 +318,7 @@ class GamePage {
       onMove: (move) => this.onMove(move),
       events: board === view.board ? view.events || [] : [],
       perspective: this.perspective(),
+      premove: still ? null : this.premoves.boardOption(view, board),
       label: `${view.title} board`,
     });
     this.el.board.dataset.version = String(view.version);

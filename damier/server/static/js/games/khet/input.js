@@ -5,13 +5,16 @@
 // makes the move. Esc drops the selection, [ and ] bring the focus to the turn buttons.
 // A piece may also be dragged (mouse, pen or finger): it follows the pointer, its targets are marked, the shot of
 // the target under it is previewed, and dropping it on a target plays the move; anywhere else (or Esc) puts it back.
+// While the other side is to move, the page may offer a premove (opts.premove: the moves the server lists as if it
+// were one's turn, and the board that describes them): chosen the same ways, it is marked and the page sends it when
+// the turn comes; a click on the board or Esc cancels it. A premove shows no shot: the position will have changed.
 //
 // What each legal move does comes from the server (board.moves: {from, to} or {square, turn, facing}), and its
 // shot too (board.previews): this module reads no move notation.
 
 import { h, icon } from "../../dom.js";
 import { attachGridKeyboard } from "../grid.js";
-import { beamElement, beamVerdict, facingWords, kindLabel, pieceAt, pieceWords, views } from "./draw.js";
+import { beamElement, beamVerdict, facingWords, kindLabel, moveSquares, pieceAt, pieceWords, views } from "./draw.js";
 
 const NO_MOVES = { steps: new Map(), turns: [] };
 
@@ -37,6 +40,10 @@ export function attachInput(view, container) {
       view.dropped = false;
       return;
     }
+    if (view.opts.premove?.move) { // a click on the board drops the premove waiting to be sent
+      view.opts.premove.cancel();
+      return;
+    }
     const sq = event.target.closest?.(".sq");
     if (!sq) return;
     setRoving(view, Number(sq.dataset.index));
@@ -55,7 +62,10 @@ export function attachInput(view, container) {
   });
   root.addEventListener("focusout", () => point(view, null));
   root.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && view.selected) {
+    if (event.key === "Escape" && view.opts.premove?.move && !view.selected) {
+      event.preventDefault();
+      view.opts.premove.cancel();
+    } else if (event.key === "Escape" && view.selected) {
       event.preventDefault();
       select(view, null);
     } else if ((event.key === "[" || event.key === "]") && view.selected) {
@@ -80,8 +90,10 @@ export function attachInput(view, container) {
  * labels, the keyboard cursor, the bar and the preview. */
 function refresh(view, previous) {
   const { board, opts } = view;
-  view.legal = new Set(opts.legal || []);
-  view.bySquare = movesBySquare(board.moves || {}, view.legal);
+  // one's own moves, or (the other side to move) the premoves the page offers
+  view.premove = !(opts.legal || []).length && opts.premove ? opts.premove : null;
+  view.legal = new Set(view.premove ? view.premove.legal : opts.legal || []);
+  view.bySquare = movesBySquare(movesBoard(view).moves || {}, view.legal);
   if (previous && previous.position !== board.position) {
     if (view.drag) endDrag(view, { back: true });
     view.selected = null;
@@ -92,6 +104,8 @@ function refresh(view, previous) {
   if (view.selected && !view.bySquare.has(view.selected)) view.selected = null;
   if (view.pinned && (!view.selected || !view.legal.has(view.pinned))) view.pinned = null;
   view.root.classList.toggle("interactive", view.legal.size > 0 || !!opts.edit);
+  view.root.classList.toggle("premoving", !!view.premove);
+  view.root.dataset.premove = view.premove?.move || "";
   paintTargets(view);
   for (const [name, s] of view.squares) s.g.setAttribute("aria-label", squareLabel(view, name));
   if (view.focus < 0) {
@@ -118,7 +132,7 @@ const DRAG_START = 6;
  * ends it too). A press that never moves far enough stays a click, handled as before. */
 function pressed(view, event) {
   view.dropped = false;
-  if (view.drag || view.opts.edit || (event.pointerType === "mouse" && event.button !== 0)) return;
+  if (view.drag || view.opts.edit || view.premove?.move || (event.pointerType === "mouse" && event.button !== 0)) return;
   const square = event.target.closest?.(".sq")?.dataset.square;
   if (!square || !movesOf(view, square).steps.size) return;
   const listening = new AbortController();
@@ -211,6 +225,16 @@ function squareUnder(view, clientX, clientY) {
 
 // ---- selection, targets and previews ---------------------------------------------------------------------------
 
+/** The board whose `moves` describe the moves offered: the premoves' while a premove may be chosen. */
+function movesBoard(view) {
+  return view.premove?.board || view.board || {};
+}
+
+/** What `move` does ({from, to} or {square, turn, facing}), as the server describes it. */
+function described(view, move) {
+  return move ? movesBoard(view).moves?.[move] || null : null;
+}
+
 /** The legal moves by square: Map(square -> {steps: Map(to -> move), turns: [{move, turn, facing}]}). */
 function movesBySquare(moves, legal) {
   const out = new Map();
@@ -254,7 +278,7 @@ function activate(view, square, { touch = false } = {}) {
   }
   const move = targetMove(view, square);
   if (move) {
-    if (touch && view.pinned !== move) pin(view, move);
+    if (touch && !view.premove && view.pinned !== move) pin(view, move);
     else commit(view, move);
     return;
   }
@@ -269,7 +293,7 @@ function activate(view, square, { touch = false } = {}) {
     select(view, null);
   } else if (view.legal.size) {
     const piece = pieceAt(view.board, square);
-    const mover = view.board.to_move;
+    const mover = movesBoard(view).to_move;
     say(view, piece && piece.colour === mover
       ? `The ${kindLabel(view.opts.client, piece.kind)} on ${square} has no move.`
       : `Choose one of your own pieces (${view.opts.seatNames?.[mover] || ""}).`);
@@ -278,7 +302,7 @@ function activate(view, square, { touch = false } = {}) {
 
 /** A turn button pressed: a click plays its move, a first tap pins its preview. */
 function turnPressed(view, move, event) {
-  if (isTouch(view, event) && view.pinned !== move) pin(view, move);
+  if (isTouch(view, event) && !view.premove && view.pinned !== move) pin(view, move);
   else commit(view, move);
 }
 
@@ -295,6 +319,11 @@ function commit(view, move) {
   view.selected = null;
   view.pinned = null;
   point(view, null);
+  if (view.premove) {
+    paintTargets(view);
+    view.premove.choose(move);
+    return;
+  }
   if (opts.onMove) opts.onMove(move);
   else opts.onSquare?.(move, { legal: true });
 }
@@ -320,6 +349,7 @@ function say(view, text) {
 
 /** The move whose preview is drawn: the one pointed at, else the one pinned (a first tap), else the hint. */
 function previewMove(view) {
+  if (view.premove) return null;
   if (view.pointed) return view.pointed;
   if (view.pinned && view.board?.previews?.[view.pinned]) return view.pinned;
   const hint = view.opts.hint;
@@ -345,7 +375,8 @@ function renderPreview(view) {
 
 function paintTargets(view) {
   const { steps } = view.selected ? movesOf(view, view.selected) : NO_MOVES;
-  const pinned = view.board?.moves?.[view.pinned];
+  const pinned = described(view, view.pinned);
+  const premove = moveSquares(view.premove ? described(view, view.premove.move) : null);
   for (const [name, s] of view.squares) {
     const g = s.g;
     const target = steps.has(name);
@@ -356,6 +387,8 @@ function paintTargets(view) {
     g.classList.toggle("movable", movable);
     g.classList.toggle("selected", selected);
     g.classList.toggle("pinned", target && pinned?.to === name);
+    g.classList.toggle("premove", premove.includes(name));
+    g.dataset.premove = String(premove.includes(name));
     g.dataset.target = String(target);
     g.dataset.selected = String(selected);
     g.dataset.legal = String(target || movable);
@@ -373,11 +406,12 @@ function renderBar(view) {
   if (view.selected) {
     const piece = pieceAt(board, view.selected);
     const { steps, turns } = movesOf(view, view.selected);
-    const pinned = view.pinned ? board.moves?.[view.pinned] : null;
+    const pinned = described(view, view.pinned);
     bar.info.textContent = pinned
       ? `${view.pinned}: tap ${pinned.to || "the button"} again, or Play, to make the move.`
       : `${kindLabel(client, piece?.kind)} on ${view.selected}: `
-        + (steps.size && turns.length ? "move to a marked square or turn it" : steps.size ? "move to a marked square" : "turn it");
+        + (steps.size && turns.length ? "move to a marked square or turn it" : steps.size ? "move to a marked square" : "turn it")
+        + (view.premove ? " (a premove, played when your turn comes)" : "");
     for (const turn of [...turns].sort((a, b) => (a.turn === "ccw" ? -1 : 1) - (b.turn === "ccw" ? -1 : 1))) {
       bar.buttons.append(turnButton(view, piece, turn));
     }
@@ -399,12 +433,16 @@ function renderBar(view) {
       type: "button", class: "btn small ghost", "data-testid": "select-cancel", title: "Drop the selection (Esc)",
       onclick: () => select(view, null),
     }, "Cancel"));
+  } else if (view.premove?.move) {
+    bar.info.textContent = `Premove ${view.premove.move}: played as your turn comes if it is still legal. Click the board or press Esc to cancel it.`;
+  } else if (view.premove) {
+    bar.info.textContent = `While you wait, you may choose a premove: one of your pieces, then where it goes.`;
   } else if (view.legal.size) {
     bar.info.textContent = `Choose one of your pieces (${opts.seatNames?.[board.to_move] || ""}), then where it goes.`;
   } else {
     bar.info.textContent = "";
   }
-  const claim = [...view.legal].find((move) => board.moves?.[move]?.type === "claim");
+  const claim = view.premove ? null : [...view.legal].find((move) => board.moves?.[move]?.type === "claim");
   if (claim) {
     bar.extra.append(h("button", {
       type: "button", class: "btn small attention", "data-testid": "btn-claim",
@@ -457,8 +495,8 @@ function squareLabel(view, name) {
   const s = view.squares.get(name);
   if (s.g.classList.contains("target")) {
     const move = targetMove(view, name);
-    const verdict = beamVerdict(board.previews?.[move], opts.seatNames, opts.client);
-    parts.push(`play ${move}${verdict.text ? `: ${verdict.text}` : ""}`);
+    const verdict = beamVerdict(view.premove ? null : board.previews?.[move], opts.seatNames, opts.client);
+    parts.push(`${view.premove ? "premove" : "play"} ${move}${verdict.text ? `: ${verdict.text}` : ""}`);
   } else if (s.g.classList.contains("movable")) {
     parts.push("yours to move");
   }
