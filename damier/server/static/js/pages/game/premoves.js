@@ -9,6 +9,7 @@ export class Premoves {
   constructor(page) {
     this.page = page;
     this.move = null; // the premove waiting to be sent (notation)
+    this.plies = 0; // the moves played when it was chosen: the turn comes with more (fewer: a takeback)
   }
 
   /** The board module's `premove` option for `view` drawn with `board` (null: no premove can be chosen now). */
@@ -27,6 +28,7 @@ export class Premoves {
 
   choose(move) {
     this.move = move;
+    this.plies = (this.page.shown?.moves || []).length;
     this.redraw();
   }
 
@@ -55,6 +57,10 @@ export class Premoves {
     if (!page.isMyTurn(view)) return;
     const move = this.move;
     this.move = null;
+    if ((view.moves || []).length <= this.plies) { // the turn came back by a takeback, not by a move
+      showMessage(`Premove ${move} cancelled.`, "info");
+      return;
+    }
     page.busy = true;
     try {
       page.receive(await api.move(page.id, move, view.version, page.actingToken(view)), "move");
