@@ -13,6 +13,7 @@
 // shot too (board.previews): this module reads no move notation.
 
 import { h, icon } from "../../dom.js";
+import { attachDrag } from "../drag.js";
 import { attachGridKeyboard } from "../grid.js";
 import { beamElement, beamVerdict, facingWords, kindLabel, moveSquares, pieceAt, pieceWords, views } from "./draw.js";
 
@@ -36,10 +37,6 @@ export function attachInput(view, container) {
   // which kind of pointer pressed last (board and bar), for clicks that do not say it themselves (Safari's)
   view.host.addEventListener("pointerdown", (event) => { view.lastPointer = event.pointerType || "mouse"; }, true);
   root.addEventListener("click", (event) => {
-    if (view.dropped) { // the click that ends a drag: the drop has done what it had to
-      view.dropped = false;
-      return;
-    }
     if (view.opts.premove?.move) { // a click on the board drops the premove waiting to be sent
       view.opts.premove.cancel();
       return;
@@ -79,10 +76,33 @@ export function attachInput(view, container) {
     activate: (i) => activate(view, view.order[i]),
     moved: (i) => { view.focus = i; },
   });
-  root.addEventListener("pointerdown", (event) => pressed(view, event));
-  // a finger that pressed on a piece drags it rather than scroll the page (elsewhere on the board it scrolls);
-  // CSS touch-action is not honoured on SVG squares, so the first move of the touch is refused its scrolling
-  root.addEventListener("touchmove", (event) => { if (view.drag) event.preventDefault(); }, { passive: false });
+  view.drag = attachDrag(root, {
+    grab: (square) => !view.opts.edit && !view.premove?.move && movesOf(view, square).steps.size > 0,
+    lift: (square) => {
+      if (view.selected !== square) select(view, square);
+      return view.piecesLayer.querySelector(`.piece[data-square='${square}']`);
+    },
+    hover: (square) => {
+      dragOver(view, targetMove(view, square) ? square : null);
+      point(view, targetMove(view, square));
+    },
+    drop: (square) => {
+      dragOver(view, null);
+      const move = targetMove(view, square);
+      if (move) {
+        commit(view, move);
+        return true;
+      }
+      point(view, null);
+      if (square !== view.selected) select(view, null);
+      return false;
+    },
+    cancel: () => {
+      dragOver(view, null);
+      point(view, null);
+      select(view, null);
+    },
+  });
   view.afterDraw = refresh;
 }
 
@@ -95,12 +115,11 @@ function refresh(view, previous) {
   view.legal = new Set(view.premove ? view.premove.legal : opts.legal || []);
   view.bySquare = movesBySquare(movesBoard(view).moves || {}, view.legal);
   if (previous && previous.position !== board.position) {
-    if (view.drag) endDrag(view, { back: true });
+    view.drag.cancel();
     view.selected = null;
     view.pointed = null;
     view.pinned = null;
   }
-  if (view.drag && !view.bySquare.get(view.drag.square)?.steps.size) endDrag(view, { back: true });
   if (view.selected && !view.bySquare.has(view.selected)) view.selected = null;
   if (view.pinned && (!view.selected || !view.legal.has(view.pinned))) view.pinned = null;
   view.root.classList.toggle("interactive", view.legal.size > 0 || !!opts.edit);
@@ -123,104 +142,11 @@ function setRoving(view, index) {
   for (const { g, index: i } of view.squares.values()) g.setAttribute("tabindex", i === index ? "0" : "-1");
 }
 
-// ---- dragging -------------------------------------------------------------------------------------------------
+// ---- dragging (games/drag.js follows the pointer) ------------------------------------------------------------
 
-/** How far (in CSS pixels) a press moves before it is a drag; less is a click or a tap. */
-const DRAG_START = 6;
-
-/** A press on a piece that can step: it may become a drag (followed on the document, so that leaving the board
- * ends it too). A press that never moves far enough stays a click, handled as before. */
-function pressed(view, event) {
-  view.dropped = false;
-  if (view.drag || view.opts.edit || view.premove?.move || (event.pointerType === "mouse" && event.button !== 0)) return;
-  const square = event.target.closest?.(".sq")?.dataset.square;
-  if (!square || !movesOf(view, square).steps.size) return;
-  const listening = new AbortController();
-  view.drag = { square, pointerId: event.pointerId, x: event.clientX, y: event.clientY, moving: false, listening };
-  const options = { signal: listening.signal };
-  document.addEventListener("pointermove", (e) => dragged(view, e), { ...options, passive: false });
-  document.addEventListener("pointerup", (e) => dropped(view, e), options);
-  document.addEventListener("pointercancel", (e) => { if (e.pointerId === view.drag?.pointerId) endDrag(view, { back: true }); }, options);
-  document.addEventListener("keydown", (e) => {
-    if (e.key !== "Escape" || !view.drag?.moving) return;
-    e.preventDefault();
-    endDrag(view, { back: true });
-    select(view, null);
-  }, { ...options, capture: true });
-}
-
-function dragged(view, event) {
-  const drag = view.drag;
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  if (!drag.moving) {
-    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_START) return;
-    drag.moving = true;
-    if (view.selected !== drag.square) select(view, drag.square);
-    drag.piece = view.piecesLayer.querySelector(`.piece[data-square='${drag.square}']`);
-    if (drag.piece) {
-      drag.home = drag.piece.getAttribute("transform");
-      drag.piece.classList.add("dragging");
-      view.piecesLayer.append(drag.piece); // drawn above the other pieces
-    }
-    view.root.classList.add("dragging");
-  }
-  event.preventDefault();
-  const at = boardPoint(view, event.clientX, event.clientY);
-  if (drag.piece && at) drag.piece.setAttribute("transform", `translate(${at.x} ${at.y})`);
-  const over = squareUnder(view, event.clientX, event.clientY);
-  if (over !== drag.over) {
-    view.squares.get(drag.over)?.g.classList.remove("drag-over");
-    drag.over = over;
-    if (targetMove(view, over)) view.squares.get(over)?.g.classList.add("drag-over");
-  }
-  point(view, targetMove(view, over));
-}
-
-function dropped(view, event) {
-  const drag = view.drag;
-  if (!drag || event.pointerId !== drag.pointerId) return;
-  if (!drag.moving) { // a click (or a tap): the click handler takes it
-    endDrag(view, { back: false });
-    return;
-  }
-  const over = squareUnder(view, event.clientX, event.clientY);
-  const move = targetMove(view, over);
-  view.dropped = true;
-  endDrag(view, { back: !move });
-  if (move) commit(view, move);
-  else if (over !== drag.square) select(view, null);
-}
-
-/** Stop following the pointer; `back`: the piece returns to its square (else it stays where it was dropped until
- * the board is drawn again with the move played). */
-function endDrag(view, { back }) {
-  const drag = view.drag;
-  if (!drag) return;
-  view.drag = null;
-  drag.listening.abort();
-  view.root.classList.remove("dragging");
-  view.squares.get(drag.over)?.g.classList.remove("drag-over");
-  if (drag.piece) {
-    drag.piece.classList.remove("dragging");
-    if (back && drag.home) drag.piece.setAttribute("transform", drag.home);
-    else if (drag.over && view.squares.has(drag.over)) {
-      const [x, y] = view.geo.centre(drag.over);
-      drag.piece.setAttribute("transform", `translate(${x} ${y})`);
-    }
-  }
-  if (back) point(view, null);
-}
-
-/** A point of the screen in the board's own units (the board may be scaled, and turned round for Red). */
-function boardPoint(view, clientX, clientY) {
-  const matrix = view.inner.getScreenCTM?.();
-  if (!matrix) return null;
-  return new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
-}
-
-function squareUnder(view, clientX, clientY) {
-  const el = document.elementFromPoint(clientX, clientY)?.closest?.(".sq");
-  return el && view.root.contains(el) ? el.dataset.square : null;
+/** Highlight the target under a dragged piece (null: none). */
+function dragOver(view, square) {
+  for (const s of view.squares.values()) s.g.classList.toggle("drag-over", s.g.dataset.square === square);
 }
 
 // ---- selection, targets and previews ---------------------------------------------------------------------------
