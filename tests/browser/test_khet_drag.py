@@ -217,3 +217,20 @@ def test_a_premove_no_longer_legal_is_cancelled_with_a_note(themed: Page, live_s
     page.get_by_test_id("square-e4").click()
     page.get_by_test_id("square-f4").click()
     expect(page.get_by_test_id("move-2")).to_contain_text("e4f4")
+
+
+def test_on_the_board_turned_round_the_piece_stays_under_the_pointer(page: Page, live_server: ServerProcess) -> None:
+    created = two_humans(live_server, WAITING)
+    game_id, red = created["id"], created["tokens"]["1"]
+    page.goto(f"{live_server.url}/#/game/{game_id}?seat=1&token={red}")
+    page.wait_for_selector(LEGAL)
+    expect(page.locator(".khet-board")).to_have_attribute("data-flipped", "true")
+    drag_over(page, "e6", "e7")
+    x, y = centre(page, "e7")
+    page.mouse.move(x + 9, y - 7)  # off the square's centre: the piece follows the pointer, not the squares
+    box = page.get_by_test_id("piece-e6").bounding_box()
+    assert box is not None
+    assert abs(box["x"] + box["width"] / 2 - (x + 9)) < 6 and abs(box["y"] + box["height"] / 2 - (y - 7)) < 6
+    page.mouse.up()
+    expect(page.get_by_test_id("move-1")).to_contain_text("e6e7")
+    assert [m["move"] for m in view_of(live_server, game_id)["moves"]] == ["e6e7"]
