@@ -139,6 +139,14 @@ def test_on_a_phone_a_finger_drags_a_piece_without_scrolling_the_page(phone: Pag
     expect(page.get_by_test_id("move-1")).to_contain_text("j6j5")
     assert view_of(live_server, game_id)["version"] == 1
     assert page.evaluate("window.scrollY") == scrolled
+    # Red to move: two taps choose a premove at once (no shot to pin: the position will change), played after Red
+    expect(page.locator(".khet-board")).to_have_class(re.compile(r"\bpremoving\b"))  # once the move is drawn
+    page.get_by_test_id("square-j5").tap()
+    page.get_by_test_id("square-j4").tap()
+    premove_marked(page, ["j5", "j4"])
+    red_plays(live_server, game_id, created["tokens"]["1"], "b6b7")
+    expect(page.get_by_test_id("move-3")).to_contain_text("j5j4")
+    assert [m["move"] for m in view_of(live_server, game_id)["moves"]] == ["j6j5", "b6b7", "j5j4"]
 
 
 #: Red to move: Silver may choose a premove for the Pyramid on e4; Red's e6e5 takes e5 (no premove e4e5 then),
@@ -204,6 +212,7 @@ def test_a_premove_no_longer_legal_is_cancelled_with_a_note(themed: Page, live_s
     created = two_humans(live_server, WAITING)
     game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
     page.goto(f"{live_server.url}/#/game/{game_id}?seat=0&token={silver}")
+    expect(page.locator(".khet-board")).to_have_class(re.compile(r"\bpremoving\b"))
     page.get_by_test_id("square-e4").click()
     page.get_by_test_id("square-e5").click()
     premove_marked(page, ["e4", "e5"])
