@@ -49,6 +49,7 @@ FEATURES: dict[str, str] = {
     "policies": "a dict name -> function (state, random.Random) -> move: simple players (the agent policy:name=)",
     "howto": "a HowTo (damier.core.howto): the How to play page's texts, diagrams from real positions and example "
              "moves, and a first-game tutorial",
+    "premoves": "a function (state) -> State: the position with the player who waits to move (premoves)",
 }
 
 

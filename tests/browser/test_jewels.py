@@ -297,3 +297,54 @@ def check_piece_sets(page: Page) -> None:
     page.get_by_test_id("btn-piece-set").click()
     expect(page.locator(".jewels-board")).to_have_attribute("data-piece-set", "classic")
     expect(page.locator(".jw-gem")).to_have_count(0)
+
+
+def test_the_man_is_dragged_to_a_target_and_back_from_anywhere_else(page: Page, live_server: ServerProcess) -> None:
+    created = create(live_server, 5, [{"kind": "human"}, {"kind": "human"}])
+    game_id, tokens = created["id"], created["tokens"]
+    # the placement over the API, until Gold's man may move
+    view = view_of(live_server, game_id)
+    while view["board"]["phase"] != "men" or view["player"] != 0:
+        mover = view["player"]
+        answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", timeout=30,
+                            json={"move": view_of(live_server, game_id, tokens[str(mover)])["legal_moves"][0]},
+                            headers={"X-Seat-Token": tokens[str(mover)]})
+        assert answer.status_code == 200, answer.text
+        view = view_of(live_server, game_id)
+    seated = view_of(live_server, game_id, tokens["0"])
+    moves = {m: seated["board"]["moves"][m] for m in seated["legal_moves"]}
+    slides = sorted((m for m, w in moves.items() if w["type"] == "slide"), key=lambda m: -len(moves[m]["path"]))
+    move = slides[0]
+    what = moves[move]
+    page.goto(f"{live_server.url}/#/game/{game_id}?seat=0&token={tokens['0']}")
+    page.wait_for_selector(LEGAL)
+
+    def centre(square: str) -> tuple[float, float]:
+        box = page.get_by_test_id(f"square-{square}").bounding_box()
+        assert box is not None
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    man = page.get_by_test_id("man-0")
+    home = man.get_attribute("transform")
+    # over a square he may not reach, then let go: he goes back and nothing is played
+    unreachable = next(f["square"] for f in seated["board"]["forbidden"]) if seated["board"]["forbidden"] else None
+    elsewhere = unreachable or next(sq for sq in ("A1", "H8", "A8", "H1") if sq != what["from"] and sq not in
+                                    {w.get("to") for w in moves.values()})
+    page.mouse.move(*centre(what["from"]))
+    page.mouse.down()
+    page.mouse.move(*centre(elsewhere), steps=8)
+    expect(man).to_have_class(re.compile(r"\bdragging\b"))
+    page.mouse.up()
+    assert man.get_attribute("transform") == home
+    assert view_of(live_server, game_id)["version"] == view["version"]
+    # dragged over a target: its path is shown; dropped there: played
+    page.mouse.move(*centre(what["from"]))
+    page.mouse.down()
+    page.mouse.move(*centre(what["to"]), steps=8)
+    for square in what["path"]:
+        expect(page.get_by_test_id(f"square-{square}")).to_have_class(re.compile(r"\bpath\b"))
+    expect(page.get_by_test_id("jewels-info")).to_contain_text(f"{what['to']}: slide here ({move})")
+    page.mouse.up()
+    expect(page.get_by_test_id("move-list")).to_contain_text(move)
+    after = view_of(live_server, game_id)
+    assert after["version"] > view["version"] and after["board"]["men"][0] == what["to"]

@@ -208,3 +208,44 @@ def test_a_race_round_scored_then_a_wrong_claim_hands_the_chip_over(browser: Bro
     finally:
         for pages in (host_pages, guest_pages):
             next(pages, None)  # closes the context and checks the page raised no JavaScript error
+
+
+def test_the_robot_is_dragged_onto_a_jump_and_back_from_anywhere_else(page: Page, live_server: ServerProcess) -> None:
+    page.goto(f"{live_server.url}/#/new/micro")
+    page.get_by_test_id("puzzle-id-input").fill(PUZZLE)
+    expect(page.get_by_test_id("puzzle-id-check")).to_have_attribute("data-valid", "true")
+    page.get_by_test_id("puzzle-id-play").click()
+    page.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
+    robot_on(page, "R5")
+    jumps = page.locator("[data-testid^='square-'][data-legal='true']")
+    legal = {el.get_attribute("data-square") for el in jumps.all()}
+    first = shortest(PUZZLE)[0]
+    assert first in legal
+    other = next(el.get_attribute("data-square") for el in page.locator("[data-testid^='square-']").all()
+                 if el.get_attribute("data-square") not in legal | {"R5"})
+
+    def centre(square: str) -> tuple[float, float]:
+        box = page.locator(f"[data-testid^='square-'][data-square='{square}']").bounding_box()
+        assert box is not None
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    robot = page.get_by_test_id("robot")
+    home = robot.get_attribute("transform")
+    lines = page.locator("[data-testid='board'] .mr-preview-line")
+    # over a square it cannot jump to: no jump drawn; let go, it goes back and nothing is played
+    page.mouse.move(*centre("R5"))
+    page.mouse.down()
+    page.mouse.move(*centre(other), steps=8)
+    expect(robot).to_have_class(re.compile(r"\bdragging\b"))
+    expect(lines).to_have_count(0)
+    page.mouse.up()
+    assert robot.get_attribute("transform") == home
+    expect(page.get_by_test_id("puzzle-moves")).to_have_text("0")
+    # over the first jump of the shortest path: the jump is drawn; dropped there, it is played
+    page.mouse.move(*centre("R5"))
+    page.mouse.down()
+    page.mouse.move(*centre(first), steps=8)
+    expect(lines).to_have_count(1)
+    page.mouse.up()
+    expect(page.get_by_test_id("puzzle-moves")).to_have_text("1")
+    robot_on(page, first)

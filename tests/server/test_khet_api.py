@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import damier
 from damier.games.khet.notation import setup_position
+from damier.games.khet.rules import waiting_side
 
 #: Silver's first shot removes the Red Pyramid on e6 (j1 up to j6, then west); Red's Pharaoh waits on b6
 DUEL = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"
@@ -136,6 +138,26 @@ def test_only_a_person_about_to_move_gets_the_previews(client: TestClient) -> No
     versus = create(client, SHUFFLE.replace(" s ", " r "),
                     seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]).json()
     assert versus["state"]["player"] == 1 and versus["state"]["board"]["previews"] == {}
+
+
+def test_the_person_who_waits_is_offered_premoves_from_the_rules(client: TestClient) -> None:
+    created = create(client, DUEL).json()
+    game_id, silver = created["id"], created["tokens"]["0"]
+    seated = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": silver}).json()
+    # Silver to move: Red waits and may choose among Red's moves in this position, as the rules list them
+    ahead = waiting_side(damier.load("khet").state_from_position(DUEL))
+    premove = seated["premove"]
+    assert premove["player"] == 1 and premove["board"]["to_move"] == 1
+    assert sorted(premove["legal_moves"]) == sorted(ahead.move_to_str(m) for m in ahead.legal_moves())
+    assert premove["board"]["moves"]["b6b7"] == {"type": "step", "from": "b6", "to": "b7"}
+    assert not set(premove["legal_moves"]) & set(seated["legal_moves"])
+    assert client.get(f"/api/games/{game_id}").json()["premove"] is None  # a spectator chooses nothing
+    # against the computer: while it thinks, the person may choose a premove; while the person is to move, nothing
+    versus = create(client, SHUFFLE.replace(" s ", " r "),
+                    seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]).json()
+    assert versus["state"]["player"] == 1 and versus["state"]["premove"]["player"] == 0
+    mine = create(client, SHUFFLE, seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]).json()
+    assert mine["state"]["player"] == 0 and mine["state"]["premove"] is None
 
 
 def test_a_claimed_repetition_draw_over_http(client: TestClient) -> None:

@@ -55,6 +55,7 @@ INFO = GameInfo(
         "howto": "damier.games.khet.howto:HOWTO",
         "editor": "damier.games.khet.client:position_from_board",
         "svg": "damier.games.khet.svg:svg",
+        "premoves": "damier.games.khet.rules:waiting_side",
     },
     engine=EngineInfo(
         setups={"standard": "classic", "classic": "classic", "imhotep": "imhotep", "dynasty": "dynasty"},

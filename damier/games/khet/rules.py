@@ -548,6 +548,25 @@ def evaluate(state: State, player: int, evaluation: str) -> float:
     return float(score if state.player == player else -score)
 
 
+def waiting_side(state: State) -> KhetState:
+    """The position of ``state`` with the other side to move (no history, so no draw to claim): the moves the
+    player who waits could choose ahead of their turn, as premoves (the ``premoves`` feature). Whether a premove is
+    still legal once the opponent has moved is for the rules to decide when it is played.
+
+    >>> import damier
+    >>> state = damier.load("khet").new_state()
+    >>> ahead = waiting_side(state)
+    >>> ahead.player, ahead.position().split()[1], state.player
+    (1, 'r', 0)
+    """
+    assert isinstance(state, KhetState) and state.player >= 0
+    s = state._s.copy()
+    s[TO_MOVE] = 1 - state.player
+    s[REMOVED_SQ] = -1
+    s[REMOVED_CODE] = 0
+    return KhetState(state.game, s, seed=state.seed, start=notation.format_position(s))
+
+
 def random_playouts(state: State, count: int, seed: int) -> list[int]:
     """``count`` random games from ``state`` in the kernel: the wins of Silver and Red (the ``playouts`` feature)."""
     assert isinstance(state, KhetState)

@@ -41,6 +41,7 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
                   for i, ((m, p), mark) in enumerate(zip(row.moves, room.move_marks(), strict=True))],
         "events": turn_events(room),
         "board": state.board_json(previews=previews),
+        "premove": premove(room, player, spectator),
         "position": state.position(),
         "result": row.result,
         "has_draws": room.game.has_draws,
@@ -58,6 +59,24 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "solution": solution(room) if not active else None,
         "clock": clocks.view(room, time.time()),
         "now": now_iso(),
+    }
+
+
+def premove(room: GameRoom, player: int, spectator: bool) -> dict[str, Any] | None:
+    """For a game whose rules offer premoves (the ``premoves`` feature), while a person waits for the other seat
+    to move: that person's moves as if it were their turn (``legal_moves``), with the board that describes them.
+    A premove chosen from these is sent when the turn comes, and the server judges it then, like any move."""
+    info = room.game.info
+    if spectator or player < 0 or room.game.num_players != 2 or not info.has("premoves"):
+        return None
+    waiting = 1 - player
+    if room.row.seats[waiting].kind != "human":
+        return None
+    ahead = info.hook("premoves")(room.state)
+    return {
+        "player": waiting,
+        "legal_moves": [ahead.move_to_str(m) for m in ahead.legal_moves()],
+        "board": ahead.board_json(previews=True),
     }
 
 

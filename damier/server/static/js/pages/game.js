@@ -19,6 +19,7 @@ import { renderControls, renderInvite } from "./game/controls.js";
 import * as actions from "./game/actions.js";
 import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
 import { Clocks } from "./game/clocks.js";
+import { Premoves } from "./game/premoves.js";
 
 const DEFAULT_KEYS = [[["←", "↑", "→", "↓"], "move"], [["Enter"], "play"], [["U"], "undo"], [["H"], "hint"]];
 
@@ -41,6 +42,7 @@ class GamePage {
     this.flipped = false;
     this.claimInvitation(query);
     this.browsing = new Browsing(this); // an earlier position shown while the game goes on
+    this.premoves = new Premoves(this); // a move chosen ahead while the other seat is to move
     this.here = {}; // who is here: {seat: "online" | "away"} (the server's presence messages)
     this.clocks = new Clocks(this); // the players' clocks, counted down from the server's values
     this.connection = new Connection(id, {
@@ -278,7 +280,9 @@ class GamePage {
       return;
     }
     const key = event.key.toLowerCase();
-    if (key === "u") {
+    if (event.key === "Escape" && this.premoves.cancel()) {
+      event.preventDefault();
+    } else if (key === "u") {
       event.preventDefault();
       this.undo();
     } else if (key === "h") {
@@ -319,6 +323,7 @@ class GamePage {
     this.renderPanels(view);
     this.drawBoard(view);
     this.flushKey();
+    this.premoves.flush();
   }
 
   drawBoard(view, { still = false } = {}) {
@@ -343,6 +348,7 @@ class GamePage {
       onMove: (move) => this.onMove(move),
       events: board === view.board ? view.events || [] : [],
       perspective: this.perspective(),
+      premove: still ? null : this.premoves.boardOption(view, board),
       label: `${view.title} board`,
     });
     this.el.board.dataset.version = String(view.version);

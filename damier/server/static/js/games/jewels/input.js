@@ -5,9 +5,13 @@
 // pointing at a target shows the path or the squares the explosion clears; a click plays. A pass is a button. The
 // bar under the board says what to do and what is pointed at, and holds the rays and piece-set switches.
 //
+// The man may also be dragged (mouse, pen or finger: games/drag.js) onto one of his targets, which shows its path
+// or the squares its explosion clears on the way; a drop elsewhere or Esc puts him back.
+//
 // Every move is the server's (board.moves, by notation): this module computes none.
 
 import { h, svg } from "../../dom.js";
+import { attachDrag } from "../drag.js";
 import { attachGridKeyboard } from "../grid.js";
 import { drawRays, manFigure, prefs, seatNames, squareWords, update, views } from "./draw.js";
 
@@ -61,6 +65,28 @@ export function attachInput(view, container) {
     activate: (i) => activate(view, view.geo.names.name(i)),
     moved: (i) => { view.focus = i; },
   });
+  view.drag = attachDrag(root, {
+    grab: (square) => !!view.moves?.man && square === view.moves.man && !root.classList.contains("animating"),
+    lift: (square) => {
+      if (!view.selected) select(view, true);
+      return root.querySelector(`.jw-piece.man[data-square='${square}']`);
+    },
+    hover: (square) => point(view, square),
+    drop: (square) => {
+      const target = offered(view).get(square);
+      if (target) {
+        commit(view, target.move);
+        return true;
+      }
+      point(view, null);
+      if (square !== view.moves.man) select(view, false);
+      return false;
+    },
+    cancel: () => {
+      point(view, null);
+      select(view, false);
+    },
+  });
   view.afterDraw = refresh;
 }
 
@@ -109,6 +135,7 @@ function legalTargets(view) {
 function refresh(view, previous) {
   view.moves = legalTargets(view);
   if (previous && previous.position !== view.board.position) {
+    view.drag.cancel();
     view.selected = false;
     view.pointed = null;
   }

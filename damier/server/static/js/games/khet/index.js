@@ -12,6 +12,9 @@ export { focusSquare, squareAtPoint };
 /** The board can be seen from either side (the game page offers a flip button). */
 export const canFlip = true;
 
+/** A move may be chosen ahead while the other side is to move (opts.premove: see render). */
+export const premoves = true;
+
 export const keyHelp = [
   [["←", "↑", "→", "↓"], "move"], [["Enter"], "select / play"], [["[", "]"], "turn"], [["Esc"], "cancel"],
   [["U"], "undo"], [["H"], "hint"],
@@ -22,7 +25,9 @@ export const keyHelp = [
  * position stays). opts (see games/index.js): legal (moves in notation), onMove(move) (a move chosen; else
  * onSquare(move)), turn, hint (a move), events (the last move's events: its squares are marked and its beam drawn
  * faintly), perspective (the seat at the bottom: 1 turns the board round), seatNames, compact, label, client;
- * edit: {onSquare(square), selected, marks} for the position editor (any square is clickable, no moves).
+ * edit: {onSquare(square), selected, marks} for the position editor (any square is clickable, no moves);
+ * premove (no legal moves: the other side is to move): {legal, board (describing them), move (the premove chosen,
+ * or null), choose(move), cancel()}.
  */
 export function render(container, board, opts = {}) {
   const view = ensureView(container, board, opts, attachInput);

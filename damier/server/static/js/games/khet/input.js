@@ -3,13 +3,19 @@
 // laser preview; a click plays it. A touch screen cannot point: there the first tap on a target or a turn button
 // pins its preview (the bar says what the shot does and offers "Play <move>"), and a second tap on it, or Play,
 // makes the move. Esc drops the selection, [ and ] bring the focus to the turn buttons.
+// A piece may also be dragged (mouse, pen or finger): it follows the pointer, its targets are marked, the shot of
+// the target under it is previewed, and dropping it on a target plays the move; anywhere else (or Esc) puts it back.
+// While the other side is to move, the page may offer a premove (opts.premove: the moves the server lists as if it
+// were one's turn, and the board that describes them): chosen the same ways, it is marked and the page sends it when
+// the turn comes; a click on the board or Esc cancels it. A premove shows no shot: the position will have changed.
 //
 // What each legal move does comes from the server (board.moves: {from, to} or {square, turn, facing}), and its
 // shot too (board.previews): this module reads no move notation.
 
 import { h, icon } from "../../dom.js";
+import { attachDrag } from "../drag.js";
 import { attachGridKeyboard } from "../grid.js";
-import { beamElement, beamVerdict, facingWords, kindLabel, pieceAt, pieceWords, views } from "./draw.js";
+import { beamElement, beamVerdict, facingWords, kindLabel, moveSquares, pieceAt, pieceWords, views } from "./draw.js";
 
 const NO_MOVES = { steps: new Map(), turns: [] };
 
@@ -31,6 +37,10 @@ export function attachInput(view, container) {
   // which kind of pointer pressed last (board and bar), for clicks that do not say it themselves (Safari's)
   view.host.addEventListener("pointerdown", (event) => { view.lastPointer = event.pointerType || "mouse"; }, true);
   root.addEventListener("click", (event) => {
+    if (view.opts.premove?.move) { // a click on the board drops the premove waiting to be sent
+      view.opts.premove.cancel();
+      return;
+    }
     const sq = event.target.closest?.(".sq");
     if (!sq) return;
     setRoving(view, Number(sq.dataset.index));
@@ -49,7 +59,10 @@ export function attachInput(view, container) {
   });
   root.addEventListener("focusout", () => point(view, null));
   root.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && view.selected) {
+    if (event.key === "Escape" && view.opts.premove?.move && !view.selected) {
+      event.preventDefault();
+      view.opts.premove.cancel();
+    } else if (event.key === "Escape" && view.selected) {
       event.preventDefault();
       select(view, null);
     } else if ((event.key === "[" || event.key === "]") && view.selected) {
@@ -63,6 +76,33 @@ export function attachInput(view, container) {
     activate: (i) => activate(view, view.order[i]),
     moved: (i) => { view.focus = i; },
   });
+  view.drag = attachDrag(root, {
+    grab: (square) => !view.opts.edit && !view.premove?.move && movesOf(view, square).steps.size > 0,
+    lift: (square) => {
+      if (view.selected !== square) select(view, square);
+      return view.piecesLayer.querySelector(`.piece[data-square='${square}']`);
+    },
+    hover: (square) => {
+      dragOver(view, targetMove(view, square) ? square : null);
+      point(view, targetMove(view, square));
+    },
+    drop: (square) => {
+      dragOver(view, null);
+      const move = targetMove(view, square);
+      if (move) {
+        commit(view, move);
+        return true;
+      }
+      point(view, null);
+      if (square !== view.selected) select(view, null);
+      return false;
+    },
+    cancel: () => {
+      dragOver(view, null);
+      point(view, null);
+      select(view, null);
+    },
+  });
   view.afterDraw = refresh;
 }
 
@@ -70,9 +110,12 @@ export function attachInput(view, container) {
  * labels, the keyboard cursor, the bar and the preview. */
 function refresh(view, previous) {
   const { board, opts } = view;
-  view.legal = new Set(opts.legal || []);
-  view.bySquare = movesBySquare(board.moves || {}, view.legal);
+  // one's own moves, or (the other side to move) the premoves the page offers
+  view.premove = !(opts.legal || []).length && opts.premove ? opts.premove : null;
+  view.legal = new Set(view.premove ? view.premove.legal : opts.legal || []);
+  view.bySquare = movesBySquare(movesBoard(view).moves || {}, view.legal);
   if (previous && previous.position !== board.position) {
+    view.drag.cancel();
     view.selected = null;
     view.pointed = null;
     view.pinned = null;
@@ -80,6 +123,8 @@ function refresh(view, previous) {
   if (view.selected && !view.bySquare.has(view.selected)) view.selected = null;
   if (view.pinned && (!view.selected || !view.legal.has(view.pinned))) view.pinned = null;
   view.root.classList.toggle("interactive", view.legal.size > 0 || !!opts.edit);
+  view.root.classList.toggle("premoving", !!view.premove);
+  view.root.dataset.premove = view.premove?.move || "";
   paintTargets(view);
   for (const [name, s] of view.squares) s.g.setAttribute("aria-label", squareLabel(view, name));
   if (view.focus < 0) {
@@ -97,7 +142,24 @@ function setRoving(view, index) {
   for (const { g, index: i } of view.squares.values()) g.setAttribute("tabindex", i === index ? "0" : "-1");
 }
 
+// ---- dragging (games/drag.js follows the pointer) ------------------------------------------------------------
+
+/** Highlight the target under a dragged piece (null: none). */
+function dragOver(view, square) {
+  for (const s of view.squares.values()) s.g.classList.toggle("drag-over", s.g.dataset.square === square);
+}
+
 // ---- selection, targets and previews ---------------------------------------------------------------------------
+
+/** The board whose `moves` describe the moves offered: the premoves' while a premove may be chosen. */
+function movesBoard(view) {
+  return view.premove?.board || view.board || {};
+}
+
+/** What `move` does ({from, to} or {square, turn, facing}), as the server describes it. */
+function described(view, move) {
+  return move ? movesBoard(view).moves?.[move] || null : null;
+}
 
 /** The legal moves by square: Map(square -> {steps: Map(to -> move), turns: [{move, turn, facing}]}). */
 function movesBySquare(moves, legal) {
@@ -142,7 +204,7 @@ function activate(view, square, { touch = false } = {}) {
   }
   const move = targetMove(view, square);
   if (move) {
-    if (touch && view.pinned !== move) pin(view, move);
+    if (touch && !view.premove && view.pinned !== move) pin(view, move);
     else commit(view, move);
     return;
   }
@@ -157,7 +219,7 @@ function activate(view, square, { touch = false } = {}) {
     select(view, null);
   } else if (view.legal.size) {
     const piece = pieceAt(view.board, square);
-    const mover = view.board.to_move;
+    const mover = movesBoard(view).to_move;
     say(view, piece && piece.colour === mover
       ? `The ${kindLabel(view.opts.client, piece.kind)} on ${square} has no move.`
       : `Choose one of your own pieces (${view.opts.seatNames?.[mover] || ""}).`);
@@ -166,7 +228,7 @@ function activate(view, square, { touch = false } = {}) {
 
 /** A turn button pressed: a click plays its move, a first tap pins its preview. */
 function turnPressed(view, move, event) {
-  if (isTouch(view, event) && view.pinned !== move) pin(view, move);
+  if (isTouch(view, event) && !view.premove && view.pinned !== move) pin(view, move);
   else commit(view, move);
 }
 
@@ -183,6 +245,11 @@ function commit(view, move) {
   view.selected = null;
   view.pinned = null;
   point(view, null);
+  if (view.premove) {
+    paintTargets(view);
+    view.premove.choose(move);
+    return;
+  }
   if (opts.onMove) opts.onMove(move);
   else opts.onSquare?.(move, { legal: true });
 }
@@ -208,6 +275,7 @@ function say(view, text) {
 
 /** The move whose preview is drawn: the one pointed at, else the one pinned (a first tap), else the hint. */
 function previewMove(view) {
+  if (view.premove) return null;
   if (view.pointed) return view.pointed;
   if (view.pinned && view.board?.previews?.[view.pinned]) return view.pinned;
   const hint = view.opts.hint;
@@ -233,7 +301,8 @@ function renderPreview(view) {
 
 function paintTargets(view) {
   const { steps } = view.selected ? movesOf(view, view.selected) : NO_MOVES;
-  const pinned = view.board?.moves?.[view.pinned];
+  const pinned = described(view, view.pinned);
+  const premove = moveSquares(view.premove ? described(view, view.premove.move) : null);
   for (const [name, s] of view.squares) {
     const g = s.g;
     const target = steps.has(name);
@@ -244,6 +313,8 @@ function paintTargets(view) {
     g.classList.toggle("movable", movable);
     g.classList.toggle("selected", selected);
     g.classList.toggle("pinned", target && pinned?.to === name);
+    g.classList.toggle("premove", premove.includes(name));
+    g.dataset.premove = String(premove.includes(name));
     g.dataset.target = String(target);
     g.dataset.selected = String(selected);
     g.dataset.legal = String(target || movable);
@@ -261,11 +332,12 @@ function renderBar(view) {
   if (view.selected) {
     const piece = pieceAt(board, view.selected);
     const { steps, turns } = movesOf(view, view.selected);
-    const pinned = view.pinned ? board.moves?.[view.pinned] : null;
+    const pinned = described(view, view.pinned);
     bar.info.textContent = pinned
       ? `${view.pinned}: tap ${pinned.to || "the button"} again, or Play, to make the move.`
       : `${kindLabel(client, piece?.kind)} on ${view.selected}: `
-        + (steps.size && turns.length ? "move to a marked square or turn it" : steps.size ? "move to a marked square" : "turn it");
+        + (steps.size && turns.length ? "move to a marked square or turn it" : steps.size ? "move to a marked square" : "turn it")
+        + (view.premove ? " (a premove, played when your turn comes)" : "");
     for (const turn of [...turns].sort((a, b) => (a.turn === "ccw" ? -1 : 1) - (b.turn === "ccw" ? -1 : 1))) {
       bar.buttons.append(turnButton(view, piece, turn));
     }
@@ -287,12 +359,16 @@ function renderBar(view) {
       type: "button", class: "btn small ghost", "data-testid": "select-cancel", title: "Drop the selection (Esc)",
       onclick: () => select(view, null),
     }, "Cancel"));
+  } else if (view.premove?.move) {
+    bar.info.textContent = `Premove ${view.premove.move}: played as your turn comes if it is still legal. Click the board or press Esc to cancel it.`;
+  } else if (view.premove) {
+    bar.info.textContent = `While you wait, you may choose a premove: one of your pieces, then where it goes.`;
   } else if (view.legal.size) {
     bar.info.textContent = `Choose one of your pieces (${opts.seatNames?.[board.to_move] || ""}), then where it goes.`;
   } else {
     bar.info.textContent = "";
   }
-  const claim = [...view.legal].find((move) => board.moves?.[move]?.type === "claim");
+  const claim = view.premove ? null : [...view.legal].find((move) => board.moves?.[move]?.type === "claim");
   if (claim) {
     bar.extra.append(h("button", {
       type: "button", class: "btn small attention", "data-testid": "btn-claim",
@@ -345,8 +421,8 @@ function squareLabel(view, name) {
   const s = view.squares.get(name);
   if (s.g.classList.contains("target")) {
     const move = targetMove(view, name);
-    const verdict = beamVerdict(board.previews?.[move], opts.seatNames, opts.client);
-    parts.push(`play ${move}${verdict.text ? `: ${verdict.text}` : ""}`);
+    const verdict = beamVerdict(view.premove ? null : board.previews?.[move], opts.seatNames, opts.client);
+    parts.push(`${view.premove ? "premove" : "play"} ${move}${verdict.text ? `: ${verdict.text}` : ""}`);
   } else if (s.g.classList.contains("movable")) {
     parts.push("yours to move");
   }

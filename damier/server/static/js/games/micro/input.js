@@ -1,7 +1,10 @@
 // Playing on the Micro Robots board: a click, Enter or Space on a square tells the page (opts.onSquare); pointing
 // at a legal jump, or moving the keyboard cursor onto one, draws the jump from the robot. Which squares the robot
-// may jump to is the server's legal list (opts.legal): nothing here knows the rule.
+// may jump to is the server's legal list (opts.legal): nothing here knows the rule. The robot may also be dragged
+// (mouse, pen or finger: games/drag.js) onto a legal jump, drawn as the pointer crosses it; dropped anywhere else
+// (or Esc) it goes back.
 
+import { attachDrag } from "../drag.js";
 import { attachGridKeyboard } from "../grid.js";
 import { showPreview, views } from "./draw.js";
 
@@ -34,6 +37,20 @@ export function attachInput(view) {
     element: (i) => squares[i]?.g,
     activate,
     moved: (i) => { view.focus = i; point(i); },
+  });
+  const indexOfName = (name) => (name ? view.board?.squares?.findIndex((s) => s.name === name) ?? -1 : -1);
+  view.drag = attachDrag(root, {
+    grab: (name) => name === view.board?.robot && root.classList.contains("interactive"),
+    lift: () => view.robot.g,
+    hover: (name) => point(indexOfName(name)),
+    drop: (name) => {
+      const i = indexOfName(name);
+      point(-1);
+      if (i < 0 || !isLegal(i)) return false;
+      activate(i);
+      return true;
+    },
+    cancel: () => point(-1),
   });
   view.afterDraw = placeCursor;
 }
