@@ -73,3 +73,25 @@ def open_page(browser: Browser, **context_options: Any) -> Iterator[Page]:
 @pytest.fixture
 def page(browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
     yield from open_page(browser, viewport={"width": 1280, "height": 800})
+
+
+#: the two looks a feature is tried in: a desktop in the light theme, a phone (touch) in the dark one
+LOOKS: dict[str, dict[str, Any]] = {
+    "light-desktop": {"viewport": {"width": 1280, "height": 800}, "color_scheme": "light"},
+    "dark-phone": {"viewport": {"width": 390, "height": 844}, "color_scheme": "dark", "is_mobile": True,
+                   "has_touch": True},
+}
+
+
+def in_look(browser: Browser, look: str) -> Iterator[Page]:
+    """A page (``open_page``) in ``look``, checked to be drawn in that look's theme after the test."""
+    for page in open_page(browser, **LOOKS[look]):
+        yield page
+        if not page.is_closed() and page.url.startswith("http"):
+            assert page.evaluate("document.documentElement.dataset.theme") == LOOKS[look]["color_scheme"]
+
+
+@pytest.fixture(params=list(LOOKS))
+def looked(request: pytest.FixtureRequest, browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
+    """A page in each look (the test runs twice)."""
+    yield from in_look(browser, request.param)

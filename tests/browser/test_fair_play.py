@@ -6,15 +6,23 @@ stands worse)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import LOOKS, in_look
 from tests.server.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(params=list(LOOKS))
+def page(request: pytest.FixtureRequest, browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
+    """Each test in both looks: a desktop in the light theme, a phone in the dark one."""
+    yield from in_look(browser, request.param)
 
 #: Khet positions (see tests/server/test_hints_and_offers.py): level, and Red (the computer) a Pyramid down
 LEVEL = "xs4pn4/10/10/10/10/10/10/4Pn4Xn s 0"
@@ -50,8 +58,8 @@ def test_between_people_the_hint_button_shows_only_in_a_casual_game(page: Page, 
     new_game(page, live_server.url, "human", casual=True)
     expect(page.get_by_test_id("game-options")).to_contain_text("casual, hints on")
     expect(page.get_by_test_id("btn-hint")).to_be_visible()
-    page.get_by_test_id("btn-hint").click()
-    expect(page.locator("[data-testid^='square-'].hint")).to_have_count(1)
+    page.get_by_test_id("btn-hint").click()  # the engine answers from the worker pool
+    expect(page.locator("[data-testid^='square-'].hint")).to_have_count(1, timeout=30_000)
 
 
 def test_against_the_computer_the_form_offers_no_casual_box_and_hints_are_there(
@@ -82,8 +90,8 @@ def test_a_draw_offered_to_the_computer_is_answered_at_once(page: Page, live_ser
 
 
 def test_a_takeback_request_between_two_browsers_declined(browser: Browser, live_server: ServerProcess) -> None:
-    red_context = browser.new_context(viewport={"width": 1280, "height": 800})
-    blue_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    red_context = browser.new_context(**LOOKS["light-desktop"])
+    blue_context = browser.new_context(**LOOKS["dark-phone"])
     try:
         red = red_context.new_page()
         new_game(red, live_server.url, "human", casual=False)
@@ -119,8 +127,8 @@ HIDE = """() => {
 
 def test_the_invite_panel_sees_the_friend_join_and_every_seat_shows_presence(
         browser: Browser, live_server: ServerProcess) -> None:
-    red_context = browser.new_context(viewport={"width": 1280, "height": 800})
-    blue_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    red_context = browser.new_context(**LOOKS["light-desktop"])
+    blue_context = browser.new_context(**LOOKS["dark-phone"])
     try:
         red = red_context.new_page()
         new_game(red, live_server.url, "human", casual=False)

@@ -4,16 +4,24 @@ column, so colours never zigzag), one numbered cell per move with more players."
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 import damier
+from tests.browser.conftest import LOOKS, in_look
 from tests.server.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(params=list(LOOKS))
+def page(request: pytest.FixtureRequest, browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
+    """Each test in both looks: a desktop in the light theme, a phone in the dark one."""
+    yield from in_look(browser, request.param)
 
 
 def played(server: ServerProcess, seats: int, squares: list[str]) -> str:
