@@ -191,8 +191,13 @@ def test_a_premove_is_played_as_the_turn_comes_and_a_click_or_esc_cancels_it(
     page.get_by_test_id("square-e4").click()
     page.get_by_test_id("square-d4").click()
     premove_marked(page, ["e4", "d4"])
+    tutorial = page.get_by_test_id("tutorial")  # a first Khet game: the tutorial's card is open
+    expect(tutorial).to_be_visible()
     page.keyboard.press("Escape")
     premove_marked(page, [])
+    expect(tutorial).to_be_visible()  # Escape cancelled the premove, and only that
+    page.keyboard.press("Escape")
+    expect(tutorial).to_have_count(0)  # the next one closes the card
     assert view_of(live_server, game_id)["version"] == 0  # nothing was sent
 
     # dragged this time; sent as soon as Red has moved, and legal: played

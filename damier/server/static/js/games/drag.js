@@ -40,7 +40,8 @@ export function attachDrag(root, hooks) {
     document.addEventListener("pointermove", moved, { signal, passive: false });
     document.addEventListener("pointerup", released, { signal });
     document.addEventListener("pointercancel", (e) => { if (e.pointerId === drag?.pointerId) cancel(); }, { signal });
-    document.addEventListener("keydown", (e) => {
+    // on the window, capturing: a drag under way takes Escape before anything of the page (a tutorial's card)
+    window.addEventListener("keydown", (e) => {
       if (e.key !== "Escape" || !drag?.moving) return;
       e.preventDefault();
       e.stopPropagation();

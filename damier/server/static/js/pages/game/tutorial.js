@@ -38,10 +38,11 @@ export class Tutorial {
     this.seats = seats;
     this.index = 0;
     this.timer = null;
+    // Escape closes the card unless it already cancelled something on the page (a drag, a premove, a selection,
+    // browsing): heard last, on the window as the key bubbles up, and only when no one took it before
     this.onKey = (event) => {
-      if (event.key !== "Escape" || !this.card?.isConnected) return;
+      if (event.key !== "Escape" || event.defaultPrevented || !this.card?.isConnected) return;
       event.preventDefault();
-      event.stopImmediatePropagation();
       this.close();
     };
     this.onMove = () => this.place();
@@ -62,7 +63,7 @@ export class Tutorial {
       }, this.body);
       document.body.append(this.spots);
       this.host.prepend(this.card);
-      document.addEventListener("keydown", this.onKey, true);
+      window.addEventListener("keydown", this.onKey);
       addEventListener("resize", this.onMove);
       addEventListener("scroll", this.onMove, { passive: true });
       this.timer = setInterval(() => this.place(), FOLLOW_MS);
@@ -130,7 +131,7 @@ export class Tutorial {
     markTutorial(this.game);
     clearInterval(this.timer);
     this.timer = null;
-    document.removeEventListener("keydown", this.onKey, true);
+    window.removeEventListener("keydown", this.onKey);
     removeEventListener("resize", this.onMove);
     removeEventListener("scroll", this.onMove);
     this.spots?.remove();
