@@ -83,7 +83,9 @@ def heard(arcade: Arcade, rest: str) -> None:
 
 async def beat(arcade: Arcade) -> None:
     """Forever, every ``BEAT`` seconds: say again who plays each room in memory here, and forget what other
-    servers said and did not say again."""
+    servers said and did not say again (on SQLite, one server: nothing to do)."""
+    if arcade.storage.is_sqlite:
+        return
     while True:
         await asyncio.sleep(BEAT)
         now = time.monotonic()
