@@ -2,14 +2,8 @@
 
 How a game is analysed comes from its registration: a game that declares a ``solver`` (a puzzle) gets the solver's
 optimal line; any other game of two or more players the iterative-deepening search of its levels (the kernel's
-``search`` feature, else the search through the contract), expectimax where the game has chance.
-
->>> import damier
->>> state = damier.load("atoms", rows=3, cols=3).new_state()
->>> reports = []
->>> last = analyse(state, seconds=5.0, report=reports.append, max_depth=2)
->>> [r["depth"] for r in reports], last["reason"]
-([1, 2], 'depth')
+``search`` feature, else the search through the contract), expectimax where the game has chance
+(tests/ai/test_analysis_engine.py shows it at work).
 """
 
 from __future__ import annotations

@@ -154,13 +154,7 @@ def within(spec: str, game_name: str, seconds: float) -> str:
     """``spec`` (a level or named agent resolved) thinking at most ``seconds`` a move: its ``time=`` lowered to
     ``seconds`` (an alpha-beta of fixed depth deepens iteratively up to it, an MCTS of fixed playouts stops at
     either bound); unchanged for agents that do not search (random, policies, solvers, external engines).
-
-    >>> within("hard", "khet", 0.25)
-    'alphabeta:time=0.25'
-    >>> within("alphabeta:depth=3,eval=simple", "khet", 2.0)
-    'alphabeta:depth=3,eval=simple,time=2'
-    >>> within("alphabeta:time=1.0", "khet", 5.0)
-    'alphabeta:time=1.0'
+    (Tested in tests/ai/test_analysis_engine.py.)
     """
     plain = resolve(spec, game_name)
     if is_external(plain):

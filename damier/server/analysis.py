@@ -37,8 +37,10 @@ ANALYSIS_SECONDS = 12.0
 ABANDON_SECONDS = 6.0
 #: analyses kept in memory (the oldest leave first; one still running is stopped)
 MAX_ANALYSES = 512
-#: the longest line of moves a board request plays from its position (a game's moves up to a ply)
+#: the longest line of moves a board request plays from its position (a game's moves up to a ply: a record's most)
 MAX_BOARD_MOVES = 5000
+#: board requests set up at once by a server (each in a thread); more are answered 503
+BOARDS_AT_ONCE = 4
 
 
 def state_of(game: Game, position: str | None) -> State:

@@ -422,6 +422,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return await asyncio.to_thread(convert)
 
     # ----- the analysis board -------------------------------------------------------------------------
+    board_slots = asyncio.Semaphore(analysis.BOARDS_AT_ONCE)
+
     def analyses_of(request: Request) -> analysis.Analyses:
         analyses: analysis.Analyses = request.app.state.analyses
         return analyses
@@ -429,8 +431,13 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.post("/api/analysis/board", summary="A position to try moves on: its board and legal moves, after a line "
               "and a tried move")
     async def analysis_board(body: AnalysisBoard) -> dict[str, Any]:
-        return await asyncio.to_thread(analysis.board, body.game, dict(body.options), body.position,
-                                       list(body.moves), body.move)
+        # a long line is replayed in a thread: a few at once, the others told to come back (the threads are shared)
+        if board_slots.locked():
+            raise Unavailable(f"the analysis board is busy ({analysis.BOARDS_AT_ONCE} positions being set up); "
+                              "try again in a moment")
+        async with board_slots:
+            return await asyncio.to_thread(analysis.board, body.game, dict(body.options), body.position,
+                                           list(body.moves), body.move)
 
     @app.post("/api/analysis", status_code=201, summary="Analyse a position: the engine's lines as it deepens, or "
               "a puzzle's optimal solution")

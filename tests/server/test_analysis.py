@@ -214,3 +214,14 @@ def test_an_analysis_nobody_reads_any_more_is_stopped(limited: TestClient, monke
     view = limited.get(f"/api/analysis/{first.json()['id']}").json()
     assert (view["status"], view["reason"]) == ("stopped", "abandoned")
     limited.post(f"/api/analysis/{again.json()['id']}/stop")
+
+
+def test_board_requests_past_the_server_s_bound_are_told_to_come_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from damier.server import analysis
+
+    monkeypatch.setattr(analysis, "BOARDS_AT_ONCE", 0)  # every place taken
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=GENEROUS)) as client:
+        answer = client.post("/api/analysis/board", json={"game": "atoms", "options": {"rows": 3, "cols": 3}})
+    assert answer.status_code == 503
+    assert "the analysis board is busy" in answer.json()["error"]

@@ -62,6 +62,7 @@ class Arcade:
             turns.schedule(self, room)
         if room.on_presence is None:
             presence.attach(self, room)
+        room.now = self.now
         return room
 
     async def race(self, race_id: str) -> RaceRoom:

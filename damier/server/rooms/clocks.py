@@ -66,11 +66,7 @@ WRITTEN = re.compile(r"(\d{1,3}(?:\.\d{1,3})?)\s*\+\s*(\d{1,3})")
 
 def parse(value: Any, game: Game) -> TimeControl | None:
     """The time control of a new game from the request's ``clock`` (None, ``{"minutes", "increment"}`` or the text
-    ``"3+2"``); ``Invalid`` saying what is wrong and what is accepted.
-
-    >>> import damier
-    >>> parse("3+2", damier.load("khet")), parse({"minutes": 0.05}, damier.load("khet"))
-    (TimeControl(minutes=3.0, increment=2), TimeControl(minutes=0.05, increment=0))
+    ``"3+2"``); ``Invalid`` saying what is wrong and what is accepted (tests/server/test_clocks.py).
     """
     if value is None:
         return None
@@ -109,7 +105,7 @@ def remaining(clock: dict[str, Any], seat: int, now: float) -> int:
     if it is the one running."""
     left = int(clock["remaining"][seat])
     if clock.get("running") == seat:
-        left -= int((now - float(clock["since"])) * 1000)
+        left -= round((now - float(clock["since"])) * 1000)
     return max(0, left)
 
 
@@ -205,6 +201,8 @@ def arm(arcade: Arcade, room: GameRoom) -> None:
     """Set the room's one timer for the moment its running clock falls (replacing the one it had); none when no
     clock runs. The timer settles the game even when nobody sends anything."""
     disarm(room)
+    if not arcade.rooms.holds(room):
+        return  # evicted or replaced: whoever loads it next settles it (a timer would keep it in memory)
     falls = flag_at(room.row.clock) if room.active else None
     if falls is None:
         return
@@ -247,6 +245,10 @@ async def sweep(arcade: Arcade) -> None:
             await arcade.room(game_id)
         except Conflict:
             continue
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # one game that cannot be loaded must not hold up the others' ends
+            log.exception("the clock of game %s cannot be settled", game_id)
 
 
 async def resume(arcade: Arcade, limit: int) -> int:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from typing import Any
 
 from damier.core.game import Game, State
@@ -21,6 +23,8 @@ class GameRoom(Room):
         self.game = game
         self.state = state
         self.thinking: int | None = None  # the computer seat thinking now (its turn is the arcade's)
+        #: the arcade's clock (seconds since the epoch) that the view's clocks are read on (``Arcade.room``)
+        self.now: Callable[[], float] = time.time
         self.hint_lock = asyncio.Lock()
         #: hints computed for the position: (version, graded level or None) -> answer
         self.hint_cache: dict[tuple[int, int | None], dict[str, Any]] = {}

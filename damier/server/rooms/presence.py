@@ -45,7 +45,9 @@ def say(arcade: Arcade, room: Room, ask: bool = False) -> None:
     async def send() -> None:
         try:
             while True:
-                seats = json.dumps(room.local_presence(), separators=(",", ":"))
+                # the room in memory now (the one asked about may have been evicted and loaded again)
+                current = arcade.rooms.peek(room.id) or room
+                seats = json.dumps(current.local_presence(), separators=(",", ":"))
                 await asyncio.to_thread(arcade.storage.announce,
                                         f"presence {room.id} {arcade.server_id} {int(ask)} {seats}")
                 if not arcade.saying.get(room.id):
@@ -88,8 +90,11 @@ async def beat(arcade: Arcade) -> None:
         return
     while True:
         await asyncio.sleep(BEAT)
-        now = time.monotonic()
-        for room in list(arcade.rooms):
-            room.forget_elsewhere(now)
-            if room.local_presence():
-                say(arcade, room)
+        try:
+            now = time.monotonic()
+            for room in list(arcade.rooms):
+                room.forget_elsewhere(now)
+                if room.local_presence():
+                    say(arcade, room)
+        except Exception:  # the next beat tries again
+            log.exception("telling the other servers who is here failed")

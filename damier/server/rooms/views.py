@@ -3,7 +3,6 @@ export (with the stored result, so a resigned or agreed game's record says how i
 
 from __future__ import annotations
 
-import time
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -57,7 +56,7 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "hints_allowed": room.hints_allowed(),  # a hint may be asked (refused with 403 otherwise)
         "hints_on": row.hints_on,  # a casual game between people created with hints on
         "solution": solution(room) if not active else None,
-        "clock": clocks.view(room, time.time()),
+        "clock": clocks.view(room, room.now()),
         "now": now_iso(),
     }
 

@@ -5,6 +5,7 @@ import { api, recordUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { seatColour } from "../players.js";
 import { openAnalysis } from "./analysis.js";
+import { isPuzzle } from "./game/puzzle.js";
 
 const PAUSE_MS = 650; // between two moves when playing
 
@@ -172,10 +173,12 @@ class ReplayPage {
   }
 
   /** "Analyse": the analysis board at the position shown, for a game the engine analyses. A game still going on
-   * against another person is not analysed (that would be cheating): only where its hints are allowed. */
+   * against another person is not analysed (that would be cheating): only where its hints are allowed, and not a
+   * puzzle going on (as on the game page). */
   analyseButton() {
     const live = this.view && this.view.status === "active" && !this.view.result;
-    if (!this.entry?.analysis || (live && !this.view.hints_allowed)) return null;
+    // a puzzle going on is not analysed either: the solver's answer would be an uncounted hint
+    if (!this.entry?.analysis || (live && (!this.view.hints_allowed || isPuzzle(this.view)))) return null;
     return h("button", {
       type: "button", class: "btn small", "data-testid": "replay-analyse", title: "Open the analysis board at the position shown",
       onclick: () => {
