@@ -76,6 +76,8 @@ def analyse(state: State, seconds: float, report: Report, stop: threading.Event 
     last: list[Iteration] = []
 
     def heard(found: Iteration) -> None:
+        if stop.is_set():  # a stop that came before the search began (``think`` starts unstopped)
+            driver.stop()
         last.append(found)
         report({"depth": found.depth, "score": found.score, "pv": line_in_notation(state, found.pv),
                 "nodes": found.nodes, "seconds": round(found.seconds, 3)})

@@ -24,7 +24,7 @@ from typing import Any
 from damier.ai import analysis as engine
 from damier.core.errors import DamierError
 from damier.core.game import CHANCE, TERMINAL, Game, State
-from damier.server.computer import Busy, ComputerPool, Job
+from damier.server.computer import GRACE_SECONDS, Busy, ComputerPool, Job
 from damier.server.limits import ClientLimits
 from damier.server.rooms.creation import load_game
 from damier.server.rooms.errors import Invalid, NotFound, Unavailable
@@ -104,11 +104,19 @@ class Analysis:
         if self.status == "running" and len(self.iterations) < engine.MAX_DEPTH:
             self.iterations.append(report)
 
+    freed: bool = False
+
     def end(self, status: str, reason: str | None, error: str | None = None) -> None:
+        """End it (the worker is told to stop); the client's place is freed once the worker is done (``free``)."""
         if self.status == "running":
             self.status, self.reason, self.error = status, reason, error
         self.stop.set()
-        self.release()
+
+    def free(self) -> None:
+        """Give the client's place back (once)."""
+        if not self.freed:
+            self.freed = True
+            self.release()
 
     def view(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "options": self.options, "position": self.position,
@@ -189,7 +197,12 @@ class Analyses:
                 log.warning("analysis %s of %s failed: %s", entry.id, entry.game, exc)
                 entry.end("failed", "error", "the analysis failed; try again")
         finally:
-            entry.end("stopped", "stopped")  # a no-op once ended; frees the client's count in every case
+            entry.end("stopped", "stopped")  # a no-op once ended
+            # the client's place is taken until the worker is done (a solver does not stop early; the pool kills
+            # a worker past its deadline): a stop does not free a place for another search at once
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait({answer}, timeout=self.seconds + GRACE_SECONDS)
+            entry.free()
 
     def read(self, analysis_id: str) -> Analysis:
         entry = self._analyses.get(analysis_id)
@@ -204,14 +217,18 @@ class Analyses:
         return entry
 
     def _remember(self, entry: Analysis) -> None:
+        """Keep ``entry``; past ``MAX_ANALYSES`` the oldest ended one leaves (the oldest running one only when all
+        run: the per-client limit keeps that from anyone's reach but many clients')."""
         self._analyses[entry.id] = entry
         while len(self._analyses) > MAX_ANALYSES:
-            _, old = self._analyses.popitem(last=False)
+            ended = next((key for key, each in self._analyses.items() if each.status != "running"), None)
+            old = self._analyses.pop(ended) if ended is not None else self._analyses.popitem(last=False)[1]
             old.end("stopped", "forgotten")
 
     def close(self) -> None:
         for entry in self._analyses.values():
             entry.end("stopped", "stopped")
+            entry.free()
             if entry.task is not None:
                 entry.task.cancel()
         with contextlib.suppress(Exception):
