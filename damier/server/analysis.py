@@ -73,7 +73,7 @@ def board(name: str, options: dict[str, Any], position: str | None, moves: list[
             raise Invalid(f"{move!r} cannot be played here: {exc}") from None
         events = list(state.events())
         rng = random.Random(secrets.randbits(64))
-        while state.player == CHANCE:  # the robots step at random, as in a game
+        while state.player == CHANCE:  # chance events drawn at random, as in a game
             state.play(state.sample_chance(rng))
     outcome = state.outcome()
     return {"game": game.name, "options": dict(game.options), "position": state.position(),

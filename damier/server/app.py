@@ -360,8 +360,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.get("/api/catalog/{game}/howto",
              summary="A game's How to play page: its texts, diagrams and animated examples played by its rules")
     async def howto(game: str, request: Request) -> dict[str, Any]:
-        # the same for every request: made once per game, off the event loop (it plays the game's kernels)
-        pages: dict[str, dict[str, Any]] | None = getattr(request.app.state, "howto_pages", None)
+        # the same for every request: made once per game, off the event loop (it plays the game's kernels); the
+        # requests that come while it is made wait for that one making
+        pages: dict[str, asyncio.Task[dict[str, Any]]] | None = getattr(request.app.state, "howto_pages", None)
         if pages is None:
             pages = request.app.state.howto_pages = {}
         try:
@@ -371,8 +372,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         if not info.has("howto"):
             raise NotFound(registry.missing_message(info.name, "howto"))
         if info.name not in pages:
-            pages[info.name] = await asyncio.to_thread(howto_page, info)
-        return pages[info.name]
+            pages[info.name] = asyncio.ensure_future(asyncio.to_thread(howto_page, info))
+        return await asyncio.shield(pages[info.name])
 
     @app.post("/api/games", status_code=201, summary="Create a game; returns one secret token per human seat")
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:

@@ -112,7 +112,7 @@ class AnalysisPage {
     this.el = el;
     this.onKey = (e) => {
       // keys on the board are the board's (its keyboard cursor); a board module may take a key pressed anywhere
-      // (Ricochet Robots: arrows move the selected robot); the others step back through the moves tried
+      // (its pageKey: arrows that move a selected piece); the others step back through the moves tried
       if (e.target.closest?.("input, textarea, select") || this.el.board.contains(e.target)) return;
       if (this.mod.pageKey?.(this.el.board, e)) { e.preventDefault(); return; }
       if (e.key === "ArrowLeft" && this.line.length > 1) { e.preventDefault(); this.back(this.line.length - 2); }
@@ -184,6 +184,9 @@ class AnalysisPage {
 
   draw(best) {
     const here = this.current;
+    // a poll that changes nothing redraws nothing (a selection or a drag on the board goes on)
+    if (this.drawn && this.drawn.here === here && this.drawn.best === best) return;
+    this.drawn = { here, best };
     this.mod.render(this.el.board, here.board, {
       legal: here.legal_moves || [],
       turn: here.player,
