@@ -230,3 +230,25 @@ def test_board_requests_past_the_server_s_bound_are_told_to_come_back(
         answer = client.post("/api/analysis/board", json={"game": "atoms", "options": {"rows": 3, "cols": 3}})
     assert answer.status_code == 503
     assert "the analysis board is busy" in answer.json()["error"]
+
+
+def test_a_game_s_view_names_the_position_it_began_from_and_its_line_replays_from_there(client: TestClient) -> None:
+    for info in registry.all_infos():  # seeded: a random deal (Jewels and Lasers' setup, a puzzle) is the seed's
+        players = 1 if info.players == "1" else 2
+        created = client.post("/api/games", json={"game": info.name, "seed": 11,
+                                                   "seats": [{"kind": "human"}] * players}).json()
+        view = created["state"]
+        move = view["legal_moves"][0]
+        after = client.post(f"/api/games/{created['id']}/moves", json={"move": move},
+                            headers={"X-Seat-Token": created["tokens"][str(view["player"])]}).json()
+        # what the analysis board replays for an earlier move of the game is the game's own position
+        board = client.post("/api/analysis/board", json={"game": info.name, "options": view["options"],
+                                                         "position": view["start_position"], "moves": [move]})
+        assert board.status_code == 200, board.text
+        line = [m["move"] for m in after["moves"]]  # the move, and any chance events stored with it
+        if len(line) == 1:
+            assert board.json()["position"] == after["position"], info.name
+        replay = client.get(f"/api/games/{created['id']}/replay").json()
+        assert replay["start_position"] == view["start_position"]
+        assert damier.load(info.name, **view["options"]).state_from_position(view["start_position"]).position() \
+            == view["start_position"]

@@ -40,6 +40,14 @@ class GameRoom(Room):
         #: on time once it fired
         self.flag_timer: asyncio.TimerHandle | None = None
         self.settling: asyncio.Task[None] | None = None
+        self._start_position: str | None = None
+
+    def start_position(self) -> str:
+        """The position the game began from, as a position string (a seeded deal's too, whose ``row.start`` is
+        None), computed once."""
+        if self._start_position is None:
+            self._start_position = self.game.start_state(self.row.start, self.row.seed).position()
+        return self._start_position
 
     def move_marks(self) -> list[str]:
         """The mark of each stored move ("x": it took something), computed once per move: the marks of the moves

@@ -32,6 +32,7 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "status": row.status,
         "seats": seats(room),
         "start": row.start,
+        "start_position": room.start_position(),
         "you": you,
         "player": player,
         "version": room.version,
@@ -196,6 +197,7 @@ def replay_frames(room: GameRoom, first: int = 0, count: int = REPLAY_PAGE) -> d
             frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(previews=False),
                            "events": state.events()})
     return {"id": room.id, "game": room.game.name, "title": room.game.title, "options": dict(room.game.options),
-            "start": room.row.start, "seats": seats(room), "result": room.row.result,
+            "start": room.row.start, "start_position": room.start_position(), "seats": seats(room),
+            "result": room.row.result,
             "time_control": time_control(room), "total": total,
             "from": first, "frames": frames}

@@ -50,6 +50,8 @@ class ReplayPage {
     this.seats = data.seats || view?.seats || null;
     this.options = data.options || view?.options || {};
     this.start = data.start ?? view?.start ?? null;
+    // the position the moves are played from (a seeded deal's too): where the analysis board replays them
+    this.startPosition = data.start_position ?? view?.start_position ?? this.start;
     const control = data.time_control;
     this.clock = control ? ` · clock ${control.minutes}+${control.increment}` : "";
     const game = data.game || view?.game;
@@ -184,7 +186,7 @@ class ReplayPage {
       onclick: () => {
         const frame = this.frames[this.index];
         const moves = this.frames.slice(1, this.index + 1).map((f) => f.move);
-        openAnalysis({ game: this.game, options: this.options, start: this.start, moves,
+        openAnalysis({ game: this.game, options: this.options, start: this.startPosition, moves,
           from: `/replay/${encodeURIComponent(this.id)}?ply=${frame.ply ?? this.index}` });
       },
     }, icon("cpu"), "Analyse");

@@ -218,7 +218,7 @@ function analyseButton(page, view) {
         openAnalysis({ game: view.game, options: view.options, position: view.position, from });
       } else {
         const moves = (view.moves || []).slice(0, ply).map((m) => m.move);
-        openAnalysis({ game: view.game, options: view.options, start: view.start, moves, from });
+        openAnalysis({ game: view.game, options: view.options, start: view.start_position, moves, from });
       }
     },
   }, icon("cpu"), "Analyse");
