@@ -351,6 +351,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             entry["has_draws"] = info.has_draws
             # the time controls the new-game form offers (minutes, increment), none for a puzzle played alone
             entry["clocks"] = [list(p) for p in clocks.PRESETS] if info.players != "1" else None
+            # and the bounds of a custom one (the form checks them before the server does)
+            entry["clock_limits"] = {"minutes": [clocks.MIN_MINUTES, clocks.MAX_MINUTES],
+                                     "increment": [0, clocks.MAX_INCREMENT]} if info.players != "1" else None
             entry["analysis"] = analysis_kind(info)  # "search", "solver" or None: what the analysis board shows
             # the board module, setups, presets, palette...; None: the client draws a plain grid
             entry["client"] = described[info.name]

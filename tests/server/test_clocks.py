@@ -68,6 +68,19 @@ def test_a_time_control_gives_each_seat_the_whole_time_and_runs_the_first_movers
     assert clock["low"] == 18_000  # a tenth of 3 minutes, under 20 s
 
 
+def test_the_catalog_offers_presets_and_the_bounds_the_server_accepts(client: TestClient) -> None:
+    entries = {entry["name"]: entry for entry in client.get("/api/catalog").json()}
+    atoms = entries["atoms"]
+    for minutes, increment in atoms["clocks"]:
+        assert create(client, {"minutes": minutes, "increment": increment}).status_code == 201
+    (low, high), (inc_low, inc_high) = atoms["clock_limits"]["minutes"], atoms["clock_limits"]["increment"]
+    for minutes, increment, accepted in [(low, inc_low, True), (high, inc_high, True), (low / 2, 0, False),
+                                         (high + 1, 0, False), (low, inc_high + 1, False), (low, inc_low - 1, False)]:
+        assert (create(client, {"minutes": minutes, "increment": increment}).status_code == 201) == accepted
+    solo = [entry for entry in entries.values() if entry["players"] == "1"]
+    assert solo and all(entry["clocks"] is None and entry["clock_limits"] is None for entry in solo)
+
+
 def test_a_time_control_may_be_written_as_text(client: TestClient) -> None:
     response = create(client, "5+3")
     assert response.status_code == 201, response.text

@@ -233,10 +233,13 @@ export function validate(entry, values) {
  * with a custom entry, in words, or null (the server checks it again). */
 export function clockField(entry) {
   const presets = entry.clocks || [];
+  // the bounds of a custom clock, as the server states them (`entry.clock_limits`)
+  const [minLow, minHigh] = entry.clock_limits?.minutes || [0, Infinity];
+  const [incLow, incHigh] = entry.clock_limits?.increment || [0, Infinity];
   let chosen = null; // null: no clock; [m, i]; or "custom"
-  const minutes = h("input", { id: "clock-minutes", type: "number", inputmode: "decimal", min: "0.05", max: "180",
+  const minutes = h("input", { id: "clock-minutes", type: "number", inputmode: "decimal", min: String(minLow), max: String(minHigh),
     step: "any", value: "5", "data-testid": "clock-minutes" });
-  const increment = h("input", { id: "clock-increment", type: "number", inputmode: "numeric", min: "0", max: "180",
+  const increment = h("input", { id: "clock-increment", type: "number", inputmode: "numeric", min: String(incLow), max: String(incHigh),
     step: "1", value: "0", "data-testid": "clock-increment" });
   const custom = h("div", { class: "clock-custom", hidden: true },
     h("div", { class: "field" }, h("label", { for: "clock-minutes" }, "Minutes each"), minutes),
@@ -271,8 +274,8 @@ export function clockField(entry) {
     if (chosen !== "custom") return null;
     const m = Number(minutes.value);
     const i = Number(increment.value);
-    if (minutes.value === "" || !(m >= 0.05 && m <= 180)) return "Clock: minutes from 0.05 to 180.";
-    if (increment.value === "" || !Number.isInteger(i) || i < 0 || i > 180) return "Clock: an increment of 0 to 180 whole seconds.";
+    if (minutes.value === "" || !(m >= minLow && m <= minHigh)) return `Clock: minutes from ${minLow} to ${minHigh}.`;
+    if (increment.value === "" || !Number.isInteger(i) || i < incLow || i > incHigh) return `Clock: an increment of ${incLow} to ${incHigh} whole seconds.`;
     return null;
   };
   return { fieldset, value, problem };
