@@ -26,7 +26,7 @@ from damier.core.errors import DamierError
 from damier.core.game import CHANCE, TERMINAL, Game, State
 from damier.server.computer import GRACE_SECONDS, Busy, ComputerPool, Job
 from damier.server.limits import ClientLimits
-from damier.server.rooms.creation import load_game
+from damier.server.rooms.creation import load_game, play_line
 from damier.server.rooms.errors import Invalid, NotFound, Unavailable
 
 log = logging.getLogger("damier.server")
@@ -58,11 +58,8 @@ def board(name: str, options: dict[str, Any], position: str | None, moves: list[
     its legal moves in notation and its board with the previews the player to move gets."""
     game = load_game(name, options)
     state = state_of(game, position)
-    for number, text in enumerate(moves, start=1):
-        try:
-            state.play(state.parse_move(text))
-        except DamierError as exc:
-            raise Invalid(f"move {number} of the line ({text!r}) cannot be played there: {exc}") from None
+    for _ in play_line(state, moves):
+        pass
     events: list[dict[str, Any]] = []
     if move is not None:
         if state.player == TERMINAL:

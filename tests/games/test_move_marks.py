@@ -61,16 +61,20 @@ def test_a_move_is_marked_exactly_when_it_took_something(name: str, seed: int) -
     assert state.move_marks(cut) == expected[cut:]
 
 
+def random_game(name: str, options: dict[str, Any], seed: int, plies: int) -> damier.State:
+    """A game of random moves and chance events, seeded, played to its end or ``plies`` plies."""
+    state = damier.load(name, **options).new_state(seed)
+    rng = random.Random(seed)
+    while not state.is_over() and len(state.history) < plies:
+        state.play(state.sample_chance(rng) if state.player == damier.CHANCE else rng.choice(state.legal_moves()))
+    return state
+
+
 def test_some_moves_are_marked_in_every_game() -> None:
     for name, (options, _) in GAMES.items():
         marked = 0
         for seed in range(5):
-            state = damier.load(name, **options).new_state(seed)
-            rng = random.Random(seed)
-            while not state.is_over() and len(state.history) < 150:
-                state.play(state.sample_chance(rng) if state.player == damier.CHANCE
-                           else rng.choice(state.legal_moves()))
-            marked += state.move_marks().count("x")
+            marked += random_game(name, options, seed, 150).move_marks().count("x")
         assert marked > 0, name
 
 
@@ -78,11 +82,7 @@ def test_the_move_that_ends_a_game_with_a_hit_is_marked_and_no_other() -> None:
     for name, (options, _) in GAMES.items():
         hits = 0
         for seed in range(12):
-            state = damier.load(name, **options).new_state(seed)
-            rng = random.Random(seed)
-            while not state.is_over() and len(state.history) < 400:
-                state.play(state.sample_chance(rng) if state.player == damier.CHANCE
-                           else rng.choice(state.legal_moves()))
+            state = random_game(name, options, seed, 400)
             marks = state.move_marks()
             assert all("#" not in mark for mark in marks[:-1]), name
             hit = state.is_over() and ended_by_a_hit(state.outcome().reason)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from damier.core import registry
@@ -164,17 +165,22 @@ def check_position(name: str, options: dict[str, Any], position: str | None,
               "board": state.board_json(previews=False)}
     if moves is not None:
         line = state.copy()
-        boards = []
-        for number, text in enumerate(moves, start=1):
-            if line.player == TERMINAL:
-                raise Invalid(f"move {number} of the line ({text!r}) comes after the end of the game")
-            try:
-                line.play(line.parse_move(text))
-            except DamierError as exc:
-                raise Invalid(f"move {number} of the line ({text!r}) cannot be played there: {exc}") from None
-            boards.append(line.board_json(previews=False))
-        answer["boards"] = boards
+        answer["boards"] = [line.board_json(previews=False) for _ in play_line(line, moves)]
     return answer
+
+
+def play_line(state: State, moves: list[str]) -> Iterator[int]:
+    """Play ``moves`` (in the game's notation) on ``state``, yielding each move's number once it is played;
+    ``Invalid`` names the first move that cannot be played where it comes (after the end of the game, or not
+    legal there)."""
+    for number, text in enumerate(moves, start=1):
+        if state.player == TERMINAL:
+            raise Invalid(f"move {number} of the line ({text!r}) comes after the end of the game")
+        try:
+            state.play(state.parse_move(text))
+        except DamierError as exc:
+            raise Invalid(f"move {number} of the line ({text!r}) cannot be played there: {exc}") from None
+        yield number
 
 
 def players_by_ply(state: State) -> list[int]:
