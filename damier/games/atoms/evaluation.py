@@ -81,15 +81,16 @@ def classic_scores(
 
 @njit(cache=True)
 def evaluate(
-    s: np.ndarray, player: int, kind: int, nb: np.ndarray, cap: np.ndarray, n: int, p: int, work: np.ndarray
+    s: np.ndarray, player: int, kind: int, nb: np.ndarray, cap: np.ndarray, n: int, p: int, work: np.ndarray,
+    scores: np.ndarray,
 ) -> int:
-    """The evaluation ``EVALUATIONS[kind]`` of ``s`` for ``player``: +/-WIN once decided for them."""
+    """The evaluation ``EVALUATIONS[kind]`` of ``s`` for ``player``: +/-WIN once decided for them (``scores``:
+    scratch space of ``p`` int64)."""
     if s[2 * n + TO_MOVE] == TERMINAL:
         return WIN if s[2 * n + WINNER] == player else -WIN
     elim = elim_at(n, p)
     if s[elim + player] == 1:
         return -WIN
-    scores = np.empty(p, dtype=np.int64)
     classic_scores(s, nb, cap, n, p, work, scores)
     if kind == 0:
         return int(scores[player])

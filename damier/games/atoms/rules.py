@@ -351,7 +351,9 @@ def evaluate(state: State, player: int, evaluation: str) -> float:
     g = state.game
     work = np.zeros(3 * g.n, dtype=np.int32)
     index = INFO.evaluations.index(evaluation)
-    return float(evaluation_kernels.evaluate(state._s, player, index, g.neighbours, g.capacity, g.n, g.players, work))
+    scores = np.empty(g.players, dtype=np.int64)
+    return float(evaluation_kernels.evaluate(state._s, player, index, g.neighbours, g.capacity, g.n, g.players, work,
+                                             scores))
 
 
 def random_playouts(state: State, count: int, seed: int) -> list[int]:

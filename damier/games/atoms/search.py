@@ -1,10 +1,15 @@
 """Alpha-beta search for Exploding Atoms inside numba: paranoid minimax from the root player's view.
 
 With two players this is plain minimax with alpha-beta (what negamax computes); with more, every opponent is
-assumed to play against the root player (paranoid search). A Zobrist transposition table, the table's move
-first, then captures-by-explosion and corners, order the moves. The search stops once it has visited
-``node_limit`` nodes or when another thread asks it to (``AtomsSearch.stop``); ``damier.ai.deepening`` drives
-it depth by depth.
+assumed to play against the root player (paranoid search). Moves after the first of a node are searched with a
+null window first (principal variation search). Move ordering: the transposition table's move, then the
+squares that explode, then the two killer moves of the ply, then corners, edges and the rest, each group by
+its history score (cut-offs seen so far). The search stops once it has visited ``node_limit`` nodes or when
+another thread asks it to (``AtomsSearch.stop``); ``damier.ai.deepening`` drives it depth by depth.
+
+The tables are kept from one move to the next (a new game clears them): the scores are from the root player's
+view and for one evaluation, so both are part of every position's key, and won or lost scores are stored
+relative to the node (the distance to the end), so an entry is right from any root.
 """
 
 from __future__ import annotations
@@ -21,12 +26,15 @@ from damier.games.atoms.kernel import TERMINAL, TO_MOVE, WINNER, apply, legal_mo
 
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_COUNT = 16  # counts above this share a Zobrist key slot (only over-full squares of a finished game)
+MAX_PLY = 128
+DECIDED = WIN - 1000  # scores beyond this are won or lost positions (WIN minus the plies to the end)
+HISTORY_CAP = 1 << 20
 
 
 class Tables:
-    """The transposition table and Zobrist keys of one searcher (reused across its searches)."""
+    """The transposition table, Zobrist keys, killers and history of one searcher (kept across its searches)."""
 
-    def __init__(self, n: int, p: int, bits: int = 18) -> None:
+    def __init__(self, n: int, p: int, kinds: int, bits: int = 18) -> None:
         self.n, self.p = n, p
         size = 1 << bits
         self.keys = np.zeros(size, dtype=np.uint64)
@@ -34,9 +42,14 @@ class Tables:
         rng = np.random.default_rng(20261129)
         self.zobrist = rng.integers(1, 2**63, size=(n, p, MAX_COUNT), dtype=np.uint64)
         self.side = rng.integers(1, 2**63, size=p, dtype=np.uint64)
+        self.view = rng.integers(1, 2**63, size=(p, kinds), dtype=np.uint64)  # the root player and evaluation
+        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int32)
+        self.history = np.zeros((p, n), dtype=np.int32)
 
     def clear(self) -> None:
         self.keys[:] = 0
+        self.killers[:] = -1
+        self.history[:] = 0
 
 
 @njit(cache=True)
@@ -50,16 +63,23 @@ def position_hash(s: np.ndarray, n: int, zobrist: np.ndarray, side: np.ndarray) 
 
 
 @njit(cache=True)
-def _order(s: np.ndarray, moves: np.ndarray, k: int, first: int, cap: np.ndarray, n: int, keys: np.ndarray) -> None:
-    """Sort ``moves[:k]`` best-first: the table move, then exploding squares, corners, edges."""
+def _order(s: np.ndarray, moves: np.ndarray, k: int, first: int, cap: np.ndarray, n: int, keys: np.ndarray,
+           killer: np.ndarray, history: np.ndarray) -> None:
+    """Sort ``moves[:k]`` best-first: the table move, exploding squares, killers, corners, edges, the rest;
+    by history within a group."""
     for i in range(k):
         sq = moves[i]
         if sq == first:
-            keys[i] = 100
+            group = 7
         elif s[sq] == cap[sq] - 1:
-            keys[i] = 10
+            group = 6
+        elif sq == killer[0]:
+            group = 5
+        elif sq == killer[1]:
+            group = 4
         else:
-            keys[i] = 4 - cap[sq]
+            group = 4 - cap[sq]  # corners 2, edges 1, the rest 0
+        keys[i] = group * HISTORY_CAP + history[sq]
     for i in range(1, k):  # insertion sort, descending keys, stable
         key = keys[i]
         mv = moves[i]
@@ -72,10 +92,44 @@ def _order(s: np.ndarray, moves: np.ndarray, k: int, first: int, cap: np.ndarray
         moves[j + 1] = mv
 
 
+@njit(cache=True)
+def _to_table(value: int, ply: int) -> int:
+    """A won or lost score counted from this node instead of from the root."""
+    if value > DECIDED:
+        return value + ply
+    if value < -DECIDED:
+        return value - ply
+    return value
+
+
+@njit(cache=True)
+def _from_table(value: int, ply: int) -> int:
+    if value > DECIDED:
+        return value - ply
+    if value < -DECIDED:
+        return value + ply
+    return value
+
+
+@njit(cache=True)
+def _reward(history: np.ndarray, killers: np.ndarray, to_move: int, mv: int, depth: int, ply: int) -> None:
+    """A move that cut off: it becomes the ply's first killer and gains history."""
+    if killers[ply, 0] != mv:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = mv
+    value = history[to_move, mv] + depth * depth
+    if value >= HISTORY_CAP:  # age every score rather than let one overflow its group
+        for q in range(history.shape[0]):
+            for sq in range(history.shape[1]):
+                history[q, sq] >>= 1
+        value = history[to_move, mv] + depth * depth
+    history[to_move, mv] = value
+
+
 _SEARCH_SIGNATURE = (
     "int64(int32[:, ::1], int64, int64, int64, int64, int64, int64, int32[:, ::1], int32[::1], int64, int64, "
     "int32[::1], int32[:, ::1], int32[:, ::1], int64[::1], int64, uint64[::1], int32[:, ::1], uint64[:, :, ::1], "
-    "uint64[::1])"
+    "uint64[::1], uint64, int32[:, ::1], int32[:, ::1], int32[::1], int64[::1])"
 )
 
 
@@ -101,25 +155,30 @@ def _search(
     tt_data: np.ndarray,
     zobrist: np.ndarray,
     side: np.ndarray,
+    view: np.uint64,
+    killers: np.ndarray,
+    history: np.ndarray,
+    log: np.ndarray,
+    scores: np.ndarray,
 ) -> int:
     s = stack[ply]
     counters[0] += 1
-    if counters[0] > node_limit:
+    if counters[0] > node_limit or counters[1] == 1:
         counters[1] = 1
         return 0
     to_move = s[2 * n + TO_MOVE]
     if to_move == TERMINAL:
         return (WIN - ply) if s[2 * n + WINNER] == root else -(WIN - ply)
     if depth == 0:
-        return evaluate(s, root, kind, nb, cap, n, p, work)
-    h = position_hash(s, n, zobrist, side)
+        return evaluate(s, root, kind, nb, cap, n, p, work, scores)
+    h = position_hash(s, n, zobrist, side) ^ view
     slot = int(h & np.uint64(tt_keys.shape[0] - 1))
     first = -1
     if tt_keys[slot] == h:
         first = tt_data[slot, 2]
         if ply > 0 and tt_data[slot, 0] >= depth:
             flag = tt_data[slot, 1]
-            value = tt_data[slot, 3]
+            value = _from_table(tt_data[slot, 3], ply)
             if flag == EXACT:
                 return value
             if flag == LOWER and value >= beta:
@@ -128,20 +187,43 @@ def _search(
                 return value
     row = moves[ply]
     k = legal_moves(s, n, row)
-    _order(s, row, k, first, cap, n, keys[ply])
+    _order(s, row, k, first, cap, n, keys[ply], killers[ply], history[to_move])
     maximizing = to_move == root
     best = -(WIN + 1) if maximizing else WIN + 1
     best_move = row[0]
     a, b = alpha, beta
     child = stack[ply + 1]
-    log = np.empty(1, dtype=np.int32)
     for i in range(k):
         mv = row[i]
         for j in range(s.shape[0]):  # an explicit loop: slice assignment costs seconds of compile time
             child[j] = s[j]
         apply(child, mv, nb, cap, n, p, work, log, False)
-        value = _search(stack, ply + 1, depth - 1, a, b, root, kind, nb, cap, n, p, work, moves, keys,
-                        counters, node_limit, tt_keys, tt_data, zobrist, side)
+        if i == 0 or b - a <= 1:
+            value = _search(stack, ply + 1, depth - 1, a, b, root, kind, nb, cap, n, p, work, moves, keys,
+                            counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history, log,
+                            scores)
+        elif maximizing:  # a null window: does this move beat the best so far?
+            value = _search(stack, ply + 1, depth - 1, a, a + 1, root, kind, nb, cap, n, p, work, moves, keys,
+                            counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history, log,
+                            scores)
+            if a < value < b and counters[1] == 0:
+                for j in range(s.shape[0]):
+                    child[j] = s[j]
+                apply(child, mv, nb, cap, n, p, work, log, False)
+                value = _search(stack, ply + 1, depth - 1, value, b, root, kind, nb, cap, n, p, work, moves,
+                                keys, counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers,
+                                history, log, scores)
+        else:
+            value = _search(stack, ply + 1, depth - 1, b - 1, b, root, kind, nb, cap, n, p, work, moves, keys,
+                            counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history, log,
+                            scores)
+            if a < value < b and counters[1] == 0:
+                for j in range(s.shape[0]):
+                    child[j] = s[j]
+                apply(child, mv, nb, cap, n, p, work, log, False)
+                value = _search(stack, ply + 1, depth - 1, a, value, root, kind, nb, cap, n, p, work, moves,
+                                keys, counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers,
+                                history, log, scores)
         if counters[1] == 1:
             return 0
         if maximizing:
@@ -156,7 +238,10 @@ def _search(
                 best_move = mv
                 if value < b:
                     b = value
+        if ply == 0 and i == 0:
+            counters[2] = best_move
         if a >= b:
+            _reward(history, killers, to_move, mv, depth, ply)
             break
     if best <= alpha:
         flag = UPPER
@@ -168,7 +253,7 @@ def _search(
     tt_data[slot, 0] = depth
     tt_data[slot, 1] = flag
     tt_data[slot, 2] = best_move
-    tt_data[slot, 3] = best
+    tt_data[slot, 3] = _to_table(best, ply)
     if ply == 0:
         counters[2] = best_move
     return best
@@ -188,23 +273,30 @@ def search(
     tt_data: np.ndarray,
     zobrist: np.ndarray,
     side: np.ndarray,
+    view: np.ndarray,
+    killers: np.ndarray,
+    history: np.ndarray,
     counters: np.ndarray,
 ) -> tuple[int, int, int, bool]:
     """Search ``s`` to ``depth`` plies: (best move, score for the player to move, nodes, completed).
 
     ``counters[1] = 1``, set by another thread while the search runs (it runs without the GIL), stops it.
     """
+    depth = min(depth, MAX_PLY - 2)
     stack = np.empty((depth + 2, s.shape[0]), dtype=np.int32)
     for j in range(s.shape[0]):
         stack[0, j] = s[j]
     moves = np.empty((depth + 1, n), dtype=np.int32)
     keys = np.empty((depth + 1, n), dtype=np.int32)
     work = np.zeros(3 * n, dtype=np.int32)
+    log = np.empty(1, dtype=np.int32)
+    scores = np.empty(p, dtype=np.int64)
     counters[0] = 0
     root = s[2 * n + TO_MOVE]
     counters[2] = -1
     score = _search(stack, 0, depth, -(WIN + 1), WIN + 1, root, kind, nb, cap, n, p, work, moves, keys,
-                    counters, node_limit, tt_keys, tt_data, zobrist, side)
+                    counters, node_limit, tt_keys, tt_data, zobrist, side, view[root, kind], killers, history, log,
+                    scores)
     return int(counters[2]), score, int(counters[0]), bool(counters[1] == 0)
 
 
@@ -213,15 +305,14 @@ class AtomsSearch:
 
     def __init__(self, game: Any) -> None:
         self.game = game
-        self.tables = Tables(game.n, game.players)
+        self.tables = Tables(game.n, game.players, len(INFO.evaluations))
         self._counters = np.zeros(3, dtype=np.int64)
 
     def new_game(self) -> None:
         self.tables.clear()
 
     def new_search(self, state: Any) -> None:
-        """A cleared transposition table: its scores are relative to one root player, so one per position."""
-        self.tables.clear()
+        """The tables are kept (their keys hold the root player and the evaluation); only the stop is cleared."""
         self._counters[1] = 0
 
     def stop(self) -> None:
@@ -235,5 +326,6 @@ class AtomsSearch:
         limit = 2**62 if node_limit is None or depth == 1 else node_limit
         t = self.tables
         move, score, nodes, completed = search(state.kernel_array(), depth, kind, g.neighbours, g.capacity, g.n,
-                                               g.players, limit, t.keys, t.data, t.zobrist, t.side, counters)
+                                               g.players, limit, t.keys, t.data, t.zobrist, t.side, t.view,
+                                               t.killers, t.history, counters)
         return Iteration(depth=depth, score=score, move=move, pv=[move], nodes=nodes, completed=completed)
