@@ -13,8 +13,10 @@ import pytest
 import damier
 from damier.ai import LEVELS, AlphaBetaAgent, MCTSAgent, RandomAgent, make_agent
 from damier.ai.spec import resolve
+from damier.ai.deepening import Deepening
 from damier.core.game import State
 from damier.games.atoms import INFO as ATOMS_INFO
+from damier.games.atoms.search import AtomsSearch
 
 #: Red to move; A1 (critical corner) explodes into B1, Blue's only square: the only immediate win.
 WIN_IN_ONE = "1r,1b,./.,.,./.,.,. r rb 2"
@@ -216,20 +218,81 @@ def paranoid_minimax(state: State, depth: int, root: int) -> float | None:
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_kernel_and_python_alphabeta_agree_on_the_score(players: int, depth: int) -> None:
+    """The kernel's exact search (no quiescence, no reductions) is the plain minimax of ``depth`` plies."""
     game = small_game(3, 4, players=players)
     compared = 0
     for state in random_positions(game, count=8, seed=100 * players + depth):
-        kernel = make_agent(f"alphabeta:depth={depth}", game)
+        kernel = Deepening(AtomsSearch(game, selective=False)).think(state, max_depth=depth)
         python = make_agent(f"alphabeta:depth={depth},kernel=false", game)
-        kernel_move, python_move = kernel.choose(state), python.choose(state)
-        assert kernel_move in state.legal_moves() and python_move in state.legal_moves()
+        python_move = python.choose(state)
+        assert kernel.move in state.legal_moves() and python_move in state.legal_moves()
         reference = paranoid_minimax(state, depth, state.player)
-        if reference is None or game.is_decided_score(kernel.info.score):
+        if reference is None or game.is_decided_score(kernel.score):
             continue
         compared += 1
-        assert kernel.info.score == python.info.score == reference, state.position()
-        assert kernel.info.depth == python.info.depth == depth
+        assert kernel.score == python.info.score == reference, state.position()
+        assert kernel.depth == python.info.depth == depth
     assert compared >= 4, "too few undecided positions to compare"
+
+
+def capturing_explosions(state: State) -> list[int]:
+    """The mover's critical squares next to another player's square (the moves the quiescence search tries)."""
+    cells = [cell for row in state.cells() for cell in row]  # type: ignore[attr-defined]
+    cols = state.game.board_shape[1]
+    me = state.player
+    found = []
+    for index, cell in enumerate(cells):
+        if cell.owner != me or cell.count != cell.capacity - 1:
+            continue
+        row, col = divmod(index, cols)
+        around = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+        if any(0 <= r < len(cells) // cols and 0 <= c < cols and cells[r * cols + c].owner not in (-1, me)
+               for r, c in around):
+            found.append(index)
+    return found
+
+
+def quiescent_minimax(state: State, depth: int, root: int, explosions: int = 2) -> float | None:
+    """Paranoid minimax to ``depth``, then at each leaf the side to move either stands on the evaluation or
+    starts one of its capturing explosions, ``explosions`` plies deep; None once a decided position is reached."""
+    if state.is_over():
+        return None
+    if depth > 0:
+        values = []
+        for move in state.legal_moves():
+            value = quiescent_minimax(_after(state, move), depth - 1, root, explosions)
+            if value is None:
+                return None
+            values.append(value)
+        return max(values) if state.player == root else min(values)
+    standing = state.game.evaluate(state, root)
+    if explosions == 0 or state.game.is_decided_score(standing):
+        return None if state.game.is_decided_score(standing) else standing
+    values = [standing]
+    for move in capturing_explosions(state):
+        value = quiescent_minimax(_after(state, move), 0, root, explosions - 1)
+        if value is None:
+            return None
+        values.append(value)
+    return max(values) if state.player == root else min(values)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_selective_kernel_search_is_minimax_with_a_quiescence_search(players: int, depth: int) -> None:
+    """Below the depth of the late-move reductions, the levels' search is exactly a minimax whose leaves try
+    the capturing explosions (the naive reference above); the positions must offer such explosions."""
+    game = small_game(4, 4, players=players)
+    compared = exploding = 0
+    for state in random_positions(game, count=40, seed=7 * players + depth, max_plies=16):
+        found = Deepening(AtomsSearch(game)).think(state, max_depth=depth)
+        reference = quiescent_minimax(state, depth, state.player)
+        if reference is None or game.is_decided_score(found.score):
+            continue
+        compared += 1
+        exploding += paranoid_minimax(state, depth, state.player) != reference
+        assert found.score == reference, state.position()
+    assert compared >= 10 and exploding >= 3, (compared, exploding)
 
 
 def test_forced_win_score_is_on_the_same_scale_in_both_searches() -> None:

@@ -29,6 +29,8 @@ MAX_COUNT = 16  # counts above this share a Zobrist key slot (only over-full squ
 MAX_PLY = 128
 DECIDED = WIN - 1000  # scores beyond this are won or lost positions (WIN minus the plies to the end)
 HISTORY_CAP = 1 << 20
+QUIESCENCE = 2  # plies of explosions tried beyond the depth
+LATE_DEPTH, LATE_MOVE = 3, 4  # from this depth, quiet moves from this index on are searched a ply less first
 
 
 class Tables:
@@ -126,10 +128,61 @@ def _reward(history: np.ndarray, killers: np.ndarray, to_move: int, mv: int, dep
     history[to_move, mv] = value
 
 
+@njit("int64(int32[:, ::1], int64, int64, int64, int64, int64, int64, int32[:, ::1], int32[::1], int64, int64, "
+      "int32[::1], int32[:, ::1], int64[::1], int32[::1], int64[::1])", cache=True)
+def _quiesce(stack: np.ndarray, ply: int, left: int, alpha: int, beta: int, root: int, kind: int, nb: np.ndarray,
+             cap: np.ndarray, n: int, p: int, work: np.ndarray, moves: np.ndarray, counters: np.ndarray,
+             log: np.ndarray, scores: np.ndarray) -> int:
+    """The score of a leaf once the explosions the side to move can start have been tried (``left`` more plies
+    of them): the side to move may also play a quiet move, whose score the evaluation stands for."""
+    s = stack[ply]
+    to_move = s[2 * n + TO_MOVE]
+    if to_move == TERMINAL:
+        return (WIN - ply) if s[2 * n + WINNER] == root else -(WIN - ply)
+    best = evaluate(s, root, kind, nb, cap, n, p, work, scores)
+    if left == 0 or ply + 1 >= stack.shape[0] - 1 or best > DECIDED or best < -DECIDED:
+        return best
+    maximizing = to_move == root
+    if (maximizing and best >= beta) or (not maximizing and best <= alpha):
+        return best
+    a, b = alpha, beta
+    if maximizing:
+        a = max(a, best)
+    else:
+        b = min(b, best)
+    child = stack[ply + 1]
+    for sq in range(n):
+        if s[n + sq] != to_move or s[sq] != cap[sq] - 1:
+            continue
+        touches = False  # only explosions that capture at once: a critical square next to another player's
+        for k in range(4):
+            t = nb[sq, k]
+            if t >= 0 and s[n + t] >= 0 and s[n + t] != to_move:
+                touches = True
+        if not touches:
+            continue
+        counters[0] += 1
+        for j in range(s.shape[0]):
+            child[j] = s[j]
+        apply(child, sq, nb, cap, n, p, work, log, False)
+        value = _quiesce(stack, ply + 1, left - 1, a, b, root, kind, nb, cap, n, p, work, moves, counters, log,
+                         scores)
+        if maximizing:
+            if value > best:
+                best = value
+                a = max(a, value)
+        elif value < best:
+            best = value
+            b = min(b, value)
+        if a >= b:
+            break
+    return best
+
+
 _SEARCH_SIGNATURE = (
     "int64(int32[:, ::1], int64, int64, int64, int64, int64, int64, int32[:, ::1], int32[::1], int64, int64, "
     "int32[::1], int32[:, ::1], int32[:, ::1], int64[::1], int64, uint64[::1], int32[:, ::1], uint64[:, :, ::1], "
-    "uint64[::1], uint64, int32[:, ::1], int32[:, ::1], int32[::1], int64[::1])"
+    "uint64[::1], uint64, int32[:, ::1], int32[:, ::1], int32[::1], int64[::1], int64, int64)"
 )
 
 
@@ -160,6 +213,8 @@ def _search(
     history: np.ndarray,
     log: np.ndarray,
     scores: np.ndarray,
+    quiescence: int,
+    late_move: int,
 ) -> int:
     s = stack[ply]
     counters[0] += 1
@@ -170,7 +225,8 @@ def _search(
     if to_move == TERMINAL:
         return (WIN - ply) if s[2 * n + WINNER] == root else -(WIN - ply)
     if depth == 0:
-        return evaluate(s, root, kind, nb, cap, n, p, work, scores)
+        return _quiesce(stack, ply, quiescence, alpha, beta, root, kind, nb, cap, n, p, work, moves, counters,
+                        log, scores)
     h = position_hash(s, n, zobrist, side) ^ view
     slot = int(h & np.uint64(tt_keys.shape[0] - 1))
     first = -1
@@ -193,37 +249,33 @@ def _search(
     best_move = row[0]
     a, b = alpha, beta
     child = stack[ply + 1]
+    killer = killers[ply]
     for i in range(k):
         mv = row[i]
+        quiet = s[mv] != cap[mv] - 1 and mv != killer[0] and mv != killer[1]
         for j in range(s.shape[0]):  # an explicit loop: slice assignment costs seconds of compile time
             child[j] = s[j]
         apply(child, mv, nb, cap, n, p, work, log, False)
-        if i == 0 or b - a <= 1:
+        # the child's array is only read below it, so it can be searched again without being rebuilt
+        if i == 0:
             value = _search(stack, ply + 1, depth - 1, a, b, root, kind, nb, cap, n, p, work, moves, keys,
                             counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history, log,
-                            scores)
-        elif maximizing:  # a null window: does this move beat the best so far?
-            value = _search(stack, ply + 1, depth - 1, a, a + 1, root, kind, nb, cap, n, p, work, moves, keys,
-                            counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history, log,
-                            scores)
-            if a < value < b and counters[1] == 0:
-                for j in range(s.shape[0]):
-                    child[j] = s[j]
-                apply(child, mv, nb, cap, n, p, work, log, False)
-                value = _search(stack, ply + 1, depth - 1, value, b, root, kind, nb, cap, n, p, work, moves,
-                                keys, counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers,
-                                history, log, scores)
+                            scores, quiescence, late_move)
         else:
-            value = _search(stack, ply + 1, depth - 1, b - 1, b, root, kind, nb, cap, n, p, work, moves, keys,
-                            counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history, log,
-                            scores)
-            if a < value < b and counters[1] == 0:
-                for j in range(s.shape[0]):
-                    child[j] = s[j]
-                apply(child, mv, nb, cap, n, p, work, log, False)
-                value = _search(stack, ply + 1, depth - 1, a, value, root, kind, nb, cap, n, p, work, moves,
-                                keys, counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers,
-                                history, log, scores)
+            # a null window (does this move beat the best so far?), a ply less for a late quiet move
+            lo, hi = (a, a + 1) if maximizing else (b - 1, b)
+            reduced = 1 if late_move > 0 and depth >= LATE_DEPTH and i >= late_move and quiet else 0
+            value = _search(stack, ply + 1, depth - 1 - reduced, lo, hi, root, kind, nb, cap, n, p, work, moves,
+                            keys, counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history,
+                            log, scores, quiescence, late_move)
+            if reduced and (value > a if maximizing else value < b) and counters[1] == 0:
+                value = _search(stack, ply + 1, depth - 1, lo, hi, root, kind, nb, cap, n, p, work, moves, keys,
+                                counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history,
+                                log, scores, quiescence, late_move)
+            if a < value < b and b - a > 1 and counters[1] == 0:
+                value = _search(stack, ply + 1, depth - 1, a, b, root, kind, nb, cap, n, p, work, moves, keys,
+                                counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history,
+                                log, scores, quiescence, late_move)
         if counters[1] == 1:
             return 0
         if maximizing:
@@ -277,13 +329,17 @@ def search(
     killers: np.ndarray,
     history: np.ndarray,
     counters: np.ndarray,
+    quiescence: int,
+    late_move: int,
 ) -> tuple[int, int, int, bool]:
-    """Search ``s`` to ``depth`` plies: (best move, score for the player to move, nodes, completed).
+    """Search ``s`` to ``depth`` plies: (best move, score for the player to move, nodes, completed), with
+    ``quiescence`` plies of explosions at the leaves and, when ``late_move`` > 0, the quiet moves from that index
+    on searched a ply less first.
 
     ``counters[1] = 1``, set by another thread while the search runs (it runs without the GIL), stops it.
     """
     depth = min(depth, MAX_PLY - 2)
-    stack = np.empty((depth + 2, s.shape[0]), dtype=np.int32)
+    stack = np.empty((depth + quiescence + 2, s.shape[0]), dtype=np.int32)
     for j in range(s.shape[0]):
         stack[0, j] = s[j]
     moves = np.empty((depth + 1, n), dtype=np.int32)
@@ -296,15 +352,20 @@ def search(
     counters[2] = -1
     score = _search(stack, 0, depth, -(WIN + 1), WIN + 1, root, kind, nb, cap, n, p, work, moves, keys,
                     counters, node_limit, tt_keys, tt_data, zobrist, side, view[root, kind], killers, history, log,
-                    scores)
+                    scores, quiescence, late_move)
     return int(counters[2]), score, int(counters[0]), bool(counters[1] == 0)
 
 
 class AtomsSearch:
-    """The Atoms kernel's fixed-depth search (the ``search`` feature, driven by ``damier.ai.deepening``)."""
+    """The Atoms kernel's fixed-depth search (the ``search`` feature, driven by ``damier.ai.deepening``).
 
-    def __init__(self, game: Any) -> None:
+    ``selective`` (the default) adds the quiescence search and the late-move reductions; without it, a depth is
+    exactly the minimax value of that many plies (what the tests compare with a plain minimax).
+    """
+
+    def __init__(self, game: Any, selective: bool = True) -> None:
         self.game = game
+        self.quiescence, self.late_move = (QUIESCENCE, LATE_MOVE) if selective else (0, 0)
         self.tables = Tables(game.n, game.players, len(INFO.evaluations))
         self._counters = np.zeros(3, dtype=np.int64)
 
@@ -327,5 +388,6 @@ class AtomsSearch:
         t = self.tables
         move, score, nodes, completed = search(state.kernel_array(), depth, kind, g.neighbours, g.capacity, g.n,
                                                g.players, limit, t.keys, t.data, t.zobrist, t.side, t.view,
-                                               t.killers, t.history, counters)
+                                               t.killers, t.history, counters, self.quiescence,
+                                               self.late_move)
         return Iteration(depth=depth, score=score, move=move, pv=[move], nodes=nodes, completed=completed)
