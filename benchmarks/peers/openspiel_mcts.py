@@ -1,7 +1,7 @@
 """damier's MCTS against OpenSpiel's Python MCTS bot, on the same damier game seen as an OpenSpiel game.
 
     python benchmarks/peers/openspiel_mcts.py [--game atoms] [--opt rows=5 --opt cols=5] [--positions 4]
-        [--plies 6] [--rate-time 2.0] [--time 0.2 1.0] [--games 20] [--opening 2] [--uct-c 2.0] [--seed 0]
+        [--plies 6] [--rate-time 2.0] [--repeats 3] [--time 0.2 1.0] [--games 20] [--opening 2] [--uct-c 2.0] [--seed 0]
         [--json]
 
 OpenSpiel is not a dependency of damier: run the script with a Python that has ``open_spiel`` (PyPI) and
@@ -23,11 +23,13 @@ What it does:
    by ``--plies`` uniformly random plies from the start): OpenSpiel's ``MCTSBot`` (UCT, ``uct_c``, with
    ``RandomRolloutEvaluator(n_rollouts=1)``: one random game per simulation, played through the wrapper) and
    damier's ``MCTSAgent`` (UCT, one random playout per simulation, in the game's kernel when it has one), each
-   given ``--rate-time`` seconds on the same position; a simulation is one descent, one evaluation and its
-   backup in both (OpenSpiel's root ``explore_count``, damier's ``info.nodes``);
-3. for each ``--time``, a match at that many seconds a move for both (wall clock), ``--games`` games with the
-   seats alternated, each pair of games starting from the same seeded random opening of ``--opening`` plies;
-   wins, draws and losses of damier's MCTS with a Wilson 95% interval on its score (a draw counts half).
+   given ``--repeats`` searches of ``--rate-time`` seconds on the same position, in turn (the median counts);
+   a simulation is one descent, one evaluation and its backup in both (OpenSpiel's root ``explore_count``,
+   damier's ``info.nodes``);
+3. for each ``--time``, a match at that many seconds a move for both (wall clock; ``--odds K`` gives OpenSpiel's
+   bot K times that), ``--games`` games with the seats alternated, each pair of games starting from the same
+   seeded random opening of ``--opening`` plies; wins, draws and losses of damier's MCTS with a Wilson 95%
+   interval on its score (a draw counts half).
 
 OpenSpiel's ``MCTSBot`` takes a number of simulations, not a time: ``TimedMCTSBot`` below stops its search when
 the time is up (checked before each simulation, after at least one), and otherwise is OpenSpiel's bot as it is
@@ -41,6 +43,7 @@ import json
 import math
 import platform
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -275,18 +278,28 @@ def positions(game: Game, count: int, plies: int, seed: int) -> list[tuple[str, 
     return found
 
 
-def rates(os_game: DamierGame, state: State, seconds: float, uct_c: float, seed: int) -> dict[str, Any]:
-    """Simulations per second of both searches on ``state``, ``seconds`` each (damier's tree not reused)."""
-    ours = MCTSAgent(time_limit=seconds, seed=seed, reuse=False)
-    ours.choose(state)
-    theirs = TimedMCTSBot(os_game, seconds, uct_c, seed)
-    theirs.step(os_game.new_initial_state(state))
-    damier_rate = ours.info.nodes / ours.info.seconds
-    openspiel_rate = theirs.last_sims / theirs.last_seconds
-    return {"damier_sims": ours.info.nodes, "damier_seconds": round(ours.info.seconds, 3),
-            "damier_sims_per_s": round(damier_rate, 1), "openspiel_sims": theirs.last_sims,
-            "openspiel_seconds": round(theirs.last_seconds, 3), "openspiel_sims_per_s": round(openspiel_rate, 1),
-            "ratio": round(damier_rate / openspiel_rate, 1)}
+def rates(os_game: DamierGame, state: State, seconds: float, uct_c: float, seed: int, repeats: int) -> dict[str, Any]:
+    """Simulations per second of both searches on ``state``: ``repeats`` rounds of ``seconds`` each, damier's and
+    OpenSpiel's in turn (damier's tree not reused); the median round of each, and their ratio. On a shared
+    machine a round can lose a share of its core, so the medians are the figures."""
+    ours_rates: list[float] = []
+    theirs_rates: list[float] = []
+    sims = {"damier": 0, "openspiel": 0}
+    for round_ in range(repeats):
+        ours = MCTSAgent(time_limit=seconds, seed=seed + round_, reuse=False)
+        ours.choose(state)
+        ours_rates.append(ours.info.nodes / ours.info.seconds)
+        sims["damier"] += ours.info.nodes
+        theirs = TimedMCTSBot(os_game, seconds, uct_c, seed + round_)
+        theirs.step(os_game.new_initial_state(state))
+        theirs_rates.append(theirs.last_sims / theirs.last_seconds)
+        sims["openspiel"] += theirs.last_sims
+    damier_rate = statistics.median(ours_rates)
+    openspiel_rate = statistics.median(theirs_rates)
+    return {"damier_sims_per_s": round(damier_rate, 1), "openspiel_sims_per_s": round(openspiel_rate, 1),
+            "ratio": round(damier_rate / openspiel_rate, 1),
+            "damier_rounds": [round(r) for r in ours_rates], "openspiel_rounds": [round(r) for r in theirs_rates],
+            "damier_sims": sims["damier"], "openspiel_sims": sims["openspiel"]}
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -300,14 +313,15 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_game(os_game: DamierGame, opening: list[int], damier_seat: int, seconds: float, uct_c: float,
-              seed: int) -> dict[str, Any]:
-    """One game from ``opening``: damier's MCTS in ``damier_seat``, OpenSpiel's bot in the other seat(s)."""
+              seed: int, odds: float = 1.0) -> dict[str, Any]:
+    """One game from ``opening``: damier's MCTS in ``damier_seat`` (``seconds`` a move), OpenSpiel's bot in the
+    other seat(s) (``seconds * odds`` a move)."""
     game = os_game.damier_game
     state = game.new_state(seed)
     for move in opening:
         state._apply(move)
     ours = MCTSAgent(time_limit=seconds, seed=seed)
-    theirs = TimedMCTSBot(os_game, seconds, uct_c, seed + 1)
+    theirs = TimedMCTSBot(os_game, seconds * odds, uct_c, seed + 1)
     chance_rng = random.Random(seed + 2)
     sims = {"damier": [], "openspiel": []}  # type: dict[str, list[float]]
     while not state.is_over():
@@ -330,7 +344,7 @@ def play_game(os_game: DamierGame, opening: list[int], damier_seat: int, seconds
 
 
 def match(os_game: DamierGame, seconds: float, games: int, opening_plies: int, uct_c: float, seed: int,
-          log: Any) -> dict[str, Any]:
+          log: Any, odds: float = 1.0) -> dict[str, Any]:
     game = os_game.damier_game
     results = []
     opening: list[int] = []
@@ -346,7 +360,7 @@ def match(os_game: DamierGame, seconds: float, games: int, opening_plies: int, u
                 scratch._apply(move)
                 opening.append(move)
         seat = index % game.num_players
-        record = play_game(os_game, opening, seat, seconds, uct_c, seed * 1000 + index)
+        record = play_game(os_game, opening, seat, seconds, uct_c, seed * 1000 + index, odds)
         results.append(record)
         print(f"  {seconds} s/move game {index + 1}/{games}: damier in seat {seat} {record['result']} "
               f"({record['plies']} plies; {record['reason']})", file=log, flush=True)
@@ -354,7 +368,8 @@ def match(os_game: DamierGame, seconds: float, games: int, opening_plies: int, u
     draws = sum(r["result"] == "draw" for r in results)
     losses = sum(r["result"] == "loss" for r in results)
     low, high = wilson(wins + draws / 2, games)
-    return {"time": seconds, "games": games, "wins": wins, "draws": draws, "losses": losses,
+    return {"time": seconds, "openspiel_time": seconds * odds, "games": games, "wins": wins, "draws": draws,
+            "losses": losses,
             "score": round((wins + draws / 2) / games, 3) if games else None,
             "wilson95": [round(low, 3), round(high, 3)],
             "mean_plies": round(sum(r["plies"] for r in results) / max(1, games), 1),
@@ -380,10 +395,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="a game option (repeatable); atoms defaults to rows=5 cols=5 here")
     parser.add_argument("--positions", type=int, default=4, help="the start and N-1 random mid-game positions")
     parser.add_argument("--plies", type=int, default=6, help="random plies to each mid-game position")
-    parser.add_argument("--rate-time", type=float, default=2.0, help="seconds of search per position and engine")
+    parser.add_argument("--rate-time", type=float, default=2.0, help="seconds of one search, per position and engine")
+    parser.add_argument("--repeats", type=int, default=3, help="searches per position and engine (the median counts)")
     parser.add_argument("--time", type=float, nargs="*", default=[0.2], help="seconds a move in the matches")
     parser.add_argument("--games", type=int, default=20, help="games per match (0: no match)")
     parser.add_argument("--opening", type=int, default=2, help="random plies shared by each pair of games")
+    parser.add_argument("--odds", type=float, default=1.0,
+                        help="OpenSpiel's time a move is --time times this (1: equal time)")
     parser.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel's UCT constant (its examples' 2)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
@@ -408,15 +426,16 @@ def main(argv: list[str] | None = None) -> int:
     rate_rows = []
     for label, state in positions(game, args.positions, args.plies, args.seed):
         row = {"position": label, "fen": state.position(), "legal_moves": len(state.legal_moves()),
-               **rates(os_game, state, args.rate_time, args.uct_c, args.seed)}
+               **rates(os_game, state, args.rate_time, args.uct_c, args.seed, args.repeats)}
         rate_rows.append(row)
         print(f"{label}: {row['legal_moves']} legal moves; damier {row['damier_sims_per_s']:.0f} sims/s, "
               f"OpenSpiel {row['openspiel_sims_per_s']:.0f} sims/s: {row['ratio']}x", file=log, flush=True)
 
     matches = []
     for seconds in args.time if args.games else []:
-        print(f"match at {seconds} s a move, {args.games} games:", file=log, flush=True)
-        result = match(os_game, seconds, args.games, args.opening, args.uct_c, args.seed, log)
+        theirs = "" if args.odds == 1 else f" (OpenSpiel {seconds * args.odds:g} s)"
+        print(f"match at {seconds} s a move{theirs}, {args.games} games:", file=log, flush=True)
+        result = match(os_game, seconds, args.games, args.opening, args.uct_c, args.seed, log, args.odds)
         matches.append(result)
         print(f"  damier W {result['wins']} D {result['draws']} L {result['losses']}, score {result['score']} "
               f"(Wilson 95% {result['wilson95'][0]}-{result['wilson95'][1]}); mean sims/s in play: damier "
@@ -426,8 +445,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         report = {"game": args.game, "options": options, "openspiel_name": short_name,
                   "python": platform.python_version(), "open_spiel": _version(),
-                  "uct_c": args.uct_c, "seed": args.seed, "rate_time": args.rate_time, "rates": rate_rows,
-                  "matches": matches}
+                  "uct_c": args.uct_c, "seed": args.seed, "rate_time": args.rate_time, "repeats": args.repeats,
+                  "rates": rate_rows, "matches": matches}
         print(json.dumps(report, indent=2))
     return 0
 
