@@ -67,8 +67,8 @@ def position_hash(s: np.ndarray, n: int, zobrist: np.ndarray, side: np.ndarray) 
 @njit(cache=True)
 def _order(s: np.ndarray, moves: np.ndarray, k: int, first: int, cap: np.ndarray, n: int, keys: np.ndarray,
            killer: np.ndarray, history: np.ndarray) -> None:
-    """Sort ``moves[:k]`` best-first: the table move, exploding squares, killers, corners, edges, the rest;
-    by history within a group."""
+    """Give ``moves[:k]`` their ordering keys: the table move, exploding squares, killers, corners, edges, the
+    rest; by history within a group (``_pick`` takes them best-first)."""
     for i in range(k):
         sq = moves[i]
         if sq == first:
@@ -82,16 +82,20 @@ def _order(s: np.ndarray, moves: np.ndarray, k: int, first: int, cap: np.ndarray
         else:
             group = 4 - cap[sq]  # corners 2, edges 1, the rest 0
         keys[i] = group * HISTORY_CAP + history[sq]
-    for i in range(1, k):  # insertion sort, descending keys, stable
-        key = keys[i]
-        mv = moves[i]
-        j = i - 1
-        while j >= 0 and keys[j] < key:
-            keys[j + 1] = keys[j]
-            moves[j + 1] = moves[j]
-            j -= 1
-        keys[j + 1] = key
-        moves[j + 1] = mv
+
+
+@njit(cache=True)
+def _pick(moves: np.ndarray, keys: np.ndarray, i: int, k: int) -> int:
+    """Swap the best of ``moves[i:k]`` into place ``i`` and return it: a cut-off after a few moves leaves the
+    rest unsorted (a full sort cost more than the search of most nodes near the leaves)."""
+    best = i
+    for j in range(i + 1, k):
+        if keys[j] > keys[best]:
+            best = j
+    if best != i:
+        moves[i], moves[best] = moves[best], moves[i]
+        keys[i], keys[best] = keys[best], keys[i]
+    return int(moves[i])
 
 
 @njit(cache=True)
@@ -250,8 +254,9 @@ def _search(
     a, b = alpha, beta
     child = stack[ply + 1]
     killer = killers[ply]
+    order = keys[ply]
     for i in range(k):
-        mv = row[i]
+        mv = _pick(row, order, i, k)
         quiet = s[mv] != cap[mv] - 1 and mv != killer[0] and mv != killer[1]
         for j in range(s.shape[0]):  # an explicit loop: slice assignment costs seconds of compile time
             child[j] = s[j]
