@@ -98,12 +98,17 @@ def load_peer(folder: Path, shape: tuple[int, int], backend: str) -> tuple[Any, 
     return engine, minimax
 
 
-def _worker(conn: multiprocessing.connection.Connection, minimax: Any) -> None:
+def _worker(conn: multiprocessing.connection.Connection, parent: multiprocessing.connection.Connection,
+            minimax: Any) -> None:
     """The peer's search in its own process: ("seed", s) seeds its ``random``; ("search", board, player, depth,
-    randomness) answers (move, seconds)."""
+    randomness) answers (move, seconds). It ends when the match's process does (the pipe's end)."""
+    parent.close()  # so that the match's end closes the pipe
     conn.send("ready")
     while True:
-        message = conn.recv()
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
         if message[0] == "seed":
             random.seed(message[1])
             conn.send("ok")
@@ -128,8 +133,10 @@ class PeerPlayer:
 
     def _start(self) -> None:
         self._conn, child = self._context.Pipe()
-        self._process = self._context.Process(target=_worker, args=(child, self.minimax), daemon=True)
+        self._process = self._context.Process(target=_worker, args=(child, self._conn, self.minimax),
+                                              daemon=True)
         self._process.start()
+        child.close()
         if self._conn.recv() != "ready":
             raise RuntimeError("the peer's worker did not start")
 
@@ -348,7 +355,8 @@ def calibrate(settings: Settings, peer: PeerPlayer, engine: Any) -> float:
     return seconds
 
 
-def run(settings: Settings, games: int, peer: PeerPlayer, engine: Any, quiet: bool) -> dict[str, Any]:
+def run(settings: Settings, games: int, peer: PeerPlayer, engine: Any) -> dict[str, Any]:
+    """The match; each game's result and the figures so far go to stderr as it ends."""
     warm_up(settings)
     damier_side, peer_side = Side(), Side()
     peer_mean = [calibrate(settings, peer, engine), 1] if settings.depth is not None else [0.0, 0]
@@ -357,13 +365,12 @@ def run(settings: Settings, games: int, peer: PeerPlayer, engine: Any, quiet: bo
     for index in range(games):
         result = play_game(settings, peer, engine, index, damier_side, peer_side, peer_mean)
         results.append(result)
-        if not quiet:
-            so_far = summarise(results, damier_side, peer_side)
-            d, p = so_far["damier"], so_far["peer"]
-            print(f"game {index + 1}/{games}: damier ({result['damier']}) {'won' if result['damier_won'] else 'lost'}"
-                  f" in {result['plies']} plies; damier {so_far['wins']}/{so_far['games']} "
-                  f"(CI {so_far['score_ci95']}), s/move {d['mean_s']} vs {p['mean_s']}, depth {d['mean_depth']} vs "
-                  f"{p['mean_depth_plies']} plies [{time.perf_counter() - started:.0f} s]", file=sys.stderr, flush=True)
+        so_far = summarise(results, damier_side, peer_side)
+        d, p = so_far["damier"], so_far["peer"]
+        print(f"game {index + 1}/{games}: damier ({result['damier']}) {'won' if result['damier_won'] else 'lost'}"
+              f" in {result['plies']} plies; damier {so_far['wins']}/{so_far['games']} "
+              f"(CI {so_far['score_ci95']}), s/move {d['mean_s']} vs {p['mean_s']}, depth {d['mean_depth']} vs "
+              f"{p['mean_depth_plies']} plies [{time.perf_counter() - started:.0f} s]", file=sys.stderr, flush=True)
     return {"summary": summarise(results, damier_side, peer_side), "games": results,
             "seconds": round(time.perf_counter() - started, 1)}
 
@@ -417,7 +424,7 @@ def main() -> None:
                         damier_spec=args.damier, opening=args.opening, seed=args.seed)
     peer = PeerPlayer(minimax, args.randomness)
     try:
-        report = run(settings, args.games, peer, engine, args.json)
+        report = run(settings, args.games, peer, engine)
     finally:
         peer.close()
     report = {"peer_commit": commit, "peer_sha256": sha, "peer_restarts": peer.restarts,
