@@ -43,6 +43,7 @@ import multiprocessing
 import multiprocessing.connection
 import platform
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -103,6 +104,8 @@ def _worker(conn: multiprocessing.connection.Connection, parent: multiprocessing
     """The peer's search in its own process: ("seed", s) seeds its ``random``; ("search", board, player, depth,
     randomness) answers (move, seconds). It ends when the match's process does (the pipe's end)."""
     parent.close()  # so that the match's end closes the pipe
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupted match stops in its own process
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     conn.send("ready")
     while True:
         try:
@@ -356,14 +359,23 @@ def calibrate(settings: Settings, peer: PeerPlayer, engine: Any) -> float:
 
 
 def run(settings: Settings, games: int, peer: PeerPlayer, engine: Any) -> dict[str, Any]:
-    """The match; each game's result and the figures so far go to stderr as it ends."""
+    """The match; each game's result and the figures so far go to stderr as it ends. An interrupt (Ctrl-C,
+    ``kill -INT`` or ``kill -TERM``) ends the match with the games finished so far (the game in progress is dropped)."""
     warm_up(settings)
     damier_side, peer_side = Side(), Side()
     peer_mean = [calibrate(settings, peer, engine), 1] if settings.depth is not None else [0.0, 0]
-    results = []
+    results: list[dict[str, Any]] = []
     started = time.perf_counter()
     for index in range(games):
-        result = play_game(settings, peer, engine, index, damier_side, peer_side, peer_mean)
+        kept = (len(damier_side.seconds), len(damier_side.allotted), len(peer_side.seconds))
+        try:
+            result = play_game(settings, peer, engine, index, damier_side, peer_side, peer_mean)
+        except KeyboardInterrupt:
+            del damier_side.seconds[kept[0]:], damier_side.depths[kept[0]:], damier_side.allotted[kept[1]:]
+            del peer_side.seconds[kept[2]:], peer_side.depths[kept[2]:]
+            print(f"interrupted during game {index + 1}: the {index} games finished are reported", file=sys.stderr)
+            return {"summary": summarise(results, damier_side, peer_side), "games": results, "interrupted": True,
+                    "seconds": round(time.perf_counter() - started, 1)}
         results.append(result)
         so_far = summarise(results, damier_side, peer_side)
         d, p = so_far["damier"], so_far["peer"]
@@ -371,7 +383,7 @@ def run(settings: Settings, games: int, peer: PeerPlayer, engine: Any) -> dict[s
               f" in {result['plies']} plies; damier {so_far['wins']}/{so_far['games']} "
               f"(CI {so_far['score_ci95']}), s/move {d['mean_s']} vs {p['mean_s']}, depth {d['mean_depth']} vs "
               f"{p['mean_depth_plies']} plies [{time.perf_counter() - started:.0f} s]", file=sys.stderr, flush=True)
-    return {"summary": summarise(results, damier_side, peer_side), "games": results,
+    return {"summary": summarise(results, damier_side, peer_side), "games": results, "interrupted": False,
             "seconds": round(time.perf_counter() - started, 1)}
 
 
@@ -381,6 +393,8 @@ def show(report: dict[str, Any]) -> None:
             if m["peer_depth"] is not None else f"{m['time']} s a move for both (the peer deepening)")
     print(f"peer: notshridhar/chain-reaction-ai {report['peer_commit'][:12]}, sources sha256 {report['peer_sha256']}, "
           f"{m['backend']} backend; board {m['rows']}x{m['cols']}; {mode}; damier {m['damier_spec']!r}")
+    if report["interrupted"]:
+        print("interrupted: the games finished before the interrupt")
     print(f"{s['games']} games (seed {m['seed']}, opening {m['opening']} plies), {report['seconds']} s: damier "
           f"{s['wins']} W / {s['draws']} D / {s['losses']} L, score {s['score']} (95% CI {s['score_ci95'][0]}-"
           f"{s['score_ci95'][1]}); as Red {s['wins_as_red']}, as Blue {s['wins_as_blue']}")
@@ -399,7 +413,14 @@ def parse_board(text: str) -> tuple[int, int]:
     return int(rows), int(cols)
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    # a match run in the background (nohup, &) starts with SIGINT ignored: both signals end it with its figures
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--peer", type=Path, required=True, help="chain-reaction-ai's folder (C backend built).")
     parser.add_argument("--board", default="9x6", help="ROWSxCOLS as the peer's shape (default 9x6; 8x8).")
