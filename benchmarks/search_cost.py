@@ -41,6 +41,7 @@ class TimedSearch:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.seconds = 0.0
+        self.partial_moves = getattr(inner, "partial_moves", False)
 
     def new_game(self) -> None:
         self.inner.new_game()

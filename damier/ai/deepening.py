@@ -3,7 +3,8 @@
 A game's kernel provides a fixed-depth search (``damier.core.search.FixedDepthSearch``); games without one are
 searched by the generic alpha-beta over the contract (``damier.ai.alphabeta.ContractSearch``), through the same
 driver. One time rule: an alarm stops the running depth at the deadline, and no new depth starts once more than
-``NEXT_DEPTH_SHARE`` of the time is spent (the next depth would most likely not finish). One report type,
+``NEXT_DEPTH_SHARE`` of the time is spent (the next depth would most likely not finish); a depth stopped early
+is discarded, unless its search declares ``partial_moves`` and found a better root move. One report type,
 ``Iteration``. The alarms of every search share one thread (``Alarms``): starting a thread per move cost about a
 millisecond, a tenth of a 10 ms move.
 
@@ -116,6 +117,7 @@ class Deepening:
         self.searcher.new_search(state)
         alarm = None if seconds is None else ALARMS.set(seconds, self.stop)
         best = Iteration(depth=0, move=legal[0], pv=[legal[0]])
+        partial = getattr(self.searcher, "partial_moves", False)
         total = 0
         try:
             for depth in range(1, (max_depth or 64) + 1):
@@ -125,6 +127,10 @@ class Deepening:
                 found = self.searcher.search(state, depth, remaining, evaluation)
                 total += found.nodes
                 if not found.completed and depth > 1:
+                    if partial and found.move is not None and found.move != best.move and found.move in legal:
+                        # a root move proven better than the last depth's best before the stop
+                        best = Iteration(depth=best.depth, score=best.score, move=found.move, pv=[found.move],
+                                         nodes=total, seconds=time.perf_counter() - started)
                     break
                 elapsed = time.perf_counter() - started
                 move = legal[0] if found.move is None else found.move

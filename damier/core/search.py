@@ -13,7 +13,12 @@ from damier.core.game import Iteration, State
 
 
 class FixedDepthSearch(Protocol):
-    """A fixed-depth alpha-beta search with its own tables, which another thread may stop."""
+    """A fixed-depth alpha-beta search with its own tables, which another thread may stop.
+
+    A search that sets a class attribute ``partial_moves = True`` promises more of a depth stopped early: its
+    ``move`` is then the best of the root moves searched to the end at that depth, the first of which was the
+    previous depth's best (None when not even that one was), so the driver plays it.
+    """
 
     def new_game(self) -> None:
         """Forget everything learnt in the previous game (transposition table, move ordering)."""

@@ -295,7 +295,7 @@ def _search(
                 best_move = mv
                 if value < b:
                     b = value
-        if ply == 0 and i == 0:
+        if ply == 0:  # the best root move so far, every move before it searched to the end
             counters[2] = best_move
         if a >= b:
             _reward(history, killers, to_move, mv, depth, ply)
@@ -364,9 +364,14 @@ def search(
 class AtomsSearch:
     """The Atoms kernel's fixed-depth search (the ``search`` feature, driven by ``damier.ai.deepening``).
 
+    A depth stopped early answers the best of the root moves searched to the end (the previous depth's best is
+    searched first), or no move when not even that one was (``partial_moves``).
+
     ``selective`` (the default) adds the quiescence search and the late-move reductions; without it, a depth is
     exactly the minimax value of that many plies (what the tests compare with a plain minimax).
     """
+
+    partial_moves = True
 
     def __init__(self, game: Any, selective: bool = True) -> None:
         self.game = game
@@ -395,4 +400,6 @@ class AtomsSearch:
                                                g.players, limit, t.keys, t.data, t.zobrist, t.side, t.view,
                                                t.killers, t.history, counters, self.quiescence,
                                                self.late_move)
-        return Iteration(depth=depth, score=score, move=move, pv=[move], nodes=nodes, completed=completed)
+        if completed or move >= 0:
+            return Iteration(depth=depth, score=score, move=move, pv=[move], nodes=nodes, completed=completed)
+        return Iteration(depth=depth, nodes=nodes, completed=False)

@@ -1,0 +1,57 @@
+"""The one iterative-deepening driver: a depth stopped early, and the shared alarm thread."""
+
+from __future__ import annotations
+
+import threading
+
+import damier
+from damier.ai.deepening import ALARMS, Deepening
+from damier.core.game import Iteration, State
+
+
+class Scripted:
+    """A fixed-depth search that answers from a script: depth d completes unless d is ``stopped_at``, where it
+    answers ``partial_move`` as a search stopped early does."""
+
+    def __init__(self, moves: dict[int, int], stopped_at: int, partial_move: int | None, partial: bool) -> None:
+        self.moves, self.stopped_at, self.partial_move = moves, stopped_at, partial_move
+        self.partial_moves = partial
+        self.depths: list[int] = []
+
+    def new_game(self) -> None:
+        pass
+
+    def new_search(self, state: State) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+    def search(self, state: State, depth: int, node_limit: int | None, evaluation: str | None) -> Iteration:
+        self.depths.append(depth)
+        if depth == self.stopped_at:
+            return Iteration(depth=depth, move=self.partial_move, nodes=1, completed=False)
+        return Iteration(depth=depth, score=depth, move=self.moves[depth], pv=[self.moves[depth]], nodes=1)
+
+
+def test_a_stopped_depth_gives_its_better_root_move_only_when_its_search_vouches_for_it() -> None:
+    state = damier.load("atoms", rows=3, cols=3).new_state()
+    a, b, c = state.legal_moves()[:3]
+    vouching = Scripted({1: a, 2: b}, stopped_at=3, partial_move=c, partial=True)
+    found = Deepening(vouching).think(state, max_depth=5)
+    assert (found.move, found.depth, found.score, vouching.depths) == (c, 2, 2, [1, 2, 3])
+    silent = Scripted({1: a, 2: b}, stopped_at=3, partial_move=c, partial=False)
+    assert Deepening(silent).think(state, max_depth=5).move == b
+    nothing = Scripted({1: a, 2: b}, stopped_at=3, partial_move=None, partial=True)
+    assert Deepening(nothing).think(state, max_depth=5).move == b
+
+
+def test_alarms_ring_in_time_order_and_a_cancelled_one_never_rings() -> None:
+    rang: list[str] = []
+    done = threading.Event()
+    ALARMS.set(0.06, lambda: (rang.append("late"), done.set()))
+    cancelled = ALARMS.set(0.03, lambda: rang.append("cancelled"))
+    ALARMS.set(0.01, lambda: rang.append("early"))
+    ALARMS.cancel(cancelled)
+    assert done.wait(5)
+    assert rang == ["early", "late"]
