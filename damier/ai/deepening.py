@@ -92,6 +92,15 @@ class Deepening:
     def __init__(self, searcher: FixedDepthSearch) -> None:
         self.searcher = searcher
         self._stopped = threading.Event()
+        self._deadline = threading.Lock()
+        self._thinking: object | None = None  # the running think, which its alarm may stop
+
+    def _ring(self, think: object) -> None:
+        """The alarm of ``think``: it stops that think only, never one begun after it (an alarm that rang as its
+        think ended and was cancelled must not stop the next)."""
+        with self._deadline:
+            if self._thinking is think:
+                self.stop()
 
     def new_game(self) -> None:
         self.searcher.new_game()
@@ -115,7 +124,8 @@ class Deepening:
         started = time.perf_counter()
         self._stopped.clear()
         self.searcher.new_search(state)
-        alarm = None if seconds is None else ALARMS.set(seconds, self.stop)
+        think = self._thinking = object()
+        alarm = None if seconds is None else ALARMS.set(seconds, lambda: self._ring(think))
         best = Iteration(depth=0, move=legal[0], pv=[legal[0]])
         partial = getattr(self.searcher, "partial_moves", False)
         total = 0
@@ -148,6 +158,8 @@ class Deepening:
         finally:
             if alarm is not None:
                 ALARMS.cancel(alarm)
+            with self._deadline:
+                self._thinking = None
         best.nodes = total
         best.seconds = time.perf_counter() - started
         return best
