@@ -133,10 +133,10 @@ def _reward(history: np.ndarray, killers: np.ndarray, to_move: int, mv: int, dep
 
 
 @njit("int64(int32[:, ::1], int64, int64, int64, int64, int64, int64, int32[:, ::1], int32[::1], int64, int64, "
-      "int32[::1], int32[:, ::1], int64[::1], int32[::1], int64[::1])", cache=True)
+      "int32[::1], int64[::1], int32[::1], int64[::1])", cache=True)
 def _quiesce(stack: np.ndarray, ply: int, left: int, alpha: int, beta: int, root: int, kind: int, nb: np.ndarray,
-             cap: np.ndarray, n: int, p: int, work: np.ndarray, moves: np.ndarray, counters: np.ndarray,
-             log: np.ndarray, scores: np.ndarray) -> int:
+             cap: np.ndarray, n: int, p: int, work: np.ndarray, counters: np.ndarray, log: np.ndarray,
+             scores: np.ndarray) -> int:
     """The score of a leaf once the explosions the side to move can start have been tried (``left`` more plies
     of them): the side to move may also play a quiet move, whose score the evaluation stands for."""
     s = stack[ply]
@@ -169,8 +169,7 @@ def _quiesce(stack: np.ndarray, ply: int, left: int, alpha: int, beta: int, root
         for j in range(s.shape[0]):
             child[j] = s[j]
         apply(child, sq, nb, cap, n, p, work, log, False)
-        value = _quiesce(stack, ply + 1, left - 1, a, b, root, kind, nb, cap, n, p, work, moves, counters, log,
-                         scores)
+        value = _quiesce(stack, ply + 1, left - 1, a, b, root, kind, nb, cap, n, p, work, counters, log, scores)
         if maximizing:
             if value > best:
                 best = value
@@ -229,8 +228,8 @@ def _search(
     if to_move == TERMINAL:
         return (WIN - ply) if s[2 * n + WINNER] == root else -(WIN - ply)
     if depth == 0:
-        return _quiesce(stack, ply, quiescence, alpha, beta, root, kind, nb, cap, n, p, work, moves, counters,
-                        log, scores)
+        return _quiesce(stack, ply, quiescence, alpha, beta, root, kind, nb, cap, n, p, work, counters, log,
+                        scores)
     h = position_hash(s, n, zobrist, side) ^ view
     slot = int(h & np.uint64(tt_keys.shape[0] - 1))
     first = -1
