@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from damier.core.game import Iteration
+from damier.core.scores import from_table, to_table
 from damier.games.atoms import INFO
 from damier.games.atoms.evaluation import WIN, evaluate
 from damier.games.atoms.kernel import TERMINAL, TO_MOVE, WINNER, apply, legal_moves
@@ -96,25 +97,6 @@ def _pick(moves: np.ndarray, keys: np.ndarray, i: int, k: int) -> int:
         moves[i], moves[best] = moves[best], moves[i]
         keys[i], keys[best] = keys[best], keys[i]
     return int(moves[i])
-
-
-@njit(cache=True)
-def _to_table(value: int, ply: int) -> int:
-    """A won or lost score counted from this node instead of from the root."""
-    if value > DECIDED:
-        return value + ply
-    if value < -DECIDED:
-        return value - ply
-    return value
-
-
-@njit(cache=True)
-def _from_table(value: int, ply: int) -> int:
-    if value > DECIDED:
-        return value - ply
-    if value < -DECIDED:
-        return value + ply
-    return value
 
 
 @njit(cache=True)
@@ -237,7 +219,7 @@ def _search(
         first = tt_data[slot, 2]
         if ply > 0 and tt_data[slot, 0] >= depth:
             flag = tt_data[slot, 1]
-            value = _from_table(tt_data[slot, 3], ply)
+            value = from_table(tt_data[slot, 3], ply, DECIDED)
             if flag == EXACT:
                 return value
             if flag == LOWER and value >= beta:
@@ -309,7 +291,7 @@ def _search(
     tt_data[slot, 0] = depth
     tt_data[slot, 1] = flag
     tt_data[slot, 2] = best_move
-    tt_data[slot, 3] = _to_table(best, ply)
+    tt_data[slot, 3] = to_table(best, ply, DECIDED)
     if ply == 0:
         counters[2] = best_move
     return best

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from damier.core.game import Iteration
+from damier.core.scores import from_table, to_table
 from damier.games.khet.evaluation import PHARAOH_IN_SIGHT, WIN, evaluate, index_of, piece_value
 from damier.games.khet.kernel import (
     ACTIONS,
@@ -73,24 +74,6 @@ def _terminal_score(child: np.ndarray, mover: int, ply: int) -> int:
     if winner < 0:
         return 0
     return WIN - ply if winner == mover else -(WIN - ply)
-
-
-@njit(cache=True, inline="always")
-def _to_tt(score: int, ply: int) -> int:
-    if score > DECIDED:
-        return score + ply
-    if score < -DECIDED:
-        return score - ply
-    return score
-
-
-@njit(cache=True, inline="always")
-def _from_tt(score: int, ply: int) -> int:
-    if score > DECIDED:
-        return score - ply
-    if score < -DECIDED:
-        return score + ply
-    return score
 
 
 @njit(cache=True)
@@ -252,7 +235,7 @@ def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
     if tt_keys[slot] == h:
         tt_move = tt_data[slot, 2]
         if ply > 0 and tt_data[slot, 0] >= depth:
-            score = _from_tt(tt_data[slot, 3], ply)
+            score = from_table(tt_data[slot, 3], ply, DECIDED)
             flag = tt_data[slot, 1]
             if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                 return score
@@ -321,7 +304,7 @@ def _negamax(stack: np.ndarray, moves: np.ndarray, keys: np.ndarray, hashes: np.
         tt_data[slot, 0] = depth
         tt_data[slot, 1] = flag
         tt_data[slot, 2] = best_move
-        tt_data[slot, 3] = _to_tt(best, ply)
+        tt_data[slot, 3] = to_table(best, ply, DECIDED)
     return best
 
 
