@@ -8,8 +8,10 @@ one WebSocket per game (game i on server i mod N, as a load balancer with sticky
 random legal moves for both seats through it (every move validated and stored by the server). Players think between
 moves like people do: a random pause averaging --think seconds (0.5x to 1.5x; --think 0 sends the next move
 at once, which measures the server's saturation throughput instead). The latency of a move is the time from
-sending it to receiving the state that contains it. Prints moves/s and p50/p99 latency. Only loopback is
-used; the run is bounded by --games x --moves and a time limit.
+sending it to receiving the state that contains it. Prints moves/s and p50/p99 latency, and the CPU time a move
+cost each part (from /proc: the servers, PostgreSQL's processes, this load generator): their sum, times the
+moves a second asked for, is the number of cores the load needs. Only loopback is used; the run is bounded by
+--games x --moves and a time limit.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import websockets
@@ -63,7 +67,7 @@ async def play_one(base: str, ws_base: str, moves: int, seed: int, latencies: li
     return played
 
 
-async def run(ports: list[int], games: int, moves: int, think: float) -> dict[str, float]:
+async def run(ports: list[int], games: int, moves: int, think: float) -> dict[str, Any]:
     latencies: list[float] = []
     limits = httpx.Limits(max_connections=games)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
@@ -87,6 +91,27 @@ async def run(ports: list[int], games: int, moves: int, think: float) -> dict[st
         "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2),
         "max_ms": round(1000 * latencies[-1], 2),
     }
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds used so far by the processes ``pids`` (those still running), from /proc."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_pids() -> list[int]:
+    """Every PostgreSQL process on the machine (the throwaway server's; no other runs beside a benchmark)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(entry, "comm").read_text().strip() in {"postgres", "postmaster"}:
+                    pids.append(int(entry.name))
+    return pids
 
 
 def start(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
@@ -130,7 +155,17 @@ def main() -> None:
             db = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
         servers = [start(port, db, Path(folder) / f"server-{port}.log") for port in ports]
         try:
+            parts: dict[str, Callable[[], float]] = {
+                "servers": lambda: cpu_seconds([server.pid for server in servers]),
+                "postgresql": lambda: cpu_seconds(postgres_pids()),
+                "generator": lambda: cpu_seconds([os.getpid()]),
+            }
+            before = {name: read() for name, read in parts.items()}
             report = asyncio.run(run(ports, args.games, args.moves, args.think))
+            used = {name: read() - before[name] for name, read in parts.items()}
+            report["cpu_ms_per_move"] = {name: round(1000 * seconds / max(1, report["moves"]), 3)
+                                         for name, seconds in used.items()}
+            report["cpu_ms_per_move"]["total"] = round(sum(report["cpu_ms_per_move"].values()), 3)
         finally:
             for server in servers:
                 server.terminate()
