@@ -14,8 +14,10 @@ A path is a list of keys (objects) and indices (arrays) from the root; the opera
 Objects are compared key by key and arrays of one length item by item, down to ``MAX_DEPTH`` levels; any other
 change sets the whole value, and so does a change of most of an object's keys. A changed object or array of at
 least ``COPY_SIZE`` items that was elsewhere in the old value (looked for down to ``COPY_DEPTH`` levels, among
-those with the same keys or length) is copied from there. Unlike a JSON merge patch, ``null`` is a value like
-any other, and ``true`` is never mistaken for ``1`` (nor ``false`` for ``0``).
+those with the same keys or length) is copied from there; one that resembles an old one under the same name
+elsewhere more than the old one in its place (more items alike) is copied from there, then changed. Unlike a JSON
+merge patch, ``null`` is a value like any other, and ``true`` is never mistaken for ``1`` (nor ``false`` for
+``0``).
 
 >>> diff({"moves": [1, 2], "player": 0, "draw": None}, {"moves": [1, 2, 3], "player": 1, "draw": None})
 [['push', ['moves'], [3]], ['set', ['player'], 1]]
@@ -34,7 +36,7 @@ MAX_DEPTH = 12
 
 #: objects and arrays of at least this many items, down to this depth, are looked for elsewhere (``copy``)
 COPY_SIZE = 8
-COPY_DEPTH = 4
+COPY_DEPTH = 3
 
 Op = list[Any]
 
@@ -51,8 +53,7 @@ def same(a: Any, b: Any) -> bool:
     return a is b or (a == b and _text(a) == _text(b))
 
 
-def _text(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+_text = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def diff(old: Any, new: Any) -> list[Op]:
@@ -69,7 +70,7 @@ def diff(old: Any, new: Any) -> list[Op]:
     [['trim', ['mine'], 1], ['copy', ['yours'], ['mine']]]
     """
     ops: list[Op] = []
-    places: dict[tuple[Any, ...], list[list[Any]]] = {}
+    places: dict[Any, list[list[Any]]] = {}
     _places(old, [], places, COPY_DEPTH)
     _diff(old, new, [], ops, MAX_DEPTH, (old, places))
     return ops
@@ -85,11 +86,14 @@ def _shape(value: Any) -> tuple[Any, ...] | None:
     return None
 
 
-def _places(value: Any, path: list[Any], places: dict[tuple[Any, ...], list[list[Any]]], depth: int) -> None:
-    """Record where ``value``'s large objects and arrays are, down to ``depth`` levels."""
+def _places(value: Any, path: list[Any], places: dict[Any, list[list[Any]]], depth: int) -> None:
+    """Record where ``value``'s large objects and arrays are, down to ``depth`` levels: by shape (``_shape``), and
+    by name (``("name", last key of the path)``)."""
     shape = _shape(value)
     if shape is not None:
         places.setdefault(shape, []).append(path)
+        if path:
+            places.setdefault(("name", path[-1]), []).append(path)
     if depth > 0 and isinstance(value, dict):
         for key, item in value.items():
             _places(item, [*path, key], places, depth - 1)
@@ -98,13 +102,34 @@ def _places(value: Any, path: list[Any], places: dict[tuple[Any, ...], list[list
             _places(item, [*path, i], places, depth - 1)
 
 
-def _found(new: Any, path: list[Any], root: Any, places: dict[tuple[Any, ...], list[list[Any]]]) -> list[Any] | None:
+def _found(new: Any, path: list[Any], root: Any, places: dict[Any, list[list[Any]]]) -> list[Any] | None:
     """Where in the old value (``root``) ``new`` was whole, other than at ``path``; None if nowhere."""
     shape = _shape(new)
     for source in places.get(shape, ()) if shape is not None else ():
         if source != path and same(_at(root, source), new):
             return source
     return None
+
+
+def _alike(old: Any, new: Any) -> int:
+    """How many items of ``new`` (an object or array) ``old`` has alike (the same key or index, an equal value:
+    only a guess of which old value to start from, so Python's ``==`` will do)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return sum(1 for key, value in new.items() if key in old and old[key] == value)
+    if isinstance(old, list) and isinstance(new, list):
+        return sum(1 for a, b in zip(old, new, strict=False) if a == b)
+    return 0
+
+
+def _resembled(old: Any, new: Any, path: list[Any], root: Any, places: dict[Any, list[list[Any]]]) -> list[Any] | None:
+    """An old object or array under ``path``'s name elsewhere that has more items alike ``new`` than ``old`` (the
+    one at ``path``) has; None if none has."""
+    best, most = None, _alike(old, new)
+    for source in places.get(("name", path[-1]), ()) if path else ():
+        alike = _alike(_at(root, source), new) if source != path else 0
+        if alike > most:
+            best, most = source, alike
+    return best
 
 
 def _at(root: Any, path: list[Any]) -> Any:
@@ -122,6 +147,10 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[Op], depth: int,
         if source is not None:
             ops.append(["copy", path, source])
             return
+        source = _resembled(old, new, path, *base)
+        if source is not None:
+            ops.append(["copy", path, source])
+            old = _at(base[0], source)
     if isinstance(old, dict) and isinstance(new, dict) and depth > 0:
         gone = [key for key in old if key not in new]
         if len(gone) + sum(key not in old for key in new) > len(new) // 2:
