@@ -64,6 +64,16 @@ def test_a_part_that_moved_is_copied_and_then_changed() -> None:
     assert apply(old, patch) == new
 
 
+def test_a_part_like_one_elsewhere_is_copied_from_there_and_changed() -> None:
+    mine = {f"m{i}": [i, None] for i in range(COPY_SIZE)}
+    old = {"board": {"previews": mine}, "premove": {"board": {"previews": {"x": 1}}}}
+    new = {"board": {"previews": {"y": 2}}, "premove": {"board": {"previews": {**mine, "m0": [0, True]}}}}
+    patch = diff(old, new)
+    assert patch[-2:] == [["copy", ["premove", "board", "previews"], ["board", "previews"]],
+                          ["set", ["premove", "board", "previews", "m0", 1], True]]
+    assert apply(old, patch) == new
+
+
 @pytest.mark.parametrize(("value", "patch", "error"), [
     ({"a": 1}, [["del", ["b"]]], "no key 'b'"),
     ([1], [["set", [3], 0]], "no item 3 in an array of 1"),
