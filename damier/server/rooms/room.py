@@ -17,6 +17,7 @@ from damier.server.rooms import delta
 #: last one (a ``delta`` message) when that is shorter: small views are sent whole, as diffing them saves little
 DELTA_THRESHOLD = 2048
 
+
 def encode(message: dict[str, Any]) -> str:
     """A message as the text a WebSocket carries (compact JSON, as Starlette's ``send_json`` writes it)."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
