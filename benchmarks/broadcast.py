@@ -61,7 +61,7 @@ def play(client: TestClient, name: str, moves: int, rng: random.Random) -> list[
     game_id, tokens = created.json()["id"], created.json()["tokens"]
     rows = []
     arcade = client.app.state.arcade  # type: ignore[attr-defined]
-    with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
+    with client.websocket_connect(f"/api/games/{game_id}/ws?deltas=1") as socket:
         before = json.loads(socket.receive_text())["state"]
         for _ in range(moves):
             view = client.get(f"/api/games/{game_id}").json()
@@ -120,7 +120,7 @@ async def watched(url: str, pid: int, sockets: int, moves: int, rng: random.Rand
             async with changed:
                 await changed.wait_for(lambda: min(views) >= count)
 
-        ws_url = url.replace("http", "ws") + f"/api/games/{game_id}/ws"
+        ws_url = url.replace("http", "ws") + f"/api/games/{game_id}/ws?deltas=1"  # a base ignores the query
         async with contextlib.AsyncExitStack() as stack:
             readers = []
             for k in range(sockets):

@@ -1,6 +1,6 @@
 """What a room's watchers are sent (issue 13, finding 6): every view whole and numbered while it is small; when it
-is large, what changed since the last one (a ``delta``), computed once per change, which turns the view a watcher
-holds into exactly the view the room broadcast."""
+is large, to the sockets that ask for deltas (``?deltas=1``), what changed since the last one (a ``delta``),
+computed once per change, which turns the view a watcher holds into exactly the view the room broadcast."""
 
 from __future__ import annotations
 
@@ -41,9 +41,10 @@ def next_view_message(socket: Any) -> tuple[dict[str, Any], str]:
 def test_a_large_view_is_sent_as_deltas_that_rebuild_the_view_broadcast(client: TestClient) -> None:
     game_id, tokens = create(client, "khet", {})
     room = client.app.state.arcade.rooms  # type: ignore[attr-defined]
-    with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
+    with client.websocket_connect(f"/api/games/{game_id}/ws?deltas=1") as socket, client.websocket_connect(
+            f"/api/games/{game_id}/ws") as plain:  # a client that did not ask for deltas
         first, _ = next_view_message(socket)
-        assert first["type"] == "state"
+        assert first["type"] == "state" and next_view_message(plain)[0] == first
         play_first_legal_move(client, game_id, tokens)
         # the view a new watcher was sent is not the one the room broadcast last (its time differs): whole again
         held, text = next_view_message(socket)
@@ -58,7 +59,9 @@ def test_a_large_view_is_sent_as_deltas_that_rebuild_the_view_broadcast(client: 
             whole = room.peek(game_id)._sent  # the view the room broadcast, as its JSON text
             assert view == json.loads(whole)
             assert len(text) < 0.75 * len(whole)
-        with client.websocket_connect(f"/api/games/{game_id}/ws") as fresh:
+        for _ in range(5):
+            assert next_view_message(plain)[0]["type"] == "state"
+        with client.websocket_connect(f"/api/games/{game_id}/ws?deltas=1") as fresh:
             now, _ = next_view_message(fresh)
         assert now["type"] == "state" and now["seq"] == message["seq"]
         assert {**now["state"], "now": None} == {**view, "now": None}
@@ -66,7 +69,7 @@ def test_a_large_view_is_sent_as_deltas_that_rebuild_the_view_broadcast(client: 
 
 def test_a_small_view_is_always_sent_whole(client: TestClient) -> None:
     game_id, tokens = create(client, "atoms", {"rows": 3, "cols": 3})
-    with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
+    with client.websocket_connect(f"/api/games/{game_id}/ws?deltas=1") as socket:
         texts = [next_view_message(socket)[1]]
         for _ in range(3):
             play_first_legal_move(client, game_id, tokens)

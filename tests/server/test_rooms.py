@@ -180,18 +180,19 @@ class Big(Room):
 def test_a_large_view_is_diffed_once_per_change_for_every_watcher_holding_the_last_one() -> None:
     async def scenario() -> list[list[str]]:
         room = Big("r")
-        received: list[list[str]] = [[], [], []]
+        received: list[list[str]] = [[], [], [], []]
 
         async def closed() -> None:
             pass
 
-        def watch(inbox: list[str]) -> None:
+        def watch(inbox: list[str], deltas: bool = True) -> None:
             async def send(text: str) -> None:
                 inbox.append(text)
 
-            room.watch(Watcher(send, closed))
+            room.watch(Watcher(send, closed, deltas=deltas))
 
         watch(received[0])
+        watch(received[3], deltas=False)  # a client that did not ask for deltas: every view whole
         room.items[0] = "changed"
         room.broadcast()  # the first watcher never had a broadcast view: sent whole
         watch(received[1])  # sent the view as broadcast: the next change may be a delta for it
@@ -207,8 +208,8 @@ def test_a_large_view_is_diffed_once_per_change_for_every_watcher_holding_the_la
     received = asyncio.run(scenario())
     messages = [[json.loads(text) for text in inbox] for inbox in received]
     assert [[m["type"] for m in inbox] for inbox in messages] == [
-        ["state", "state", "delta", "delta"], ["state", "delta", "delta"], ["state", "delta"]]
-    assert [[m["seq"] for m in inbox] for inbox in messages] == [[0, 1, 2, 3], [1, 2, 3], [2, 3]]
+        ["state", "state", "delta", "delta"], ["state", "delta", "delta"], ["state", "delta"], ["state"] * 4]
+    assert [[m["seq"] for m in inbox] for inbox in messages] == [[0, 1, 2, 3], [1, 2, 3], [2, 3], [0, 1, 2, 3]]
     assert received[0][-1] is received[1][-1] is received[2][-1]  # one delta, shared
     assert messages[2][-1] == {"type": "delta", "seq": 3, "base": 2, "patch": [["set", ["items", 1], None]]}
     for inbox in messages:

@@ -39,7 +39,8 @@ class Watcher:
 
     QUEUE_SIZE = 32
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Coroutine[Any, Any, None]], *,
+                 deltas: bool = False) -> None:
         self.queue: asyncio.Queue[str] = asyncio.Queue(self.QUEUE_SIZE)
         self._send = send
         self._close = close
@@ -47,11 +48,19 @@ class Watcher:
         #: the seat this socket said it plays (a ``hello`` with the seat's token), and whether its page is hidden
         self.seat: int | None = None
         self.away = False
+        #: whether this client takes deltas (it said so: a client written for whole views only is sent them only)
+        self.deltas = deltas
         #: whether this socket holds the room's last broadcast view (``Room.seq``), so that the next change may be
         #: sent to it as a delta; a new watcher is sent the view as it is then, and the next change whole
         self.in_step = False
         self._closing: asyncio.Task[None] | None = None
         self.task = asyncio.create_task(self._pump())
+
+    @property
+    def takes_delta(self) -> bool:
+        """Whether the room's next change may be sent to this socket as a delta (it takes them, and holds the
+        last view broadcast)."""
+        return self.deltas and self.in_step
 
     def offer(self, text: str) -> bool:
         """Queue a message (already serialised); False (and the watcher is dropped) when the client is too far
@@ -89,9 +98,9 @@ class Room(abc.ABC):
 
     Each broadcast view has a number, ``seq`` (1, 2, ... for this room in memory): the message is
     ``{"type": "state", "seq": n, "state": view}``, or, for a large view (``DELTA_THRESHOLD``) to the watchers
-    holding view ``n - 1``, ``{"type": "delta", "seq": n, "base": n - 1, "patch": ops}`` (``delta.diff``),
-    computed once per change. A socket's messages arrive in order and a watcher that falls behind is dropped,
-    so a watcher always holds the base of the next delta it is sent."""
+    holding view ``n - 1`` that take deltas, ``{"type": "delta", "seq": n, "base": n - 1, "patch": ops}``
+    (``delta.diff``), computed once per change. A socket's messages arrive in order and a watcher that falls
+    behind is dropped, so a watcher always holds the base of the next delta it is sent."""
 
     def __init__(self, room_id: str) -> None:
         self.id = room_id
@@ -196,20 +205,20 @@ class Room(abc.ABC):
 
     def broadcast(self) -> None:
         """Tell every watcher about a change: one serialisation, shared (and one delta, shared by the watchers
-        holding the last view, when the view is large); a watcher too far behind is dropped. Nobody watching,
-        nothing is sent, and the next watcher is sent the view whole."""
+        that take deltas and hold the last view, when the view is large); a watcher too far behind is dropped.
+        Nobody watching, nothing is sent, and the next watcher is sent the view whole."""
         if not self.watchers:
             return
         text = encode(self.snapshot())
         self.seq += 1
         whole = state_message(self.seq, text)
         patch, value = None, None
-        if self._sent is not None and len(whole) >= DELTA_THRESHOLD and any(w.in_step for w in self.watchers):
+        if self._sent is not None and len(whole) >= DELTA_THRESHOLD and any(w.takes_delta for w in self.watchers):
             value = json.loads(text)  # the view as the watchers read it (a fresh copy, in JSON's own types)
             patch = self._delta(value, len(whole))
         self._sent, self._sent_value = text, value
         for watcher in list(self.watchers):
-            sent = watcher.offer(patch if patch is not None and watcher.in_step else whole)
+            sent = watcher.offer(patch if patch is not None and watcher.takes_delta else whole)
             watcher.in_step = True
             if not sent:  # too far behind: dropped, its socket closed
                 self.watchers.discard(watcher)

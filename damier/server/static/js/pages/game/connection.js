@@ -1,8 +1,8 @@
 // Keeping a room's view fresh (a game's, or a race's with `url` and `fetch`): the WebSocket (every change, as it
 // happens), reconnecting with backoff (0.5 s doubling to 10 s) and asking over HTTP every 3 s while it is down; a
-// close with code 4404 (unknown room) stops. The socket sends a view whole ("state", numbered `seq`) or, when it
-// is large, what changed since the view numbered `base` ("delta"): a delta on any other view than the last one
-// received (a gap) reconnects, and the server starts again with the whole view.
+// close with code 4404 (unknown room) stops. The socket (opened with `?deltas=1`) sends a view whole ("state",
+// numbered `seq`) or, when it is large, what changed since the view numbered `base` ("delta"): a delta on any
+// other view than the last one received (a gap) reconnects, and the server starts again with the whole view.
 
 import { api, seats, socketUrl } from "../../api.js";
 import { applyPatch } from "../../delta.js";
@@ -49,7 +49,8 @@ export class Connection {
     this.status("connecting");
     let ws;
     try {
-      ws = new WebSocket(this.url(this.id));
+      const url = this.url(this.id);
+      ws = new WebSocket(`${url}${url.includes("?") ? "&" : "?"}deltas=1`); // this page applies deltas
     } catch {
       this.reconnectLater();
       return;
