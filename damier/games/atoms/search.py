@@ -66,22 +66,32 @@ def position_hash(s: np.ndarray, n: int, zobrist: np.ndarray, side: np.ndarray) 
 
 
 @njit(cache=True)
-def _order(s: np.ndarray, moves: np.ndarray, k: int, first: int, cap: np.ndarray, n: int, keys: np.ndarray,
-           killer: np.ndarray, history: np.ndarray) -> None:
+def _order(s: np.ndarray, moves: np.ndarray, k: int, first: int, cap: np.ndarray, nb: np.ndarray, n: int,
+           keys: np.ndarray, killer: np.ndarray, history: np.ndarray) -> None:
     """Give ``moves[:k]`` their ordering keys: the table move, exploding squares, killers, corners, edges, the
     rest; by history within a group (``_pick`` takes them best-first)."""
+    me = s[2 * n + TO_MOVE]
     for i in range(k):
         sq = moves[i]
+        touches, exposed = False, False
+        for j in range(4):
+            t = nb[sq, j]
+            if t >= 0 and s[n + t] >= 0 and s[n + t] != me:
+                touches = True
+                if s[t] == cap[t] - 1:
+                    exposed = True
         if sq == first:
-            group = 7
+            group = 8
         elif s[sq] == cap[sq] - 1:
-            group = 6
+            group = 7 if touches else 4
         elif sq == killer[0]:
-            group = 5
+            group = 6
         elif sq == killer[1]:
-            group = 4
+            group = 5
+        elif exposed:
+            group = 0  # an enemy critical square next to it takes it back at once
         else:
-            group = 4 - cap[sq]  # corners 2, edges 1, the rest 0
+            group = 5 - cap[sq]  # corners 3, edges 2, the rest 1
         keys[i] = group * HISTORY_CAP + history[sq]
 
 
@@ -228,7 +238,7 @@ def _search(
                 return value
     row = moves[ply]
     k = legal_moves(s, n, row)
-    _order(s, row, k, first, cap, n, keys[ply], killers[ply], history[to_move])
+    _order(s, row, k, first, cap, nb, n, keys[ply], killers[ply], history[to_move])
     maximizing = to_move == root
     best = -(WIN + 1) if maximizing else WIN + 1
     best_move = row[0]
