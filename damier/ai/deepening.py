@@ -120,6 +120,10 @@ class Deepening:
         legal = state.legal_moves()
         if state.player < 0 or not legal:
             raise ValueError("the search needs a position with a player to move")
+        built = getattr(self.searcher, "game", None)
+        if built is not None and (built.name, built.options) != (state.game.name, state.game.options):
+            raise ValueError(f"this search was built for {built.name} {dict(built.options)}, not for the "
+                             f"position's {state.game.name} {dict(state.game.options)}")
         seconds = None if seconds is None else min(max(seconds, 0.0), threading.TIMEOUT_MAX)
         started = time.perf_counter()
         self._stopped.clear()

@@ -181,8 +181,7 @@ class EngineSession:
             raise CommandError(f"setoption: {exc}") from None
         if game.options != self.game.options:
             self.game = game
-            if self._searcher is not None:
-                self._searcher.new_game()  # what it learnt was under other rules
+            self._searcher = None  # a search is built for one game's rules and board: the next is built for these
 
     def _isready(self, args: list[str]) -> None:
         if not self.searching:

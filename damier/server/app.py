@@ -656,8 +656,9 @@ async def _watch(websocket: WebSocket, load: Callable[[], Awaitable[Room]],
                  handle: Callable[[str, Watcher], Awaitable[dict[str, Any] | None]]) -> None:
     """Accept the socket and make it a watcher of the room ``load`` gives once it is accepted (the room in
     memory then: nothing awaited between the two, so never one that was replaced); it is sent the room at once
-    and after every change; each message it sends is handled by ``handle``, whose reply (if any) goes to this
-    socket only (``handle`` is given the message and this socket's watcher)."""
+    and after every change (a large view's change as a delta when its address asks for them: ``?deltas=1``);
+    each message it sends is handled by ``handle``, whose reply (if any) goes to this socket only (``handle`` is
+    given the message and this socket's watcher)."""
     await websocket.accept()
     try:
         room = await load()
@@ -670,7 +671,7 @@ async def _watch(websocket: WebSocket, load: Callable[[], Awaitable[Room]],
         with contextlib.suppress(Exception):
             await websocket.close(code=1013, reason="too far behind; reconnect")
 
-    watcher = Watcher(websocket.send_text, close)
+    watcher = Watcher(websocket.send_text, close, deltas=websocket.query_params.get("deltas") == "1")
     room.watch(watcher)
     budget = MessageBudget(WS_RATE, WS_BURST)
     try:

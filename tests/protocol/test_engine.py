@@ -267,6 +267,37 @@ def test_setoption_changes_the_rules_from_the_next_position() -> None:
     assert session.engine.state.game.options["pharaoh_rotation"] is True
 
 
+def test_setoption_of_the_board_searches_the_new_board() -> None:
+    # the arena sets a board option by option, each with an isready that builds the search: a search built for
+    # the board before (9 x 8 here) once ran its kernel on the 9 x 6 position's squares and never answered
+    lines: list[str] = []
+    engine = EngineSession(damier.load("atoms"), lines.append)
+    for command in ("newgame", "setoption name rows value 9", "isready", "setoption name cols value 6", "isready",
+                    "position startpos B8 B9", "go depth 3"):
+        engine.handle(command)
+    waiting = threading.Thread(target=engine.wait, args=(False,), daemon=True)
+    waiting.start()
+    waiting.join(120)  # a bound on a search that never ends, not a performance figure (it takes milliseconds)
+    assert not waiting.is_alive(), f"no answer to go depth 3: {lines}"
+    fresh: list[str] = []
+    reference = EngineSession(damier.load("atoms", rows=9, cols=6), fresh.append)
+    for command in ("position startpos B8 B9", "go depth 3"):
+        reference.handle(command)
+    reference.wait(stop=False)
+    assert lines[-1].startswith("bestmove ") and lines[-1] == fresh[-1]
+    state = damier.load("atoms", rows=9, cols=6).new_state()
+    for move in ("B8", "B9", lines[-1].split()[1]):
+        state.play(state.parse_move(move))
+
+
+def test_a_search_refuses_a_position_of_another_board() -> None:
+    from damier.protocol.searchers import make_searcher
+
+    searcher = make_searcher(damier.load("atoms", rows=9, cols=8))
+    with pytest.raises(ValueError, match=r"built for atoms .*'cols': 8.* not for the position's atoms .*'cols': 6"):
+        searcher.think(damier.load("atoms", rows=9, cols=6).new_state(), 2)
+
+
 def test_setoption_repetition_claim_lets_the_engine_claim() -> None:
     session = Session()
     session.send("setoption name repetition value claim", f"position standard {THIRD_TIME}", "d")

@@ -17,8 +17,9 @@ import damier
 from damier.core.game import resignation
 from damier.core.record import now_iso
 from damier.server.app import STATUS, status_of
-from damier.server.rooms import GameRoom, Room, Watcher, errors, views
+from damier.server.rooms import GameRoom, Room, Watcher, delta, errors, views
 from damier.server.rooms.cache import RoomCache
+from damier.server.rooms.room import DELTA_THRESHOLD
 from damier.server.storage import GameRow, SeatRow
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -162,7 +163,61 @@ def test_a_room_is_serialised_once_per_change_for_every_watcher() -> None:
     assert [len(inbox) for inbox in received] == [3, 3, 3]  # the room on arrival, then each change
     for ply in (-2, -1):
         assert received[0][ply] is received[1][ply] is received[2][ply]  # one text, shared
-    assert json.loads(received[0][-1]) == {"type": "state", "state": {"id": "r", "change": 5}}
+    assert json.loads(received[0][-1]) == {"type": "state", "seq": 2, "state": {"id": "r", "change": 5}}
+
+
+class Big(Room):
+    """A room with a large view (past ``DELTA_THRESHOLD``), of which a change touches one item."""
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__(room_id)
+        self.items: list[str | None] = [f"item {i}" for i in range(DELTA_THRESHOLD // 8)]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"id": self.id, "items": list(self.items)}
+
+
+def test_a_large_view_is_diffed_once_per_change_for_every_watcher_holding_the_last_one() -> None:
+    async def scenario() -> list[list[str]]:
+        room = Big("r")
+        received: list[list[str]] = [[], [], [], []]
+
+        async def closed() -> None:
+            pass
+
+        def watch(inbox: list[str], deltas: bool = True) -> None:
+            async def send(text: str) -> None:
+                inbox.append(text)
+
+            room.watch(Watcher(send, closed, deltas=deltas))
+
+        watch(received[0])
+        watch(received[3], deltas=False)  # a client that did not ask for deltas: every view whole
+        room.items[0] = "changed"
+        room.broadcast()  # the first watcher never had a broadcast view: sent whole
+        watch(received[1])  # sent the view as broadcast: the next change may be a delta for it
+        room.items.append("new")
+        room.broadcast()
+        watch(received[2])
+        room.items[1] = None
+        room.broadcast()
+        await asyncio.sleep(0.05)
+        room.close()
+        return received
+
+    received = asyncio.run(scenario())
+    messages = [[json.loads(text) for text in inbox] for inbox in received]
+    assert [[m["type"] for m in inbox] for inbox in messages] == [
+        ["state", "state", "delta", "delta"], ["state", "delta", "delta"], ["state", "delta"], ["state"] * 4]
+    assert [[m["seq"] for m in inbox] for inbox in messages] == [[0, 1, 2, 3], [1, 2, 3], [2, 3], [0, 1, 2, 3]]
+    assert received[0][-1] is received[1][-1] is received[2][-1]  # one delta, shared
+    assert messages[2][-1] == {"type": "delta", "seq": 3, "base": 2, "patch": [["set", ["items", 1], None]]}
+    for inbox in messages:
+        view = inbox[0]["state"]
+        for message in inbox[1:]:
+            view = message["state"] if message["type"] == "state" else delta.apply(view, message["patch"])
+        assert view == {"id": "r", "items": ["changed", None, *[f"item {i}" for i in range(2, DELTA_THRESHOLD // 8)],
+                                             "new"]}
 
 
 def test_the_cache_evicts_idle_rooms_first_and_keeps_busy_ones() -> None:

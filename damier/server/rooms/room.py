@@ -1,6 +1,6 @@
 """What every kind of room shares: an id, a lock that orders its changes, and the people watching it, who all
-receive one serialisation of each change; a game between seats (``game_room``) and a race on one puzzle
-(``race_room``) are the two kinds of room."""
+receive one serialisation of each change (the whole view, or when it is large, what changed: ``delta``); a game
+between seats (``game_room``) and a race on one puzzle (``race_room``) are the two kinds of room."""
 
 from __future__ import annotations
 
@@ -11,10 +11,25 @@ import json
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from damier.server.rooms import delta
+
+#: a view whose message is at least this long (characters of its JSON text) is sent as what changed since the
+#: last one (a ``delta`` message) when that is shorter: small views are sent whole, as diffing them saves little
+DELTA_THRESHOLD = 2048
+
 
 def encode(message: dict[str, Any]) -> str:
     """A message as the text a WebSocket carries (compact JSON, as Starlette's ``send_json`` writes it)."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_message(seq: int, view: str) -> str:
+    """The message of a whole view numbered ``seq``, from the view's JSON text (``encode``).
+
+    >>> state_message(3, encode({"a": None}))
+    '{"type":"state","seq":3,"state":{"a":null}}'
+    """
+    return f'{{"type":"state","seq":{seq},"state":{view}}}'
 
 
 class Watcher:
@@ -24,7 +39,8 @@ class Watcher:
 
     QUEUE_SIZE = 32
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Coroutine[Any, Any, None]], *,
+                 deltas: bool = False) -> None:
         self.queue: asyncio.Queue[str] = asyncio.Queue(self.QUEUE_SIZE)
         self._send = send
         self._close = close
@@ -32,8 +48,19 @@ class Watcher:
         #: the seat this socket said it plays (a ``hello`` with the seat's token), and whether its page is hidden
         self.seat: int | None = None
         self.away = False
+        #: whether this client takes deltas (it said so: a client written for whole views only is sent them only)
+        self.deltas = deltas
+        #: whether this socket holds the room's last broadcast view (``Room.seq``), so that the next change may be
+        #: sent to it as a delta; a new watcher is sent the view as it is then, and the next change whole
+        self.in_step = False
         self._closing: asyncio.Task[None] | None = None
         self.task = asyncio.create_task(self._pump())
+
+    @property
+    def takes_delta(self) -> bool:
+        """Whether the room's next change may be sent to this socket as a delta (it takes them, and holds the
+        last view broadcast)."""
+        return self.deltas and self.in_step
 
     def offer(self, text: str) -> bool:
         """Queue a message (already serialised); False (and the watcher is dropped) when the client is too far
@@ -67,7 +94,13 @@ class Watcher:
 
 class Room(abc.ABC):
     """A room: changes happen under ``lock``, are stored before anyone hears of them, and then every watcher
-    is sent the same text (the room is serialised once per change, however many watch it)."""
+    is sent the same text (the room is serialised once per change, however many watch it).
+
+    Each broadcast view has a number, ``seq`` (1, 2, ... for this room in memory): the message is
+    ``{"type": "state", "seq": n, "state": view}``, or, for a large view (``DELTA_THRESHOLD``) to the watchers
+    holding view ``n - 1`` that take deltas, ``{"type": "delta", "seq": n, "base": n - 1, "patch": ops}``
+    (``delta.diff``), computed once per change. A socket's messages arrive in order and a watcher that falls
+    behind is dropped, so a watcher always holds the base of the next delta it is sent."""
 
     def __init__(self, room_id: str) -> None:
         self.id = room_id
@@ -78,14 +111,14 @@ class Room(abc.ABC):
         self.elsewhere: dict[str, tuple[dict[str, str], float]] = {}
         #: called when this server's own presence changed (the arcade tells the other servers)
         self.on_presence: Callable[[Room], None] | None = None
+        #: the number of the last view broadcast, its JSON text, and that text parsed (once a delta needed it)
+        self.seq = 0
+        self._sent: str | None = None
+        self._sent_value: Any = None
 
     @abc.abstractmethod
     def snapshot(self) -> dict[str, Any]:
         """The room as an anonymous watcher sees it (watchers share one message, so it names no one)."""
-
-    def message(self) -> str:
-        """The message a watcher receives: the room's snapshot, serialised."""
-        return encode({"type": "state", "state": self.snapshot()})
 
     @property
     def idle(self) -> bool:
@@ -93,8 +126,14 @@ class Room(abc.ABC):
         return not self.watchers and not self.lock.locked()
 
     def watch(self, watcher: Watcher) -> None:
-        """Add a watcher; it is sent the room at once, and who is here."""
-        watcher.offer(self.message())
+        """Add a watcher; it is sent the room at once (numbered with the last broadcast's ``seq``), and who is
+        here. The view may differ from the last one broadcast (its clocks and ``now`` do, and a room nobody
+        watched is not broadcast): then the watcher's next view is sent whole, not as a delta against a view
+        it never had. Telling the others instead would send every watcher a message each time anyone
+        connects."""
+        text = encode(self.snapshot())
+        watcher.in_step = text == self._sent
+        watcher.offer(state_message(self.seq, text))
         self.watchers.add(watcher)
         if self.presence():
             watcher.offer(self.presence_message())
@@ -165,13 +204,34 @@ class Room(abc.ABC):
                 self.watchers.discard(watcher)
 
     def broadcast(self) -> None:
-        """Tell every watcher about a change: one serialisation, shared; a watcher too far behind is dropped."""
+        """Tell every watcher about a change: one serialisation, shared (and one delta, shared by the watchers
+        that take deltas and hold the last view, when the view is large); a watcher too far behind is dropped.
+        Nobody watching, nothing is sent, and the next watcher is sent the view whole."""
         if not self.watchers:
             return
-        text = self.message()
+        text = encode(self.snapshot())
+        self.seq += 1
+        whole = state_message(self.seq, text)
+        patch, value = None, None
+        if self._sent is not None and len(whole) >= DELTA_THRESHOLD and any(w.takes_delta for w in self.watchers):
+            value = json.loads(text)  # the view as the watchers read it (a fresh copy, in JSON's own types)
+            patch = self._delta(value, len(whole))
+        self._sent, self._sent_value = text, value
         for watcher in list(self.watchers):
-            if not watcher.offer(text):  # too far behind: dropped, its socket closed
+            sent = watcher.offer(patch if patch is not None and watcher.takes_delta else whole)
+            watcher.in_step = True
+            if not sent:  # too far behind: dropped, its socket closed
                 self.watchers.discard(watcher)
+
+    def _delta(self, value: Any, whole: int) -> str | None:
+        """The ``delta`` message from the last view broadcast to ``value`` (the view numbered ``seq``), when it
+        is shorter than the whole message (``whole`` characters); else None."""
+        if self._sent_value is None:
+            assert self._sent is not None
+            self._sent_value = json.loads(self._sent)
+        message = encode({"type": "delta", "seq": self.seq, "base": self.seq - 1,
+                          "patch": delta.diff(self._sent_value, value)})
+        return message if len(message) < whole else None
 
     def release(self) -> None:
         """The room leaves memory (evicted, or forgotten because the database knows better): its watchers are

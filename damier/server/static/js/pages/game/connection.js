@@ -1,8 +1,11 @@
 // Keeping a room's view fresh (a game's, or a race's with `url` and `fetch`): the WebSocket (every change, as it
 // happens), reconnecting with backoff (0.5 s doubling to 10 s) and asking over HTTP every 3 s while it is down; a
-// close with code 4404 (unknown room) stops.
+// close with code 4404 (unknown room) stops. The socket (opened with `?deltas=1`) sends a view whole ("state",
+// numbered `seq`) or, when it is large, what changed since the view numbered `base` ("delta"): a delta on any
+// other view than the last one received (a gap) reconnects, and the server starts again with the whole view.
 
 import { api, seats, socketUrl } from "../../api.js";
+import { applyPatch } from "../../delta.js";
 import { showMessage } from "../../messages.js";
 
 const POLL_MS = 3000;
@@ -25,6 +28,8 @@ export class Connection {
     this.closed = false;
     this.hellos = hello;
     this.presence = presence;
+    this.last = null; // the last view the socket sent, and its number (the base of the next delta)
+    this.seq = null;
   }
 
   /** Tell the server which seats this page plays, and whether it is in view (when the socket is open). */
@@ -44,12 +49,15 @@ export class Connection {
     this.status("connecting");
     let ws;
     try {
-      ws = new WebSocket(this.url(this.id));
+      const url = this.url(this.id);
+      ws = new WebSocket(`${url}${url.includes("?") ? "&" : "?"}deltas=1`); // this page applies deltas
     } catch {
       this.reconnectLater();
       return;
     }
     this.ws = ws;
+    this.last = null;
+    this.seq = null;
     ws.onopen = () => {
       this.backoff = 500;
       this.status("live");
@@ -58,7 +66,8 @@ export class Connection {
     ws.onmessage = (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
-      if (msg.type === "state" && msg.state) this.receive(msg.state, "ws");
+      if (msg.type === "state" && msg.state) this.take(msg.state, msg.seq);
+      else if (msg.type === "delta") this.patch(ws, msg);
       else if (msg.type === "presence" && msg.seats) this.presence?.(msg.seats);
       else if (msg.type === "error" && msg.error) showMessage(msg.error, "error");
     };
@@ -71,6 +80,33 @@ export class Connection {
       }
       this.reconnectLater();
     };
+  }
+
+  /** A view from the socket, numbered `seq`: kept (a copy: what `receive` does with its own cannot change the
+   * base of the next delta) and shown. */
+  take(view, seq) {
+    this.last = structuredClone(view);
+    this.seq = seq ?? null;
+    this.receive(view, "ws");
+  }
+
+  /** A delta from the socket `ws`: applied to the last view when that is its base; else (a message missed, or
+   * a patch that does not fit) the socket is dropped and opened again, which sends the whole view. */
+  patch(ws, msg) {
+    let view = null;
+    if (this.last !== null && this.seq !== null && msg.base === this.seq) {
+      try { view = applyPatch(this.last, msg.patch); } catch (err) { console.error(err); }
+    }
+    if (view === null) {
+      this.last = null;
+      this.seq = null;
+      ws.onclose = null;
+      ws.close();
+      if (this.ws === ws) this.ws = null;
+      this.reconnectLater();
+      return;
+    }
+    this.take(view, msg.seq);
   }
 
   reconnectLater() {
