@@ -157,8 +157,8 @@ class Deepening:
                     break
                 if node_limit is not None and total >= node_limit:
                     break
-                if seconds is not None and elapsed > NEXT_DEPTH_SHARE * seconds:
-                    break
+                if seconds is not None and not partial and elapsed > NEXT_DEPTH_SHARE * seconds:
+                    break  # (a search that keeps a stopped depth's better move uses the time to the alarm)
         finally:
             if alarm is not None:
                 ALARMS.cancel(alarm)
