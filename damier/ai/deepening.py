@@ -4,7 +4,9 @@ A game's kernel provides a fixed-depth search (``damier.core.search.FixedDepthSe
 searched by the generic alpha-beta over the contract (``damier.ai.alphabeta.ContractSearch``), through the same
 driver. One time rule: an alarm stops the running depth at the deadline, and no new depth starts once more than
 ``NEXT_DEPTH_SHARE`` of the time is spent (the next depth would most likely not finish); a depth stopped early
-is discarded, unless its search declares ``partial_moves`` and found a better root move. One report type,
+is discarded, unless its search declares ``partial_moves`` and found a better root move. Such a search deepens
+until its alarm, since a depth it does not finish may still change its move (Atoms at 0.02 s a move: 112-88
+against stopping at the share). One report type,
 ``Iteration``. The alarms of every search share one thread (``Alarms``): starting a thread per move cost about a
 millisecond, a tenth of a 10 ms move.
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import damier
-from damier.ai.deepening import ALARMS, Deepening
+from damier.ai.deepening import ALARMS, NEXT_DEPTH_SHARE, Deepening
 from damier.core.game import Iteration, State
 
 
@@ -44,6 +45,31 @@ def test_a_stopped_depth_gives_its_better_root_move_only_when_its_search_vouches
     assert Deepening(silent).think(state, max_depth=5).move == b
     nothing = Scripted({1: a, 2: b}, stopped_at=3, partial_move=None, partial=True)
     assert Deepening(nothing).think(state, max_depth=5).move == b
+
+
+class Slow(Scripted):
+    """A scripted search whose depth 1 takes ``seconds`` (more than ``NEXT_DEPTH_SHARE`` of the move's time)."""
+
+    def __init__(self, seconds: float, partial: bool, moves: dict[int, int]) -> None:
+        super().__init__(moves, stopped_at=0, partial_move=None, partial=partial)
+        self.seconds = seconds
+
+    def search(self, state: State, depth: int, node_limit: int | None, evaluation: str | None) -> Iteration:
+        if depth == 1:
+            time.sleep(self.seconds)
+        return super().search(state, depth, node_limit, evaluation)
+
+
+def test_a_search_that_keeps_a_stopped_depths_move_deepens_until_its_alarm() -> None:
+    # depth 1 takes half of the 2 s: past NEXT_DEPTH_SHARE, a search that would lose a stopped depth starts no
+    # other; one that keeps a stopped depth's better move uses the time left (the alarm is a second away)
+    state = damier.load("atoms", rows=3, cols=3).new_state()
+    a, b = state.legal_moves()[:2]
+    assert 0.5 > NEXT_DEPTH_SHARE
+    keeping = Slow(1.0, True, {1: a, 2: b})
+    assert Deepening(keeping).think(state, max_depth=2, seconds=2.0).move == b and keeping.depths == [1, 2]
+    losing = Slow(1.0, False, {1: a, 2: b})
+    assert Deepening(losing).think(state, max_depth=2, seconds=2.0).move == a and losing.depths == [1]
 
 
 def test_alarms_ring_in_time_order_and_a_cancelled_one_never_rings() -> None:
