@@ -65,7 +65,7 @@ def test_a_search_that_keeps_a_stopped_depths_move_deepens_until_its_alarm() -> 
     # other; one that keeps a stopped depth's better move uses the time left (the alarm is a second away)
     state = damier.load("atoms", rows=3, cols=3).new_state()
     a, b = state.legal_moves()[:2]
-    assert 0.5 > NEXT_DEPTH_SHARE
+    assert NEXT_DEPTH_SHARE < 0.5
     keeping = Slow(1.0, True, {1: a, 2: b})
     assert Deepening(keeping).think(state, max_depth=2, seconds=2.0).move == b and keeping.depths == [1, 2]
     losing = Slow(1.0, False, {1: a, 2: b})
