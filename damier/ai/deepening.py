@@ -96,12 +96,17 @@ class Deepening:
         self._stopped = threading.Event()
         self._deadline = threading.Lock()
         self._thinking: object | None = None  # the running think, which its alarm may stop
+        #: how many seconds an answer came after its alarm rang, recent moves weighing more: the next alarm rings
+        #: that much before the time is up (at most half of it earlier), so that the answer comes in time
+        self.lateness = 0.0
+        self._rang_at: float | None = None
 
     def _ring(self, think: object) -> None:
         """The alarm of ``think``: it stops that think only, never one begun after it (an alarm that rang as its
         think ended and was cancelled must not stop the next)."""
         with self._deadline:
             if self._thinking is think:
+                self._rang_at = time.perf_counter()
                 self.stop()
 
     def new_game(self) -> None:
@@ -131,7 +136,9 @@ class Deepening:
         self._stopped.clear()
         self.searcher.new_search(state)
         think = self._thinking = object()
-        alarm = None if seconds is None else ALARMS.set(seconds, lambda: self._ring(think))
+        self._rang_at = None
+        alarm = None if seconds is None else ALARMS.set(max(seconds - self.lateness, seconds / 2),
+                                                         lambda: self._ring(think))
         best = Iteration(depth=0, move=legal[0], pv=[legal[0]])
         partial = getattr(self.searcher, "partial_moves", False)
         total = 0
@@ -166,6 +173,8 @@ class Deepening:
                 ALARMS.cancel(alarm)
             with self._deadline:
                 self._thinking = None
+            if self._rang_at is not None:
+                self.lateness = 0.75 * self.lateness + 0.25 * (time.perf_counter() - self._rang_at)
         best.nodes = total
         best.seconds = time.perf_counter() - started
         return best

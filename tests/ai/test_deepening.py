@@ -72,6 +72,44 @@ def test_a_search_that_keeps_a_stopped_depths_move_deepens_until_its_alarm() -> 
     assert Deepening(losing).think(state, max_depth=2, seconds=2.0).move == a and losing.depths == [1]
 
 
+class Late(Scripted):
+    """A scripted search whose depth 2 runs until stopped and answers ``late`` seconds after the stop."""
+
+    def __init__(self, late: float, moves: dict[int, int]) -> None:
+        super().__init__(moves, stopped_at=2, partial_move=None, partial=False)
+        self.late = late
+        self.stopped = threading.Event()
+        self.started = 0.0
+        self.stops: list[float] = []  # when each stop came, in seconds from the start of its search
+
+    def new_search(self, state: State) -> None:
+        self.stopped.clear()
+        self.started = time.perf_counter()
+
+    def stop(self) -> None:
+        self.stops.append(time.perf_counter() - self.started)
+        self.stopped.set()
+
+    def search(self, state: State, depth: int, node_limit: int | None, evaluation: str | None) -> Iteration:
+        if depth == 2:
+            self.stopped.wait()
+            time.sleep(self.late)
+        return super().search(state, depth, node_limit, evaluation)
+
+
+def test_a_search_that_answers_late_is_stopped_earlier_next_time() -> None:
+    state = damier.load("atoms", rows=3, cols=3).new_state()
+    a, b = state.legal_moves()[:2]
+    late = Late(0.8, {1: a, 2: b})
+    driver = Deepening(late)
+    assert driver.lateness == 0.0
+    assert driver.think(state, max_depth=3, seconds=1.0).move == a
+    assert driver.lateness >= 0.25 * 0.8  # the answer came at least 0.8 s after the alarm
+    driver.think(state, max_depth=3, seconds=1.0)
+    assert late.stops[1] < late.stops[0] - 0.1  # the second alarm rang about 0.2 s earlier
+    assert late.stops[1] >= 0.5  # never more than half the time earlier
+
+
 def test_alarms_ring_in_time_order_and_a_cancelled_one_never_rings() -> None:
     rang: list[str] = []
     done = threading.Event()
