@@ -128,9 +128,32 @@ def _worker(conn: multiprocessing.connection.Connection, parent: multiprocessing
             return
 
 
+class _Forked:
+    """The peer's worker forked from this process (it inherits the initialised peer), behind a pipe: ``send``,
+    ``recv``, ``poll``; ``kill`` at once, or ``end`` after a ``quit``."""
+
+    def __init__(self, minimax: Any) -> None:
+        context = multiprocessing.get_context("fork")
+        self._conn, child = context.Pipe()
+        self.process = context.Process(target=_worker, args=(child, self._conn, minimax), daemon=True)
+        self.process.start()
+        child.close()
+        self.send, self.recv, self.poll = self._conn.send, self._conn.recv, self._conn.poll
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.join()
+        self._conn.close()
+
+    def end(self, timeout: float) -> None:
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.kill()
+
+
 class _Interpreter:
     """The peer's worker under another Python (``--interpreter``): ``atoms_minimax_worker.py`` in a subprocess,
-    one JSON line each way, with the pipe calls the forked worker's connection offers (send, recv, poll)."""
+    one JSON line each way, with the calls ``_Forked`` offers."""
 
     def __init__(self, interpreter: str, folder: Path, shape: tuple[int, int]) -> None:
         worker = Path(__file__).with_name("atoms_minimax_worker.py")
@@ -157,6 +180,12 @@ class _Interpreter:
         self._in.close()
         self._out.close()
 
+    def end(self, timeout: float) -> None:
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
 
 class PeerPlayer:
     """The peer's minimax, in a worker process that can be killed when its time runs out: a fork of this process,
@@ -172,35 +201,22 @@ class PeerPlayer:
         self.shape = shape
         #: the worker's Python (version and implementation), as it said when it started
         self.python = f"{platform.python_version()} {sys.implementation.name}"
-        self._context = multiprocessing.get_context("fork")  # the worker inherits the initialised peer
         self._start()
 
     def _start(self) -> None:
-        if self.interpreter is not None:
+        if self.interpreter is None:
+            self._conn: _Forked | _Interpreter = _Forked(self.minimax)
+        else:
             assert self.folder is not None
-            self._child: _Interpreter | None = _Interpreter(self.interpreter, self.folder, self.shape)
-            self._conn: Any = self._child
-            ready = self._conn.recv()
-            if not isinstance(ready, list) or ready[0] != "ready":
-                raise RuntimeError(f"the peer's worker under {self.interpreter} did not start")
+            self._conn = _Interpreter(self.interpreter, self.folder, self.shape)
+        ready = self._conn.recv()
+        if isinstance(ready, list) and ready[:1] == ["ready"]:  # another Python says which
             self.python = f"{ready[1]} {ready[2]}"
-            return
-        self._child = None
-        self._conn, child = self._context.Pipe()
-        self._process = self._context.Process(target=_worker, args=(child, self._conn, self.minimax),
-                                              daemon=True)
-        self._process.start()
-        child.close()
-        if self._conn.recv() != "ready":
-            raise RuntimeError("the peer's worker did not start")
+        elif ready != "ready":
+            raise RuntimeError(f"the peer's worker did not start (it said {ready!r})")
 
     def _restart(self) -> None:
-        if self._child is not None:
-            self._child.kill()
-        else:
-            self._process.kill()
-            self._process.join()
-            self._conn.close()
+        self._conn.kill()
         self.restarts += 1
         self._start()
 
@@ -234,15 +250,7 @@ class PeerPlayer:
 
     def close(self) -> None:
         self._conn.send(("quit",))
-        if self._child is not None:
-            try:
-                self._child.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._child.kill()
-            return
-        self._process.join(timeout=5)
-        if self._process.is_alive():
-            self._process.kill()
+        self._conn.end(timeout=5)
 
 
 # ----- positions both ways ----------------------------------------------------------------------------------

@@ -68,8 +68,9 @@ def position_hash(s: np.ndarray, n: int, zobrist: np.ndarray, side: np.ndarray) 
 @njit(cache=True)
 def _order(s: np.ndarray, moves: np.ndarray, k: int, first: int, cap: np.ndarray, nb: np.ndarray, n: int,
            keys: np.ndarray, killer: np.ndarray, history: np.ndarray) -> None:
-    """Give ``moves[:k]`` their ordering keys: the table move, exploding squares, killers, corners, edges, the
-    rest; by history within a group (``_pick`` takes them best-first)."""
+    """Give ``moves[:k]`` their ordering keys: the table move, explosions that capture at once (next to another
+    player's square), killers, the other explosions, corners, edges, the rest, and last a placement next to an
+    enemy critical square (taken back at once); by history within a group (``_pick`` takes them best-first)."""
     me = s[2 * n + TO_MOVE]
     for i in range(k):
         sq = moves[i]
