@@ -46,11 +46,11 @@ INFO = GameInfo(
     levels={
         "easy": "alphabeta:depth=1",
         "medium": "alphabeta:depth=2",
-        "hard": "alphabeta:depth=4",
+        "hard": "alphabeta:depth=1,eval=futures",
     },
     agents={"jewels-greedy": "policy:name=greedy"},
     hint="hard",
-    evaluations=("standard", "material"),
+    evaluations=("standard", "material", "futures"),
     features={
         "search": "damier.games.jewels.search:JewelsSearch",
         "evaluate": "damier.games.jewels.rules:evaluate",

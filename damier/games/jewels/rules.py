@@ -32,6 +32,7 @@ from damier.core.game import CHANCE, TERMINAL, Game, Outcome, State, Termination
 from damier.core.grid import orthogonal_neighbours, square_name
 from damier.core.rng import make_rng
 from damier.games.jewels import COLOURS, INFO, kernel, notation, setup, view
+from damier.games.jewels.evaluation import WIN as SEARCH_WIN
 from damier.games.jewels.kernel import (
     BOMB,
     COUNT,
@@ -48,7 +49,6 @@ from damier.games.jewels.kernel import (
     ROBOTS,
     WHY,
 )
-from damier.games.jewels.search import WIN as SEARCH_WIN
 
 #: a random playout with no ply cap is decided by the jewels after this many plies
 PLAYOUT_PLIES = 4000

@@ -1,4 +1,4 @@
-"""The Jewels and Lasers computer: an evaluation and an expectimax search over the robots' chance node, in numba.
+"""The Jewels and Lasers computer: an expectimax search over the robots' chance node, in numba.
 
 The search is alpha-beta between the two men and a probability-weighted mean at the robots' turn (Ballard's
 Star1 pruning there: once the outcomes seen, with the rest at their best or worst possible value, cannot bring the
@@ -10,17 +10,9 @@ search is repeatable).
 At the root, a move after which a single robot step could light the man is played only when every move is like
 that (``safe_moves``).
 
-The evaluation (from a player's view, a jewel is worth 100):
-
-- the jewels taken, mine minus the other's;
-- danger: the chance that the robots' next step lights a man who cannot move before it, times ``DANGER`` (nearly
-  a lost game, ``WIN``: the search's horizon must not make a likely death look cheap);
-- jewels each man can take with his next slide (``REACH`` each), and the distance to the nearest jewel;
-- mobility: the squares his slides can end on (``MOBILITY`` each, up to ``MOBILE``);
-- escapes: those of them (and the jewels he can take) that no single robot step lights (``threats``), ``ESCAPE``
-  each up to ``ESCAPES``, and ``TRAPPED`` off for a man with none (he cannot step out of the next ray's way: a
-  man boxed in a pocket of the board dies there sooner or later);
-- an unused explosion (``EXPLOSIVE``).
+The leaves are valued by an evaluation of ``damier.games.jewels.evaluation`` (``standard``, ``material``), or
+played out by ``damier.games.jewels.futures`` (``futures``; the placement, a hundred moves and more, is searched
+with the ``standard`` evaluation).
 """
 
 from __future__ import annotations
@@ -34,10 +26,9 @@ from numba import njit
 
 from damier.core.game import CHANCE, Iteration, State
 from damier.games.jewels import kernel
+from damier.games.jewels.evaluation import EVALUATIONS, FUTURES, STANDARD, WIN, evaluate
+from damier.games.jewels.futures import FUTURE_COUNT, FUTURE_PLIES, future_mean
 from damier.games.jewels.kernel import (
-    BOMB,
-    COUNT,
-    EMPTY,
     JEWEL,
     MAN,
     NEXT,
@@ -46,117 +37,13 @@ from damier.games.jewels.kernel import (
     PHASE,
     PLACE,
     RESULT,
-    ROBOT,
     ROBOTS,
-    is_lit,
     lit_by_one_step,
     squares_of,
-    step_count,
 )
 
-STANDARD, MATERIAL = 0, 1
-EVALUATIONS = {"standard": STANDARD, "material": MATERIAL}
-JEWEL_VALUE = 100.0
-#: a won game, on the evaluation's scale: more than any jewel lead (26 jewels at most), so that a chance of
-#: being hit weighs what losing the game weighs, in the search and in the danger term alike
-WIN = 4000.0
-DANGER = 0.9 * WIN
-REACH = 25.0
-DISTANCE = 3.0
-EXPLOSIVE = 6.0
-MOBILITY = 5.0
-MOBILE = 8
-TRAPPED = 600.0
-ESCAPE = 100.0
-ESCAPES = 6
 TURN_SAMPLES = 6
 MAX_PLY = 32
-
-
-@njit(cache=True)
-def threats(s: np.ndarray, nb: np.ndarray, out: np.ndarray) -> None:
-    """Mark in ``out`` the squares some single robot step would light (the rays of a robot from the square it
-    steps to; a ray crosses empty squares, the one the robot left included, and stops before any piece)."""
-    n = squares_of(s)
-    out[:] = 0
-    for sq in range(n):
-        if s[sq] != ROBOT:
-            continue
-        for d in range(4):
-            to = nb[sq, d]
-            if to < 0 or not kernel.is_free(s, n, to):
-                continue
-            for e in range(4):
-                t = nb[to, e]
-                while t >= 0 and (s[t] == EMPTY or t == sq):
-                    out[t] = 1
-                    t = nb[t, e]
-
-
-@njit(cache=True)
-def _reach(s: np.ndarray, nb: np.ndarray, who: int, threat: np.ndarray) -> tuple[int, int, int, int]:
-    """(jewels ``who``'s man can take with one slide, squares his slides can end on, those of them no single
-    robot step lights (``threat``), Manhattan distance to the nearest jewel)."""
-    n = squares_of(s)
-    man = s[n + MAN + who]
-    other = s[n + MAN + 1 - who]
-    takeable = 0
-    mobility = 0
-    escapes = 0
-    for d in range(4):
-        sq = nb[man, d]
-        while sq >= 0 and sq != other:
-            if s[sq] == JEWEL:
-                if kernel.jewel_slide_ok(s, sq, nb):
-                    takeable += 1
-                    if not threat[sq]:
-                        escapes += 1
-                break
-            if s[sq] != EMPTY or is_lit(s, nb, sq):
-                break
-            mobility += 1
-            if not threat[sq]:
-                escapes += 1
-            sq = nb[sq, d]
-    # the board's width, from the neighbour table: square 0's southern neighbour is square ``cols``
-    cols = nb[0, 2] if nb[0, 2] > 0 else n
-    best = 1 << 20
-    mr, mc = man // cols, man % cols
-    for sq in range(n):
-        if s[sq] == JEWEL:
-            dist = abs(sq // cols - mr) + abs(sq % cols - mc)
-            if dist < best:
-                best = dist
-    return takeable, mobility, escapes, best if best < (1 << 20) else 0
-
-
-@njit(cache=True)
-def evaluate(s: np.ndarray, nb: np.ndarray, player: int, kind: int) -> float:
-    """The static value of ``s`` for ``player`` (a position not over)."""
-    n = squares_of(s)
-    value = JEWEL_VALUE * (s[n + COUNT + player] - s[n + COUNT + 1 - player])
-    if kind == MATERIAL or s[n + PHASE] == PLACE:
-        return value
-    steps = step_count(s, nb)
-    robots_next = s[n + PHASE] == ROBOTS
-    to_move = s[n + NEXT]
-    threat = np.empty(n, dtype=np.uint8)
-    threats(s, nb, threat)
-    for who in range(2):
-        sign = 1.0 if who == player else -1.0
-        # a man faces the robots before he can move again when they move now, or when the other man moves first
-        exposed = robots_next or who != to_move
-        if steps > 0:
-            danger = lit_by_one_step(s, nb, s[n + MAN + who]) / steps
-            value -= sign * (DANGER if exposed else DANGER / 8.0) * danger
-        takeable, mobility, escapes, distance = _reach(s, nb, who, threat)
-        value += sign * (REACH * takeable - DISTANCE * distance + MOBILITY * min(mobility, MOBILE)
-                         + ESCAPE * min(escapes, ESCAPES))
-        if escapes == 0:
-            value -= sign * TRAPPED
-        if s[n + BOMB + who]:
-            value += sign * EXPLOSIVE
-    return value
 
 
 @njit(cache=True)
@@ -172,15 +59,16 @@ def _terminal(s: np.ndarray, root: int, ply: int) -> float:
 #: the recursive kernel is compiled for these types up front (numba cannot infer a recursion's types reliably)
 _VALUE_SIGNATURE = (
     "float64(int32[:, ::1], int64, int64, float64, float64, int64, int32[:, ::1], int32[::1], int64, int32[:, ::1], "
-    "int32[:, ::1], float64[:, ::1], uint8[::1], int32[::1], int64[::1], int64, uint64[::1])"
+    "int32[:, ::1], float64[:, ::1], uint8[::1], int32[::1], int64[::1], int64, uint64[::1], int64)"
 )
 
 
 @njit(_VALUE_SIGNATURE, cache=True)
 def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, root: int, nb: np.ndarray,
            p: np.ndarray, kind: int, moves: np.ndarray, outs: np.ndarray, weights: np.ndarray, lit: np.ndarray,
-           emitters: np.ndarray, counters: np.ndarray, limit: int, rng: np.ndarray) -> float:
-    """The value of ``stack[ply]`` for ``root``; ``counters[0]`` counts nodes, ``counters[1]`` is set to stop."""
+           emitters: np.ndarray, counters: np.ndarray, limit: int, rng: np.ndarray, seed: int) -> float:
+    """The value of ``stack[ply]`` for ``root``; ``counters[0]`` counts nodes, ``counters[1]`` is set to stop;
+    ``seed`` seeds the futures of the ``futures`` evaluation."""
     s = stack[ply]
     n = squares_of(s)
     counters[0] += 1
@@ -192,6 +80,8 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
     if phase == OVER:
         return _terminal(s, root, ply)
     if depth == 0 or ply >= MAX_PLY - 1:
+        if kind == FUTURES:
+            return future_mean(s, nb, p, root, FUTURE_COUNT, FUTURE_PLIES, seed, counters)
         return evaluate(s, nb, root, kind)
     child = stack[ply + 1]
     if phase == ROBOTS:
@@ -202,7 +92,7 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
                 while child[n + PHASE] == ROBOTS:
                     kernel.apply_chance(child, kernel.sample_chance(child, nb, p, rng, emitters), nb, p)
                 total += _value(stack, ply + 1, depth - 1, -np.inf, np.inf, root, nb, p, kind, moves, outs,
-                                weights, lit, emitters, counters, limit, rng)
+                                weights, lit, emitters, counters, limit, rng, seed)
             return total / TURN_SAMPLES
         k = kernel.chance_outcomes(s, nb, p, outs[ply], weights[ply])
         total = 0.0
@@ -212,7 +102,7 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
             child[:] = s
             kernel.apply_chance(child, outs[ply, i], nb, p)
             v = _value(stack, ply + 1, depth - 1, -np.inf, np.inf, root, nb, p, kind, moves, outs, weights, lit,
-                       emitters, counters, limit, rng)
+                       emitters, counters, limit, rng, seed)
             total += w * v
             left -= w
             if left > 1e-12:
@@ -235,7 +125,7 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
         child[:] = s
         kernel.apply_man(child, moves[ply, i], nb, p)
         v = _value(stack, ply + 1, depth - 1, alpha, beta, root, nb, p, kind, moves, outs, weights, lit, emitters,
-                   counters, limit, rng)
+                   counters, limit, rng, seed)
         if maximizing:
             if v > best:
                 best = v
@@ -265,6 +155,8 @@ def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowe
     emitters = np.empty(n, dtype=np.int32)
     rng = make_rng_kernel(seed)
     root = 0 if s[n + PHASE] == PLACE else s[n + NEXT]
+    if kind == FUTURES and s[n + PHASE] == PLACE:
+        kind = STANDARD
     best_move = allowed[0]
     best = -np.inf
     alpha = -np.inf
@@ -272,7 +164,7 @@ def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowe
         stack[1, :] = s
         kernel.apply_man(stack[1], allowed[i], nb, p)
         v = _value(stack, 1, depth - 1, alpha, np.inf, root, nb, p, kind, moves, outs, weights, lit, emitters,
-                   counters, limit, rng)
+                   counters, limit, rng, seed)
         if counters[1]:
             break
         if v > best:
@@ -313,12 +205,21 @@ def safe_moves(state: Any) -> list[int]:
 
 
 def evaluate_state(state: Any, player: int, evaluation: str) -> float:
-    """The evaluation ``evaluation`` (``standard`` or ``material``) of ``state`` for ``player``."""
+    """The evaluation ``evaluation`` (``standard``, ``material`` or ``futures``) of ``state`` for ``player``."""
     s = state.kernel_array()
     if state.is_over():
         outcome = state.outcome()
         return 0.0 if outcome.winner is None else WIN if outcome.winner == player else -WIN
-    return float(evaluate(s, state.game.neighbours, player, EVALUATIONS[evaluation]))
+    g = state.game
+    if EVALUATIONS[evaluation] == FUTURES and not state.placing:
+        counters = np.zeros(2, dtype=np.int64)
+        return float(future_mean(s, g.neighbours, g.params, player, FUTURE_COUNT, FUTURE_PLIES, _seed(state), counters))
+    return float(evaluate(s, g.neighbours, player, EVALUATIONS[evaluation]))
+
+
+def _seed(state: Any) -> int:
+    """A seed of the position alone (a search of it is repeatable)."""
+    return int.from_bytes(state.key()[:8].ljust(8, b"\0"), "little") & 0x7FFFFFFF
 
 
 class JewelsSearch:
@@ -349,7 +250,7 @@ class JewelsSearch:
         self._counters[0] = 0
         limit = 0 if depth == 1 or node_limit is None else int(node_limit)
         s = state.kernel_array()  # type: ignore[attr-defined]
-        seed = int.from_bytes(state.key()[:8].ljust(8, b"\0"), "little") & 0x7FFFFFFF
+        seed = _seed(state)
         move, score = search_root(s, g.neighbours, g.params, depth, self._allowed, kind, self._counters, limit, seed)
         completed = depth == 1 or not self._counters[1]  # depth 1 has a move even when stopped early
         score = float(score) if math.isfinite(score) else 0.0

@@ -117,8 +117,8 @@ def test_the_computer_agrees_to_stop_when_it_leads_and_never_when_it_trails() ->
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 40))
 def test_the_threat_map_marks_only_squares_a_robot_step_can_light(seed: int, plies: int) -> None:
+    from damier.games.jewels.evaluation import threats
     from damier.games.jewels.kernel import EMPTY, lit_by_one_step
-    from damier.games.jewels.search import threats
 
     game = damier.load("jewels", **MEDIUM)
     state = game.new_state(seed)

@@ -1,0 +1,109 @@
+"""The ``futures`` evaluation: what a position is worth, played out many times by careful men, in numba.
+
+Most games of Jewels and Lasers end with a man hit, and a man is rarely hit by the next robot step (no player
+worth the name stands where one step can light him) but by a pocket of rays closing round him over several turns.
+A static evaluation sees a few slides ahead; a future sees the pocket close. So this evaluation plays ``FUTURES``
+futures of ``FUTURE_PLIES`` men's plies from the position, the robots stepping at random and both men moving
+like careful players (``careful_move``), and returns their mean result for a player: ``WIN`` for a won future,
+``-WIN`` for a lost one, 0 for a drawn one, and the ``standard`` evaluation where a future stops with the game
+going on.
+
+Future ``k`` draws from a generator seeded by ``k`` and the search's seed alone, so the moves a search compares
+meet the same dice (common random numbers: the differences of their values are the moves', not the dice's), and
+a search is repeatable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from damier.core.rng import below
+from damier.games.jewels import kernel
+from damier.games.jewels.evaluation import ESCAPES, STANDARD, WIN, evaluate, reach, threats
+from damier.games.jewels.kernel import JEWEL, MAN, NEXT, OVER, PHASE, RESULT, ROBOTS, lit_by_one_step, squares_of
+
+#: the futures played per position, and the men's plies of each
+FUTURE_COUNT = 256
+FUTURE_PLIES = 12
+#: how many escapes a jewel is worth to a careful man (he takes it unless a move keeps this many more escapes)
+JEWEL_ESCAPES = 3
+
+
+@njit(cache=True)
+def careful_move(s: np.ndarray, nb: np.ndarray, p: np.ndarray, moves: np.ndarray, after: np.ndarray,
+                 threat: np.ndarray, lit: np.ndarray, emitters: np.ndarray, rng: np.ndarray) -> int:
+    """The move of a careful man (the man to move in ``s``): a move that wins at once; else, of the moves after
+    which no single robot step can light him, the one that leaves him the most escapes (``reach``: the squares of
+    his next slides that no single robot step lights, counted up to ``ESCAPES``; a jewel taken counts
+    ``JEWEL_ESCAPES`` more; ties drawn from ``rng``); else any move at random. The other arrays are scratch."""
+    n = squares_of(s)
+    me = s[n + NEXT]
+    k = kernel.man_moves(s, nb, p, lit, emitters, moves)
+    best = -1.0
+    choice = -1
+    for i in range(k):
+        m = moves[i]
+        after[:] = s
+        kernel.apply_man(after, m, nb, p)
+        if after[n + PHASE] == OVER:
+            result = after[n + RESULT]
+            if result == (kernel.A_WINS if me == 0 else kernel.B_WINS):
+                return int(m)
+            if result != kernel.DRAW:
+                continue
+            score = 0.0  # a drawn end: better than a likely death, worse than any safe move
+        else:
+            if lit_by_one_step(after, nb, after[n + MAN + me]) > 0:
+                continue
+            threats(after, nb, threat)
+            escapes = min(reach(after, nb, me, threat)[2], ESCAPES)
+            score = 1.0 + escapes + (JEWEL_ESCAPES if m < n and s[m] == JEWEL else 0)
+        score += below(rng, 1024) / 2048.0  # the tie-break: less than one escape
+        if score > best:
+            best, choice = score, m
+    if choice >= 0:
+        return int(choice)
+    return int(moves[below(rng, k)])
+
+
+@njit(cache=True)
+def future_mean(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, count: int, plies: int, seed: int,
+                counters: np.ndarray) -> float:
+    """The mean result for ``player`` of ``count`` futures of ``plies`` men's plies from ``s`` (left unchanged).
+    ``counters[0]`` counts the futures played; a future is not begun once ``counters[1]`` is set (the mean of
+    those played is returned, 0 when none was)."""
+    n = squares_of(s)
+    work = np.empty_like(s)
+    after = np.empty_like(s)
+    moves = np.empty(n + 5, dtype=np.int32)
+    threat = np.empty(n, dtype=np.uint8)
+    lit = np.zeros(n, dtype=np.uint8)
+    emitters = np.empty(n, dtype=np.int32)
+    rng = np.empty(1, dtype=np.uint64)
+    total = 0.0
+    played = 0
+    for k in range(count):
+        if counters[1]:
+            break
+        counters[0] += 1
+        rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k) * np.uint64(0xD1B54A32D192ED03)
+        rng[0] = rng[0] ^ np.uint64(0x632BE59BD9B4E019)
+        if rng[0] == 0:
+            rng[0] = np.uint64(0x2545F4914F6CDD1D)
+        work[:] = s
+        men = 0
+        while work[n + PHASE] != OVER and men < plies:
+            if work[n + PHASE] == ROBOTS:
+                kernel.apply_chance(work, kernel.sample_chance(work, nb, p, rng, emitters), nb, p)
+            else:
+                kernel.apply_man(work, careful_move(work, nb, p, moves, after, threat, lit, emitters, rng), nb, p)
+                men += 1
+        if work[n + PHASE] == OVER:
+            result = work[n + RESULT]
+            if result != kernel.DRAW:
+                total += WIN if (result == kernel.A_WINS) == (player == 0) else -WIN
+        else:
+            total += evaluate(work, nb, player, STANDARD)
+        played += 1
+    return total / played if played else 0.0
