@@ -125,7 +125,7 @@ def _serve(conn: Connection, parent: int) -> None:
             continue  # for a job that had ended already
         try:
             if job is None:
-                _warm()
+                warm_kernels()
                 conn.send(("ok", None))
             elif job.analysis_seconds is not None:
                 conn.send(("ok", _analyse(conn, job)))
@@ -155,7 +155,8 @@ def _analyse(conn: Connection, job: Job) -> dict[str, Any]:
         listener.join()
 
 
-def _warm() -> None:
+def warm_kernels() -> None:
+    """Compile (or load from numba's cache) every game's kernels: its playouts, and its search where it has one."""
     from damier.core.registry import all_infos, load
 
     for info in all_infos():

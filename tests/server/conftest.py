@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import socket
@@ -41,6 +42,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@functools.cache
+def warm_kernels() -> None:
+    """Compile every game's kernels once in this process, into numba's cache on disk, before the first server of
+    the session starts: its workers then load them, as an installed arcade's do after its first start, instead of
+    compiling them while a test waits for a computer's move (from a clean clone that warming took about a minute
+    on two cores, as long as a browser test waits)."""
+    from damier.server.computer import warm_kernels as warm
+
+    warm()
+
+
 class ServerProcess:
     """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database."""
 
@@ -55,6 +67,7 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        warm_kernels()
         handle = open(self.log, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "damier.cli", "serve", "--port", str(self.port), "--db", self.db,
