@@ -13,9 +13,18 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def make_rng(seed: int) -> np.ndarray:
-    """A generator state for ``seed`` (any int; 0 is fine)."""
+    """A generator state for ``seed`` (any int; 0 is fine): the state ``seed_rng(rng, seed, 0)`` sets."""
     value = (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
     return np.array([value or 0x2545F4914F6CDD1D], dtype=np.uint64)
+
+
+@njit(cache=True)
+def seed_rng(rng: np.ndarray, seed: int, stream: int) -> None:
+    """Set ``rng`` (in a kernel) to the generator of ``seed``'s stream number ``stream`` (any ints): stream 0 is
+    ``make_rng(seed)``; the streams of one seed are independent generators (a playout each, say)."""
+    value = (np.uint64(seed) * _MIX + np.uint64(stream) * np.uint64(0xD1B54A32D192ED03)
+             + np.uint64(0x632BE59BD9B4E019))
+    rng[0] = value if value != 0 else np.uint64(0x2545F4914F6CDD1D)
 
 
 @njit(cache=True)

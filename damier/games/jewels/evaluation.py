@@ -58,8 +58,10 @@ ESCAPES = 6
 
 @njit(cache=True)
 def threats(s: np.ndarray, nb: np.ndarray, out: np.ndarray) -> None:
-    """Mark in ``out`` the squares some single robot step would light (the rays of a robot from the square it
-    steps to; a ray crosses empty squares, the one the robot left included, and stops before any piece)."""
+    """Mark in ``out`` the squares some single robot step would light: the rays of a robot from the square it
+    steps to (a ray crosses empty squares, the one the robot left included, and stops before any piece). Of the
+    squares not lit now, exactly those ``kernel.lit_by_one_step`` counts a step for (the rays the step unblocks, of
+    robots behind the square left, cross only squares the robot lit before it left)."""
     n = squares_of(s)
     out[:] = 0
     for sq in range(n):
@@ -77,9 +79,9 @@ def threats(s: np.ndarray, nb: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def reach(s: np.ndarray, nb: np.ndarray, who: int, threat: np.ndarray) -> tuple[int, int, int, int]:
+def slides(s: np.ndarray, nb: np.ndarray, who: int, threat: np.ndarray) -> tuple[int, int, int]:
     """(jewels ``who``'s man can take with one slide, squares his slides can end on, those of them no single
-    robot step lights (``threat``), Manhattan distance to the nearest jewel)."""
+    robot step lights (``threat``))."""
     n = squares_of(s)
     man = s[n + MAN + who]
     other = s[n + MAN + 1 - who]
@@ -101,6 +103,14 @@ def reach(s: np.ndarray, nb: np.ndarray, who: int, threat: np.ndarray) -> tuple[
             if not threat[sq]:
                 escapes += 1
             sq = nb[sq, d]
+    return takeable, mobility, escapes
+
+
+@njit(cache=True)
+def jewel_distance(s: np.ndarray, nb: np.ndarray, who: int) -> int:
+    """The Manhattan distance from ``who``'s man to the nearest jewel (0 when none is left)."""
+    n = squares_of(s)
+    man = s[n + MAN + who]
     # the board's width, from the neighbour table: square 0's southern neighbour is square ``cols``
     cols = nb[0, 2] if nb[0, 2] > 0 else n
     best = 1 << 20
@@ -110,7 +120,7 @@ def reach(s: np.ndarray, nb: np.ndarray, who: int, threat: np.ndarray) -> tuple[
             dist = abs(sq // cols - mr) + abs(sq % cols - mc)
             if dist < best:
                 best = dist
-    return takeable, mobility, escapes, best if best < (1 << 20) else 0
+    return best if best < (1 << 20) else 0
 
 
 @njit(cache=True)
@@ -133,7 +143,8 @@ def evaluate(s: np.ndarray, nb: np.ndarray, player: int, kind: int) -> float:
         if steps > 0:
             danger = lit_by_one_step(s, nb, s[n + MAN + who]) / steps
             value -= sign * (DANGER if exposed else DANGER / 8.0) * danger
-        takeable, mobility, escapes, distance = reach(s, nb, who, threat)
+        takeable, mobility, escapes = slides(s, nb, who, threat)
+        distance = jewel_distance(s, nb, who)
         value += sign * (REACH * takeable - DISTANCE * distance + MOBILITY * min(mobility, MOBILE)
                          + ESCAPE * min(escapes, ESCAPES))
         if escapes == 0:

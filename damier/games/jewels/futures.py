@@ -2,11 +2,12 @@
 
 Most games of Jewels and Lasers end with a man hit, and a man is rarely hit by the next robot step (no player
 worth the name stands where one step can light him) but by a pocket of rays closing round him over several turns.
-A static evaluation sees a few slides ahead; a future sees the pocket close. So this evaluation plays ``FUTURES``
+A static evaluation sees a few slides ahead; a future sees the pocket close. So this evaluation plays ``FUTURE_COUNT``
 futures of ``FUTURE_PLIES`` men's plies from the position, the robots stepping at random and both men moving
 like careful players (``careful_move``), and returns their mean result for a player: ``WIN`` for a won future,
 ``-WIN`` for a lost one, 0 for a drawn one, and the ``standard`` evaluation where a future stops with the game
-going on.
+going on. A hit drawn is replaced by its exact chance (``future_sum``: a control variate), so that the few hits in
+a thousand robot steps that separate the safe moves are weighed, not sampled.
 
 Future ``k`` draws from a generator seeded by ``k`` and the search's seed alone, so the moves a search compares
 meet the same dice (common random numbers: the differences of their values are the moves', not the dice's), and
@@ -18,14 +19,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from damier.core.rng import below
+from damier.core.rng import below, seed_rng
 from damier.games.jewels import kernel
-from damier.games.jewels.evaluation import ESCAPES, STANDARD, WIN, evaluate, reach, threats
-from damier.games.jewels.kernel import JEWEL, MAN, NEXT, OVER, PHASE, RESULT, ROBOTS, lit_by_one_step, squares_of
+from damier.games.jewels.evaluation import ESCAPES, STANDARD, WIN, evaluate, slides, threats
+from damier.games.jewels.kernel import JEWEL, MAN, NEXT, OVER, P_ALL, PHASE, RESULT, ROBOTS, squares_of
 
 #: the futures played per position, and the men's plies of each
 FUTURE_COUNT = 256
 FUTURE_PLIES = 12
+#: at a search's root (depth 1), successive halving: every move valued by ``FIRST_FUTURES`` futures, then the
+#: ``FINALISTS`` best by what is left of ``FUTURE_COUNT`` a move, up to ``FINAL_FUTURES`` each
+FIRST_FUTURES = 128
+FINALISTS = 4
+FINAL_FUTURES = 1024
 #: how many escapes a jewel is worth to a careful man (he takes it unless a move keeps this many more escapes)
 JEWEL_ESCAPES = 3
 
@@ -34,9 +40,10 @@ JEWEL_ESCAPES = 3
 def careful_move(s: np.ndarray, nb: np.ndarray, p: np.ndarray, moves: np.ndarray, after: np.ndarray,
                  threat: np.ndarray, lit: np.ndarray, emitters: np.ndarray, rng: np.ndarray) -> int:
     """The move of a careful man (the man to move in ``s``): a move that wins at once; else, of the moves after
-    which no single robot step can light him, the one that leaves him the most escapes (``reach``: the squares of
-    his next slides that no single robot step lights, counted up to ``ESCAPES``; a jewel taken counts
-    ``JEWEL_ESCAPES`` more; ties drawn from ``rng``); else any move at random. The other arrays are scratch."""
+    which no single robot step can light him (``threats``), the one that leaves him the most escapes (``slides``:
+    the squares of his next slides that no single robot step lights, counted up to ``ESCAPES``; a jewel taken
+    counts ``JEWEL_ESCAPES`` more; ties drawn from ``rng``); else any move at random. The other arrays are
+    scratch."""
     n = squares_of(s)
     me = s[n + NEXT]
     k = kernel.man_moves(s, nb, p, lit, emitters, moves)
@@ -54,10 +61,10 @@ def careful_move(s: np.ndarray, nb: np.ndarray, p: np.ndarray, moves: np.ndarray
                 continue
             score = 0.0  # a drawn end: better than a likely death, worse than any safe move
         else:
-            if lit_by_one_step(after, nb, after[n + MAN + me]) > 0:
-                continue
             threats(after, nb, threat)
-            escapes = min(reach(after, nb, me, threat)[2], ESCAPES)
+            if threat[after[n + MAN + me]]:
+                continue  # a single robot step can light him
+            escapes = min(slides(after, nb, me, threat)[2], ESCAPES)
             score = 1.0 + escapes + (JEWEL_ESCAPES if m < n and s[m] == JEWEL else 0)
         score += below(rng, 1024) / 2048.0  # the tie-break: less than one escape
         if score > best:
@@ -70,9 +77,25 @@ def careful_move(s: np.ndarray, nb: np.ndarray, p: np.ndarray, moves: np.ndarray
 @njit(cache=True)
 def future_mean(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, count: int, plies: int, seed: int,
                 counters: np.ndarray) -> float:
-    """The mean result for ``player`` of ``count`` futures of ``plies`` men's plies from ``s`` (left unchanged).
+    """The mean result for ``player`` of ``count`` futures of ``plies`` men's plies from ``s`` (left unchanged; a
+    future ends at a man's turn: a robots' turn due is played first).
     ``counters[0]`` counts the futures played; a future is not begun once ``counters[1]`` is set (the mean of
     those played is returned, 0 when none was)."""
+    total, played = future_sum(s, nb, p, player, 0, count, plies, seed, counters)
+    return total / played if played else 0.0
+
+
+@njit(cache=True)
+def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first: int, count: int, plies: int,
+               seed: int, counters: np.ndarray) -> tuple[float, int]:
+    """The summed result for ``player`` of the futures ``first``, ..., ``first + count - 1`` from ``s`` (future
+    ``k``'s dice are the same whatever the range), and how many were played (fewer once ``counters[1]`` is set).
+
+    A man is hit by a robot step a few times in a thousand: too rare for a few hundred futures to weigh, and most
+    of what separates one safe move from another. So each future's result is corrected, at every robots' turn it
+    meets (``robot_steps = one``), by ``WIN`` times the hit drawn (1 or 0) minus its exact chance (the share of the
+    robots' steps that light the man), for ``player``'s man and, the other sign, for the other's. These terms
+    have mean 0 whatever came before (a control variate): the mean is the futures' mean, with far less noise."""
     n = squares_of(s)
     work = np.empty_like(s)
     after = np.empty_like(s)
@@ -83,19 +106,29 @@ def future_mean(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, count
     rng = np.empty(1, dtype=np.uint64)
     total = 0.0
     played = 0
-    for k in range(count):
+    for k in range(first, first + count):
         if counters[1]:
             break
         counters[0] += 1
-        rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k) * np.uint64(0xD1B54A32D192ED03)
-        rng[0] = rng[0] ^ np.uint64(0x632BE59BD9B4E019)
-        if rng[0] == 0:
-            rng[0] = np.uint64(0x2545F4914F6CDD1D)
+        seed_rng(rng, seed, k)
         work[:] = s
         men = 0
-        while work[n + PHASE] != OVER and men < plies:
+        while work[n + PHASE] != OVER and (men < plies or work[n + PHASE] == ROBOTS):
             if work[n + PHASE] == ROBOTS:
+                hazard = 0.0
+                if p[P_ALL] == 0:
+                    steps = kernel.step_count(work, nb)
+                    mine = kernel.lit_by_one_step(work, nb, work[n + MAN + player])
+                    theirs = kernel.lit_by_one_step(work, nb, work[n + MAN + 1 - player])
+                    hazard = (mine - theirs) / steps
                 kernel.apply_chance(work, kernel.sample_chance(work, nb, p, rng, emitters), nb, p)
+                if p[P_ALL] == 0:
+                    total -= WIN * hazard
+                    if work[n + PHASE] == OVER:
+                        result = work[n + RESULT]
+                        hit_a = 1 if result != kernel.A_WINS else 0  # a robots' turn ends the game by hits only
+                        hit_b = 1 if result != kernel.B_WINS else 0
+                        total += WIN * (hit_a - hit_b if player == 0 else hit_b - hit_a)
             else:
                 kernel.apply_man(work, careful_move(work, nb, p, moves, after, threat, lit, emitters, rng), nb, p)
                 men += 1
@@ -106,4 +139,4 @@ def future_mean(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, count
         else:
             total += evaluate(work, nb, player, STANDARD)
         played += 1
-    return total / played if played else 0.0
+    return total, played

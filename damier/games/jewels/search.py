@@ -11,8 +11,8 @@ At the root, a move after which a single robot step could light the man is playe
 that (``safe_moves``).
 
 The leaves are valued by an evaluation of ``damier.games.jewels.evaluation`` (``standard``, ``material``), or
-played out by ``damier.games.jewels.futures`` (``futures``; the placement, a hundred moves and more, is searched
-with the ``standard`` evaluation).
+played out by ``damier.games.jewels.futures`` (``futures``). A search of depth 1 with the futures spends them
+where the choice is close (``futures_root``: successive halving), the placement's hundred squares and more too.
 """
 
 from __future__ import annotations
@@ -25,9 +25,18 @@ import numpy as np
 from numba import njit
 
 from damier.core.game import CHANCE, Iteration, State
+from damier.core.rng import seed_rng
 from damier.games.jewels import kernel
-from damier.games.jewels.evaluation import EVALUATIONS, FUTURES, STANDARD, WIN, evaluate
-from damier.games.jewels.futures import FUTURE_COUNT, FUTURE_PLIES, future_mean
+from damier.games.jewels.evaluation import EVALUATIONS, FUTURES, WIN, evaluate
+from damier.games.jewels.futures import (
+    FINAL_FUTURES,
+    FINALISTS,
+    FIRST_FUTURES,
+    FUTURE_COUNT,
+    FUTURE_PLIES,
+    future_mean,
+    future_sum,
+)
 from damier.games.jewels.kernel import (
     JEWEL,
     MAN,
@@ -145,6 +154,8 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
 def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowed: np.ndarray, kind: int,
                 counters: np.ndarray, limit: int, seed: int) -> tuple[int, float]:
     """The best of the moves ``allowed`` for the man to move in ``s``, searched ``depth`` plies, and its value."""
+    if kind == FUTURES and depth == 1:
+        return futures_root(s, nb, p, allowed, counters, seed)
     n = squares_of(s)
     width = s.shape[0]
     stack = np.empty((MAX_PLY, width), dtype=np.int32)
@@ -153,10 +164,9 @@ def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowe
     weights = np.empty((MAX_PLY, 5 * n), dtype=np.float64)
     lit = np.zeros(n, dtype=np.uint8)
     emitters = np.empty(n, dtype=np.int32)
-    rng = make_rng_kernel(seed)
+    rng = np.empty(1, dtype=np.uint64)
+    seed_rng(rng, seed, 0)
     root = 0 if s[n + PHASE] == PLACE else s[n + NEXT]
-    if kind == FUTURES and s[n + PHASE] == PLACE:
-        kind = STANDARD
     best_move = allowed[0]
     best = -np.inf
     alpha = -np.inf
@@ -175,12 +185,56 @@ def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowe
 
 
 @njit(cache=True)
-def make_rng_kernel(seed: int) -> np.ndarray:
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
-    if rng[0] == 0:
-        rng[0] = np.uint64(0x2545F4914F6CDD1D)
-    return rng
+def futures_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, allowed: np.ndarray, counters: np.ndarray,
+                 seed: int) -> tuple[int, float]:
+    """The best of the moves ``allowed`` by their futures, spent where the choice is close (successive halving):
+    every move valued by its first ``FIRST_FUTURES`` futures, then the ``FINALISTS`` best of them by more (the
+    first round's and the rest of what ``FUTURE_COUNT`` futures a move would have cost, up to ``FINAL_FUTURES``
+    each: with ``FINALISTS`` moves or fewer, each is valued by ``FUTURE_COUNT``); the best finalist is played.
+    Once ``counters[1]`` is set the first round stops (a move not valued is never chosen) and the second is not
+    used."""
+    n = squares_of(s)
+    root = 0 if s[n + PHASE] == PLACE else s[n + NEXT]
+    k = allowed.shape[0]
+    sums = np.zeros(k)
+    first = np.full(k, -np.inf)
+    ended = np.zeros(k, dtype=np.bool_)
+    after = np.empty_like(s)
+    for i in range(k):
+        after[:] = s
+        kernel.apply_man(after, allowed[i], nb, p)
+        if after[n + PHASE] == OVER:
+            first[i] = _terminal(after, root, 1)
+            ended[i] = True
+            continue
+        total, played = future_sum(after, nb, p, root, 0, FIRST_FUTURES, FUTURE_PLIES, seed, counters)
+        if counters[1]:
+            break
+        sums[i] = total
+        first[i] = total / played
+    order = np.argsort(-first, kind="mergesort")  # ties: the move listed first
+    finalists = min(FINALISTS, k)
+    # the second round spends what valuing every move by ``FUTURE_COUNT`` futures would have, up to FINAL_FUTURES
+    more = min(FINAL_FUTURES, FIRST_FUTURES + (FUTURE_COUNT - FIRST_FUTURES) * k // finalists) - FIRST_FUTURES
+    final = first.copy()
+    for j in range(finalists):
+        i = order[j]
+        if counters[1]:
+            break
+        if ended[i]:
+            continue
+        after[:] = s
+        kernel.apply_man(after, allowed[i], nb, p)
+        total, played = future_sum(after, nb, p, root, FIRST_FUTURES, more, FUTURE_PLIES, seed, counters)
+        if counters[1]:
+            final = first  # the second round cut short: the first round decides
+            break
+        final[i] = (sums[i] + total) / (FIRST_FUTURES + played)
+    choice = order[0]
+    for j in range(1, finalists):
+        if final[order[j]] > final[choice]:
+            choice = order[j]
+    return allowed[choice], final[choice]
 
 
 def safe_moves(state: Any) -> list[int]:

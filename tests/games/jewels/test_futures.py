@@ -11,10 +11,23 @@ from hypothesis import strategies as st
 
 import damier
 from damier.core.rng import make_rng
-from damier.games.jewels.evaluation import ESCAPES, STANDARD, WIN, evaluate, reach, threats
-from damier.games.jewels.futures import JEWEL_ESCAPES, careful_move, future_mean
-from tests.games.jewels.test_players import unsafe
+from damier.games.jewels.evaluation import ESCAPES, STANDARD, WIN, evaluate, slides
+from damier.games.jewels.futures import (
+    FINAL_FUTURES,
+    FINALISTS,
+    FIRST_FUTURES,
+    FUTURE_COUNT,
+    FUTURE_PLIES,
+    JEWEL_ESCAPES,
+    careful_move,
+    future_mean,
+)
+from damier.games.jewels.kernel import MAN, lit_by_one_step
+from damier.games.jewels.search import futures_root, safe_moves
+from tests.games.jewels.test_players import NO_JIT, unsafe
 from tests.games.jewels.test_rules import MEDIUM, random_positions
+
+needs_jit = pytest.mark.skipif(NO_JIT, reason="thousands of futures a position (run with the JIT)")
 
 
 def careful(state: damier.State, seed: int) -> int:
@@ -33,10 +46,10 @@ def escapes_after(state: damier.State, move: int) -> int:
     after = state.copy()
     after.play(move)
     s = after.kernel_array().copy()
-    threat = np.empty(g.n, dtype=np.uint8)
-    threats(s, g.neighbours, threat)
+    # the squares a single robot step lights, step by step (not the kernel's threat map)
+    threat = np.array([lit_by_one_step(s.copy(), g.neighbours, sq) > 0 for sq in range(g.n)], dtype=np.uint8)
     took = after.jewels(mover) > state.jewels(mover)
-    return min(int(reach(s, g.neighbours, mover, threat)[2]), ESCAPES) + (JEWEL_ESCAPES if took else 0)
+    return min(int(slides(s, g.neighbours, mover, threat)[2]), ESCAPES) + (JEWEL_ESCAPES if took else 0)
 
 
 def man_states(seed: int) -> list[damier.State]:
@@ -102,3 +115,103 @@ def test_a_stopped_search_begins_no_more_futures() -> None:
     counters = np.array([0, 1], dtype=np.int64)
     assert future_mean(state.kernel_array(), g.neighbours, g.params, 0, 50, 4, 1, counters) == 0.0
     assert counters[0] == 0
+
+
+def futures_root_naively(state: damier.State, allowed: list[int], seed: int) -> tuple[int, float]:
+    """The root's successive halving, move by move through the contract: every move's first ``FIRST_FUTURES``
+    futures, then the ``FINALISTS`` best valued by their first ``total`` futures; the best of those."""
+    g = state.game
+    root = 0 if state.placing else state.player
+    first: list[float] = []
+    ended: list[bool] = []
+    for move in allowed:
+        after = state.copy()
+        after.play(move)
+        ended.append(after.is_over())
+        if after.is_over():
+            winner = after.outcome().winner
+            first.append(0.0 if winner is None else WIN - 1 if winner == root else -WIN + 1)
+        else:
+            first.append(float(future_mean(after.kernel_array(), g.neighbours, g.params, root, FIRST_FUTURES,
+                                           FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64))))
+    order = sorted(range(len(allowed)), key=lambda i: -first[i])  # a stable sort: ties keep the listed order
+    finalists = order[:FINALISTS]
+    total = min(FINAL_FUTURES, FIRST_FUTURES + (FUTURE_COUNT - FIRST_FUTURES) * len(allowed) // len(finalists))
+    final = {}
+    for i in finalists:
+        after = state.copy()
+        after.play(allowed[i])
+        final[i] = first[i] if ended[i] else float(future_mean(
+            after.kernel_array(), g.neighbours, g.params, root, total, FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64)))
+    best = finalists[0]
+    for i in finalists[1:]:
+        if final[i] > final[best]:
+            best = i
+    return allowed[best], final[best]
+
+
+@needs_jit
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=6, deadline=None)
+def test_the_root_spends_more_futures_on_its_best_moves_and_plays_the_best_of_them(seed: int) -> None:
+    states = random_positions(seed, MEDIUM)
+    chosen = [states[0]] + [s for s in states[1::5] if s.player in (0, 1) and not s.is_over()]
+    assert chosen[0].placing  # the placement, tens of squares, and the men's moves
+    for state in chosen:
+        g = state.game
+        allowed = safe_moves(state)
+        move, value = futures_root(state.kernel_array(), g.neighbours, g.params, np.array(allowed, dtype=np.int32),
+                                   np.zeros(2, dtype=np.int64), seed)
+        expected_move, expected_value = futures_root_naively(state, allowed, seed)
+        assert (int(move), float(value)) == (expected_move, pytest.approx(expected_value, abs=1e-9)), \
+            state.position()
+
+
+def test_a_stopped_root_plays_a_move_it_valued_or_its_first() -> None:
+    state = man_states(3)[0]
+    g = state.game
+    allowed = np.array(state.legal_moves(), dtype=np.int32)
+    counters = np.array([0, 1], dtype=np.int64)
+    move, _ = futures_root(state.kernel_array(), g.neighbours, g.params, allowed, counters, 1)
+    assert move == allowed[0] and counters[0] == 0
+
+
+def exposed_robot_turns(seed: int) -> list[damier.State]:
+    """The robots' turns of a random game where a robot step can light a man."""
+    out = []
+    for state in random_positions(seed, MEDIUM):
+        if state.player == damier.CHANCE:
+            s = state.kernel_array().copy()
+            g = state.game
+            if any(lit_by_one_step(s, g.neighbours, int(s[g.n + MAN + who])) for who in (0, 1)):
+                out.append(state)
+    return out
+
+
+@needs_jit
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_futures_weigh_a_hit_by_its_exact_chance_and_keep_their_mean(seed: int) -> None:
+    # a future of no plies from the robots' turn: one robot step, then the standard evaluation or the end; its
+    # exact mean, outcome by outcome through the contract, against 4,096 futures
+    states = exposed_robot_turns(seed)
+    assert states
+    for state in states[:4]:
+        g = state.game
+        s = state.kernel_array().copy()
+        for player in (0, 1):
+            exact = 0.0
+            for outcome, chance in state.chance_outcomes():
+                after = state.copy()
+                after.play(outcome)
+                if after.is_over():
+                    winner = after.outcome().winner
+                    value = 0.0 if winner is None else WIN if winner == player else -WIN
+                else:
+                    value = float(evaluate(after.kernel_array(), g.neighbours, player, STANDARD))
+                exact += chance * value
+            mean = float(future_mean(s, g.neighbours, g.params, player, 4096, 0, seed, np.zeros(2, dtype=np.int64)))
+            # a hit drawn or not, the futures count its chance: what is left is the evaluations' spread
+            assert mean == pytest.approx(exact, abs=40.0), (state.position(), player)
+            # so a few futures are near it too (were the hits drawn, each would move 64 futures' mean by 62)
+            few = float(future_mean(s, g.neighbours, g.params, player, 64, 0, seed, np.zeros(2, dtype=np.int64)))
+            assert few == pytest.approx(exact, abs=250.0), (state.position(), player)

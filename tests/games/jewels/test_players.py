@@ -116,9 +116,9 @@ def test_the_computer_agrees_to_stop_when_it_leads_and_never_when_it_trails() ->
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 40))
-def test_the_threat_map_marks_only_squares_a_robot_step_can_light(seed: int, plies: int) -> None:
+def test_the_threat_map_marks_the_unlit_squares_a_robot_step_can_light(seed: int, plies: int) -> None:
     from damier.games.jewels.evaluation import threats
-    from damier.games.jewels.kernel import EMPTY, lit_by_one_step
+    from damier.games.jewels.kernel import EMPTY, is_lit, lit_by_one_step
 
     game = damier.load("jewels", **MEDIUM)
     state = game.new_state(seed)
@@ -132,6 +132,7 @@ def test_the_threat_map_marks_only_squares_a_robot_step_can_light(seed: int, pli
     threats(s, game.neighbours, marked)
     empty = [sq for sq in range(game.n) if s[sq] == EMPTY]
     exact = {sq for sq in empty if lit_by_one_step(s.copy(), game.neighbours, sq) > 0}
-    assert {sq for sq in empty if marked[sq]} <= exact  # a robot's own rays after its step: never a false alarm
-    # only a ray unblocked by the robot that left its square is missed: every other lit square is marked
-    assert len(exact) - sum(1 for sq in empty if marked[sq]) <= len(exact) // 2
+    unlit = [sq for sq in empty if not is_lit(s, game.neighbours, sq)]
+    # every square not lit now is marked exactly when a step lights it: the stepping robot's own rays, and the rays
+    # of the robots behind the square it left
+    assert {sq for sq in unlit if marked[sq]} == exact & set(unlit)
