@@ -480,9 +480,12 @@ def test_a_race_survives_a_killed_server_and_its_timers_resume(server: ServerPro
     start = first_state(GAME, state["round"]["position"])
     opening = next(text for text in [*line[:1], *(start.move_to_str(m) for m in start.legal_moves())]
                    if not played(start, text).is_over())
-    assert post(server, f"/api/races/{race_id}/claim", {"count": len(line)}, bob).is_success
+    # a claim one move longer than the shortest line: after the one move demonstrated, moves remain (a claim of one
+    # move, for a puzzle of one move, would be judged at once, before the server is killed)
+    assert post(server, f"/api/races/{race_id}/claim", {"count": len(line) + 1}, bob).is_success
     assert post(server, f"/api/races/{race_id}/demonstrate", {"moves": [opening]}, bob).is_success
     before = httpx.get(f"{server.url}/api/races/{race_id}", timeout=60).json()
+    assert before["phase"] == "demonstrating"
     server.kill()
 
     storage = Storage(server.db)
