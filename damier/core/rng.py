@@ -28,6 +28,14 @@ def seed_rng(rng: np.ndarray, seed: int, stream: int) -> None:
 
 
 @njit(cache=True)
+def new_rng(seed: int, stream: int) -> np.ndarray:
+    """A new generator (in a kernel) for ``seed``'s stream number ``stream``: see ``seed_rng``."""
+    rng = np.empty(1, dtype=np.uint64)
+    seed_rng(rng, seed, stream)
+    return rng
+
+
+@njit(cache=True)
 def next_u64(rng: np.ndarray) -> np.uint64:
     x = rng[0]
     x ^= x >> np.uint64(12)

@@ -104,6 +104,7 @@ def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first:
     lit = np.zeros(n, dtype=np.uint8)
     emitters = np.empty(n, dtype=np.int32)
     rng = np.empty(1, dtype=np.uint64)
+    one_step = p[P_ALL] == 0  # the robots' turn is one step: its hits are counted by their exact chance
     total = 0.0
     played = 0
     for k in range(first, first + count):
@@ -116,13 +117,13 @@ def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first:
         while work[n + PHASE] != OVER and (men < plies or work[n + PHASE] == ROBOTS):
             if work[n + PHASE] == ROBOTS:
                 hazard = 0.0
-                if p[P_ALL] == 0:
+                if one_step:
                     steps = kernel.step_count(work, nb)
                     mine = kernel.lit_by_one_step(work, nb, work[n + MAN + player])
                     theirs = kernel.lit_by_one_step(work, nb, work[n + MAN + 1 - player])
                     hazard = (mine - theirs) / steps
                 kernel.apply_chance(work, kernel.sample_chance(work, nb, p, rng, emitters), nb, p)
-                if p[P_ALL] == 0:
+                if one_step:
                     total -= WIN * hazard
                     if work[n + PHASE] == OVER:
                         result = work[n + RESULT]

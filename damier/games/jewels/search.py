@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from damier.core.game import CHANCE, Iteration, State
-from damier.core.rng import seed_rng
+from damier.core.rng import new_rng
 from damier.games.jewels import kernel
 from damier.games.jewels.evaluation import EVALUATIONS, FUTURES, WIN, evaluate
 from damier.games.jewels.futures import (
@@ -164,8 +164,7 @@ def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowe
     weights = np.empty((MAX_PLY, 5 * n), dtype=np.float64)
     lit = np.zeros(n, dtype=np.uint8)
     emitters = np.empty(n, dtype=np.int32)
-    rng = np.empty(1, dtype=np.uint64)
-    seed_rng(rng, seed, 0)
+    rng = new_rng(seed, 0)
     root = 0 if s[n + PHASE] == PLACE else s[n + NEXT]
     best_move = allowed[0]
     best = -np.inf
