@@ -124,11 +124,12 @@ def jewel_distance(s: np.ndarray, nb: np.ndarray, who: int) -> int:
 
 
 @njit(cache=True)
-def evaluate(s: np.ndarray, nb: np.ndarray, player: int, kind: int) -> float:
-    """The static value of ``s`` for ``player`` (a position not over): ``MATERIAL`` counts the jewels, every
-    other kind is ``STANDARD`` here (``FUTURES`` is played out by ``damier.games.jewels.futures``)."""
+def evaluate(s: np.ndarray, nb: np.ndarray, player: int, kind: int, jewel: float = JEWEL_VALUE) -> float:
+    """The static value of ``s`` for ``player`` (a position not over), a jewel taken worth ``jewel``:
+    ``MATERIAL`` counts the jewels, every other kind is ``STANDARD`` here (``FUTURES`` is played out by
+    ``damier.games.jewels.futures``, which weighs a jewel less where its futures stop)."""
     n = squares_of(s)
-    value = JEWEL_VALUE * (s[n + COUNT + player] - s[n + COUNT + 1 - player])
+    value = jewel * (s[n + COUNT + player] - s[n + COUNT + 1 - player])
     if kind == MATERIAL or s[n + PHASE] == PLACE:
         return value
     steps = step_count(s, nb)

@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 import damier
 from damier.core.rng import make_rng
-from damier.games.jewels.evaluation import ESCAPES, STANDARD, WIN, evaluate, slides
+from damier.games.jewels.evaluation import ESCAPES, JEWEL_VALUE, STANDARD, WIN, evaluate, slides
 from damier.games.jewels.futures import (
     FINAL_FUTURES,
     FINALISTS,
     FIRST_FUTURES,
     FUTURE_COUNT,
+    FUTURE_JEWEL,
     FUTURE_PLIES,
     JEWEL_ESCAPES,
     careful_move,
@@ -105,8 +106,30 @@ def test_the_futures_are_one_set_of_dice_for_both_players_and_for_every_call(see
     assert mean(1, 6, 4) == -for_a  # the same futures, seen from the other side
     assert mean(0, 6, 4) == for_a  # repeatable
     assert np.array_equal(s, state.kernel_array())  # the position is left as it was
-    # a future of no plies stops at once: the standard evaluation of the position itself
-    assert mean(0, 3, 0) == pytest.approx(float(evaluate(s, g.neighbours, 0, STANDARD)), rel=1e-12, abs=1e-9)
+    # a future of no plies stops at once: the standard evaluation of the position itself, a jewel worth FUTURE_JEWEL
+    leaf = float(evaluate(s, g.neighbours, 0, STANDARD, FUTURE_JEWEL))
+    assert mean(0, 3, 0) == pytest.approx(leaf, rel=1e-12, abs=1e-9)
+
+
+def test_where_a_future_stops_a_jewel_is_worth_less_than_in_the_standard_evaluation() -> None:
+    # games are decided by hits: the futures weigh the jewels taken FUTURE_JEWEL each, the standard evaluation
+    # JEWEL_VALUE, and nothing else differs
+    assert 0 < FUTURE_JEWEL < JEWEL_VALUE
+    checked = 0
+    for seed in range(40):
+        for state in man_states(seed):
+            lead = state.jewels(0) - state.jewels(1)
+            if lead == 0:
+                continue
+            g = state.game
+            s = state.kernel_array().copy()
+            standard = float(evaluate(s, g.neighbours, 0, STANDARD))
+            stopped = float(future_mean(s, g.neighbours, g.params, 0, 1, 0, seed, np.zeros(2, dtype=np.int64)))
+            assert stopped == pytest.approx(standard - (JEWEL_VALUE - FUTURE_JEWEL) * lead, rel=1e-12, abs=1e-9)
+            checked += 1
+        if checked >= 20:
+            break
+    assert checked >= 20  # positions where one man leads by jewels
 
 
 def test_a_stopped_search_begins_no_more_futures() -> None:
@@ -207,7 +230,7 @@ def test_the_futures_weigh_a_hit_by_its_exact_chance_and_keep_their_mean(seed: i
                     winner = after.outcome().winner
                     value = 0.0 if winner is None else WIN if winner == player else -WIN
                 else:
-                    value = float(evaluate(after.kernel_array(), g.neighbours, player, STANDARD))
+                    value = float(evaluate(after.kernel_array(), g.neighbours, player, STANDARD, FUTURE_JEWEL))
                 exact += chance * value
             mean = float(future_mean(s, g.neighbours, g.params, player, 4096, 0, seed, np.zeros(2, dtype=np.int64)))
             # a hit drawn or not, the futures count its chance: what is left is the evaluations' spread
