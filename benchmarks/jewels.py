@@ -23,54 +23,59 @@ from __future__ import annotations
 import argparse
 import collections
 import multiprocessing
-import random
 from typing import Any
 
 from damier.ai.spec import make_agent
+from damier.arena.match import play_match
 from damier.arena.tournament import schedule
-from damier.core.game import CHANCE
+from damier.core.game import CHANCE, State
+from damier.core.record import Record
 from damier.core.registry import load
 from damier.games.jewels import kernel
 
 
+class Hazards:
+    """Counts, at each robots' turn of a game, each seat's exact chance of a hit (``play_match``'s observer)."""
+
+    def __init__(self, n: int, neighbours: Any, first: int) -> None:
+        self.n, self.neighbours, self.first = n, neighbours, first
+        self.hazard = [0.0, 0.0]  # by seat
+        self.split = [0.0, 0.0]  # the first agent's: after its own move, after the other's
+        self.turns = 0
+        self.last = -1  # the seat that moved last
+
+    def __call__(self, state: State) -> None:
+        if state.player != CHANCE:
+            self.last = state.player
+            return
+        s = state.kernel_array()  # type: ignore[attr-defined]
+        steps = kernel.step_count(s, self.neighbours)
+        if steps:
+            for seat in (0, 1):
+                h = kernel.lit_by_one_step(s, self.neighbours, int(s[self.n + kernel.MAN + seat])) / steps
+                self.hazard[seat] += h
+                if seat == self.first:
+                    self.split[0 if self.last == self.first else 1] += h
+        self.turns += 1
+
+
 def play(task: dict[str, Any]) -> dict[str, Any]:
-    """One arena game (as ``damier.arena.match.play_match`` plays it), with the hazards counted."""
-    game = load("jewels")
+    """One arena game (``damier.arena.match.play_match``, as ``damier.arena.match.run_match_task`` plays it), with
+    the hazards counted."""
+    game = load(task["game"], **task["options"])
     agents = [make_agent(spec, game, seed=task["seed"] * 31 + i) for i, spec in enumerate(task["specs"])]
-    for agent in agents:
-        agent.reset()
-    rng = random.Random(task["seed"])
-    state = game.new_state(task["seed"])
-    seats = task["seats"]
-    first = seats.index(0)  # the seat of the first agent
-    n, nb = game.n, game.neighbours
-    hazard = [0.0, 0.0]
-    split = [0.0, 0.0]  # the first agent's: after its own move, after the other's
-    turns = 0
-    last = -1
-    while not state.is_over():
-        if state.player == CHANCE:
-            s = state.kernel_array()
-            steps = kernel.step_count(s, nb)
-            if steps:
-                for seat in (0, 1):
-                    h = kernel.lit_by_one_step(s, nb, int(s[n + kernel.MAN + seat])) / steps
-                    hazard[seat] += h
-                    if seat == first:
-                        split[0 if last == first else 1] += h
-            turns += 1
-            state.play(state.sample_chance(rng))
-        elif len(state.history) < task["opening"]:
-            state.play(rng.choice(state.legal_moves()))
-        else:
-            last = state.player
-            state.play(agents[seats[state.player]].choose(state))
-    outcome = state.outcome()
-    result = "D" if outcome.winner is None else "W" if outcome.winner == first else "L"
+    first = task["seats"].index(0)  # the seat of the first agent
+    hazards = Hazards(game.n, game.neighbours, first)
+    result = play_match(game, agents, task["seats"], task["seed"], task["opening"], names=task["specs"],
+                        observe=hazards)
+    outcome = result.outcome
+    won = "D" if outcome.winner is None else "W" if outcome.winner == first else "L"
     reason = str(outcome.reason)
     end = "no-jewel cap" if "no jewel" in reason else "hit" if "hit" in reason else "jewels"
-    return {"result": result, "end": end, "turns": turns, "hazard": (hazard[first], hazard[1 - first]),
-            "split": split, "jewels": (state.jewels(first), state.jewels(1 - first))}
+    final = Record.from_json(result.record).replay()
+    return {"result": won, "end": end, "turns": hazards.turns,
+            "hazard": (hazards.hazard[first], hazards.hazard[1 - first]), "split": hazards.split,
+            "jewels": (final.jewels(first), final.jewels(1 - first))}
 
 
 def main() -> None:

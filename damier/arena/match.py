@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,11 +92,13 @@ class MatchResult:
 
 
 def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, opening_plies: int = 0,
-               names: list[str] | None = None) -> MatchResult:
+               names: list[str] | None = None, observe: Callable[[State], None] | None = None) -> MatchResult:
     """Play one game: seat ``s`` is played by ``agents[seats[s]]``.
 
     The first ``opening_plies`` plies are random (seeded), so that repeated games between deterministic
-    engines differ. Chance events are drawn with the same seeded generator.
+    engines differ. Chance events are drawn with the same seeded generator. ``observe``, when given, is called
+    with the state before each ply is played (chance plies and the opening's included), to measure a game as it
+    goes without changing it (``benchmarks/jewels.py``).
     """
     rng = random.Random(seed)
     state = game.new_state(seed)
@@ -107,6 +110,8 @@ def play_match(game: Game, agents: list[Agent], seats: list[int], seed: int, ope
     for agent in agents:
         agent.reset()
     while not state.is_over():
+        if observe is not None:
+            observe(state)
         if state.player == CHANCE:
             state.play(state.sample_chance(rng))
         elif len(state.history) < opening_plies:

@@ -10,7 +10,7 @@ import pytest
 import damier
 from damier.ai import RandomAgent, make_agent
 from damier.arena import elo, play_match, tournament
-from damier.core.game import State
+from damier.core.game import CHANCE, State
 
 SMALL = {"rows": 3, "cols": 3}
 SPECS = ["random", "alphabeta:depth=2"]
@@ -195,3 +195,24 @@ def test_play_match_record_names_the_seats() -> None:
     assert result.record["players"] == ["second", "first"]
     state = damier.Record.from_json(result.record).replay()
     assert state.outcome() == result.outcome
+
+
+def test_play_match_shows_the_observer_every_ply_before_it_is_played_and_plays_the_same_game() -> None:
+    game = damier.load("jewels")  # a game with chance plies: the robots' turns
+    seen: list[tuple[int, int]] = []
+
+    def observe(state: State) -> None:
+        seen.append((len(state.history), state.player))
+
+    def agents() -> list[RandomAgent]:
+        return [RandomAgent(seed=1), RandomAgent(seed=2)]
+
+    watched = play_match(game, agents(), [0, 1], seed=4, opening_plies=2, observe=observe)
+    plain = play_match(game, agents(), [0, 1], seed=4, opening_plies=2)
+    assert watched.record["moves"] == plain.record["moves"]
+    assert [ply for ply, _ in seen] == list(range(watched.plies))
+    replay = game.new_state(4)
+    for (_, player), move in zip(seen, watched.record["moves"], strict=True):
+        assert player == replay.player
+        replay.play(replay.parse_move(move))
+    assert any(player == CHANCE for _, player in seen)
