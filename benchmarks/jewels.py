@@ -13,6 +13,8 @@ ended:
 - A's hazard split by whose move came before the robots' turn: after A's own move it is not 0 only where A had no
   safe move left (a pocket of rays closed round him); after the other man's, it is the second robot step since A
   moved;
+- how the games ended: a hit by the robots' step, a hit by a man's move (a jewel taken or a wall blown up opens a
+  ray onto the other man), the no-jewel cap, the jewels;
 - the jewels each took per game (they decide the games that end at the no-jewel cap).
 
 The hazards are counted for ``robot_steps = one`` (the default), where a robots' turn is one uniform step.
@@ -43,8 +45,10 @@ class Hazards:
         self.split = [0.0, 0.0]  # the first agent's: after its own move, after the other's
         self.turns = 0
         self.last = -1  # the seat that moved last
+        self.robots_last = False  # whether the last ply seen is a robots' turn
 
     def __call__(self, state: State) -> None:
+        self.robots_last = state.player == CHANCE
         if state.player != CHANCE:
             self.last = state.player
             return
@@ -71,7 +75,8 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     outcome = result.outcome
     won = "D" if outcome.winner is None else "W" if outcome.winner == first else "L"
     reason = str(outcome.reason)
-    end = "no-jewel cap" if "no jewel" in reason else "hit" if "hit" in reason else "jewels"
+    hit = "hit by the robots" if hazards.robots_last else "hit by a man's move"
+    end = "no-jewel cap" if "no jewel" in reason else hit if "hit" in reason else "jewels"
     final = Record.from_json(result.record).replay()
     return {"result": won, "end": end, "turns": hazards.turns,
             "hazard": (hazards.hazard[first], hazards.hazard[1 - first]), "split": hazards.split,
