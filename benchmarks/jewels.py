@@ -27,6 +27,7 @@ import collections
 import multiprocessing
 from typing import Any
 
+from damier.ai.base import close_agent
 from damier.ai.spec import make_agent
 from damier.arena.match import play_match
 from damier.arena.tournament import schedule
@@ -70,8 +71,12 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     agents = [make_agent(spec, game, seed=task["seed"] * 31 + i) for i, spec in enumerate(task["specs"])]
     first = task["seats"].index(0)  # the seat of the first agent
     hazards = Hazards(game.n, game.neighbours, first)
-    result = play_match(game, agents, task["seats"], task["seed"], task["opening"], names=task["specs"],
-                        observe=hazards)
+    try:
+        result = play_match(game, agents, task["seats"], task["seed"], task["opening"], names=task["specs"],
+                            observe=hazards)
+    finally:
+        for agent in agents:
+            close_agent(agent)  # an external engine's process ends with its game
     outcome = result.outcome
     won = "D" if outcome.winner is None else "W" if outcome.winner == first else "L"
     reason = str(outcome.reason)
