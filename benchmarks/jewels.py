@@ -32,7 +32,6 @@ from damier.ai.spec import make_agent
 from damier.arena.match import play_match
 from damier.arena.tournament import schedule
 from damier.core.game import CHANCE, State
-from damier.core.record import Record
 from damier.core.registry import load
 from damier.games.jewels import kernel
 
@@ -49,6 +48,7 @@ class Hazards:
         self.robots_last = False  # whether the last ply seen is a robots' turn
 
     def __call__(self, state: State) -> None:
+        self.state = state  # the game's one state, played on in place: the final position once the game is over
         self.robots_last = state.player == CHANCE
         if state.player != CHANCE:
             self.last = state.player
@@ -82,7 +82,7 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     reason = str(outcome.reason)
     hit = "hit by the robots" if hazards.robots_last else "hit by a man's move"
     end = "no-jewel cap" if "no jewel" in reason else hit if "hit" in reason else "jewels"
-    final = Record.from_json(result.record).replay()
+    final = hazards.state
     return {"result": won, "end": end, "turns": hazards.turns,
             "hazard": (hazards.hazard[first], hazards.hazard[1 - first]), "split": hazards.split,
             "jewels": (final.jewels(first), final.jewels(1 - first))}
