@@ -26,13 +26,13 @@ from damier.games.jewels.evaluation import ESCAPES, STANDARD, WIN, evaluate, sli
 from damier.games.jewels.kernel import JEWEL, MAN, NEXT, OVER, P_ALL, PHASE, RESULT, ROBOTS, squares_of
 
 #: the futures played per position, and the men's plies of each
-FUTURE_COUNT = 256
+FUTURE_COUNT = 512
 FUTURE_PLIES = 12
 #: at a search's root (depth 1), successive halving: every move valued by ``FIRST_FUTURES`` futures, then the
 #: ``FINALISTS`` best by what is left of ``FUTURE_COUNT`` a move, up to ``FINAL_FUTURES`` each
-FIRST_FUTURES = 128
+FIRST_FUTURES = 256
 FINALISTS = 4
-FINAL_FUTURES = 1024
+FINAL_FUTURES = 2048
 #: a jewel taken, where a future stops (the ``standard`` evaluation weighs it ``JEWEL_VALUE``, 100): nine games in
 #: ten are decided by a hit, the jewels only at the no-jewel cap or with the last jewel, and a jewel weighed as
 #: 2.5 % of a won game made the man buy jewels with safety. Against ``jewels-greedy`` (``benchmarks/jewels.py``,
