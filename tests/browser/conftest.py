@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from tests.server.conftest import ServerProcess
 
@@ -21,6 +21,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+#: how long a page action or an ``expect`` waits for the server's work (a computer's move, a search) before it
+#: fails: the same for both, and long enough for the loaded 2-core CI, where a fresh server's first search warms up
+#: (``expect``'s own 5 s once failed there while the page showed the computer still thinking)
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
 
 
 def chromium_path() -> str:
@@ -59,7 +65,7 @@ def open_page(browser: Browser, **context_options: Any) -> Iterator[Page]:
     fails the test."""
     context = browser.new_context(**context_options)
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     # a script, a style or a connection the server's Content-Security-Policy refuses is an error too
