@@ -1,10 +1,10 @@
 """Jewels and Lasers: how often each man is in a ray's reach, measured on the arena's own games.
 
-    python benchmarks/jewels.py [--agents hard jewels-greedy] [--games 100] [--seed 7] [--opening 2] [--workers 2]
+    python benchmarks/jewels.py [--agents hard jewels-greedy] [--games 100] [--seed 7] [--opening K] [--workers 2]
 
-Plays the games ``damier arena jewels --agents A B --games N --seed S`` plays (the same schedule, seeds, random
-opening and dice, so its results are the arena's) and prints, besides A's wins, draws and losses and how the games
-ended:
+Plays the games ``damier arena jewels --agents A B --games N --seed S`` plays (the same schedule, seeds, opening
+(by default the game's own: no random plies) and dice, so its results are the arena's) and prints, besides A's
+wins, draws and losses (in all, and by A's seat: Player 1 places both men) and how the games ended:
 
 - each man's **hazard**: at every robots' turn, the exact chance that the robot step lights him (the share of the
   robots' steps that do), summed and given per 1,000 robots' turns. Games are decided by which man is hit first, and
@@ -83,7 +83,7 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     hit = "hit by the robots" if hazards.robots_last else "hit by a man's move"
     end = "no-jewel cap" if "no jewel" in reason else hit if "hit" in reason else "jewels"
     final = hazards.state
-    return {"result": won, "end": end, "turns": hazards.turns,
+    return {"result": won, "end": end, "turns": hazards.turns, "seat": first,
             "hazard": (hazards.hazard[first], hazards.hazard[1 - first]), "split": hazards.split,
             "jewels": (final.jewels(first), final.jewels(1 - first))}
 
@@ -93,10 +93,11 @@ def main() -> None:
     parser.add_argument("--agents", nargs=2, default=["hard", "jewels-greedy"])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--opening", type=int, default=2)
+    parser.add_argument("--opening", type=int, default=None, help="random plies (default: the arena's, none)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    tasks = schedule("jewels", {}, args.agents, args.games, args.seed, args.opening, 2)
+    opening = load("jewels").info.opening if args.opening is None else args.opening
+    tasks = schedule("jewels", {}, args.agents, args.games, args.seed, opening, 2)
     with multiprocessing.Pool(args.workers) as pool:
         games = pool.map(play, tasks, chunksize=1)
     a, b = args.agents
@@ -105,6 +106,10 @@ def main() -> None:
     per = 1000.0 / turns
     print(f"{a} vs {b}, {len(games)} games: {count['W']} won, {count['D']} drawn, {count['L']} lost "
           f"({100.0 * (count['W'] + count['D'] / 2) / len(games):.1f} %)")
+    for seat in (0, 1):
+        by = collections.Counter(g["result"] for g in games if g["seat"] == seat)
+        print(f"{a} as {('Player 1 (who places both men)', 'Player 2')[seat]}: {by['W']} won, {by['D']} drawn, "
+              f"{by['L']} lost")
     ends = collections.Counter((g["end"], g["result"]) for g in games)
     print("ends (for " + a + "): " + ", ".join(f"{end} {result} {k}" for (end, result), k in sorted(ends.items())))
     mine, theirs = (per * sum(g["hazard"][i] for g in games) for i in (0, 1))

@@ -97,13 +97,16 @@ def schedule(game_name: str, options: dict[str, Any], specs: list[str], games_pe
     return tasks
 
 
-def run(game_name: str, specs: list[str], games_per_pair: int, seed: int = 0, opening: int = 2,
+def run(game_name: str, specs: list[str], games_per_pair: int, seed: int = 0, opening: int | None = None,
         options: dict[str, Any] | None = None, workers: int | None = None,
         progress: Callable[[MatchResult], None] | None = None) -> TournamentResult:
-    """Play the round robin and rate the agents. Specs are validated before any game starts."""
+    """Play the round robin and rate the agents. Specs are validated before any game starts. ``opening``: the
+    random plies at the start of each game (``None``: the game's own, ``GameInfo.opening``)."""
     game = load(game_name, **(options or {}))
     for spec in specs:
         make_agent(spec, game)  # raises AgentSpecError now rather than in a worker
+    if opening is None:
+        opening = game.info.opening
     tasks = schedule(game.name, dict(game.options), specs, games_per_pair, seed, opening, game.num_players)
     workers = workers or max(1, min(os.cpu_count() or 1, len(tasks)))
     results: list[MatchResult] = []

@@ -24,7 +24,8 @@ def arena(
         "--agents", "-a", help="Agent specs: --agents hard random ... (an external engine: 'ext:COMMAND').")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pair of agents.")] = 10,
     seed: Annotated[int, typer.Option(help="Seed of the random openings.")] = 0,
-    opening: Annotated[int, typer.Option(min=0, help="Random plies at the start of each game.")] = 2,
+    opening: Annotated[int | None, typer.Option(
+        min=0, help="Random plies at the start of each game (default: the game's own, 2 for most).")] = None,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: one per core).")] = None,
     opt: OptArg = None,
     as_json: JsonArg = False,

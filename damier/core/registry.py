@@ -118,6 +118,9 @@ class GameInfo:
     features: Mapping[str, str] = field(default_factory=dict)
     #: the text engine protocol's view of the game (with the ``search`` feature)
     engine: EngineInfo | None = None
+    #: the random plies the arena plays by default at the start of each game, so that the games of deterministic
+    #: engines differ; 0 where each game's seeded setup and chance events already make it a new game
+    opening: int = 2
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.features) - set(FEATURES))

@@ -216,3 +216,17 @@ def test_play_match_shows_the_observer_every_ply_before_it_is_played_and_plays_t
         assert player == replay.player
         replay.play(replay.parse_move(move))
     assert any(player == CHANCE for _, player in seen)
+
+
+@pytest.mark.parametrize(("name", "options"), [("atoms", SMALL), ("jewels", {"size": 8, "walls": 6, "robots": 4})])
+def test_a_tournament_plays_the_games_own_opening_unless_told(name: str, options: dict[str, object]) -> None:
+    declared = damier.load(name, **options).info.opening
+    assert declared == (2 if name == "atoms" else 0)  # a seeded setup (jewels) needs no random plies
+
+    def moves(opening: int | None) -> list[list[object]]:
+        result = tournament.run(name, ["random", "random:seed=3"], games_per_pair=2, seed=4, opening=opening,
+                                options=options, workers=1)
+        return [g["record"]["moves"] for g in result.games]
+
+    assert moves(None) == moves(declared)
+    assert moves(None) != moves(declared + 1)

@@ -50,6 +50,9 @@ INFO = GameInfo(
     },
     agents={"jewels-greedy": "policy:name=greedy"},
     hint="hard",
+    # every game of the arena is a new board (its seed) with new dice: random plies would only place and move a
+    # man at random, and the placement is the first decision of the game
+    opening=0,
     evaluations=("standard", "material", "futures"),
     features={
         "search": "damier.games.jewels.search:JewelsSearch",

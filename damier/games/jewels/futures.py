@@ -83,18 +83,18 @@ def careful_move(s: np.ndarray, nb: np.ndarray, p: np.ndarray, moves: np.ndarray
 
 @njit(cache=True)
 def future_mean(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, count: int, plies: int, seed: int,
-                counters: np.ndarray) -> float:
+                counters: np.ndarray, selfish: bool = False) -> float:
     """The mean result for ``player`` of ``count`` futures of ``plies`` men's plies from ``s`` (left unchanged; a
-    future ends at a man's turn: a robots' turn due is played first).
+    future ends at a man's turn: a robots' turn due is played first); ``selfish`` as for ``future_sum``.
     ``counters[0]`` counts the futures played; a future is not begun once ``counters[1]`` is set (the mean of
     those played is returned, 0 when none was)."""
-    total, played = future_sum(s, nb, p, player, 0, count, plies, seed, counters)
+    total, played = future_sum(s, nb, p, player, 0, count, plies, seed, counters, selfish)
     return total / played if played else 0.0
 
 
 @njit(cache=True)
 def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first: int, count: int, plies: int,
-               seed: int, counters: np.ndarray) -> tuple[float, int]:
+               seed: int, counters: np.ndarray, selfish: bool = False) -> tuple[float, int]:
     """The summed result for ``player`` of the futures ``first``, ..., ``first + count - 1`` from ``s`` (future
     ``k``'s dice are the same whatever the range), and how many were played (fewer once ``counters[1]`` is set).
 
@@ -102,7 +102,11 @@ def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first:
     of what separates one safe move from another. So each future's result is corrected, at every robots' turn it
     meets (``robot_steps = one``), by ``WIN`` times the hit drawn (1 or 0) minus its exact chance (the share of the
     robots' steps that light the man), for ``player``'s man and, the other sign, for the other's. These terms
-    have mean 0 whatever came before (a control variate): the mean is the futures' mean, with far less noise."""
+    have mean 0 whatever came before (a control variate): the mean is the futures' mean, with far less noise.
+
+    ``selfish`` counts ``player``'s own hits alone: a future he loses (or draws with both men hit) is ``-WIN``, one
+    he wins or draws otherwise 0, and the other man's hits are not corrected for; where the futures stop, the
+    standard evaluation as always. It values a placement by the placed man's safety (``futures_root``)."""
     n = squares_of(s)
     work = np.empty_like(s)
     after = np.empty_like(s)
@@ -128,7 +132,7 @@ def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first:
                     steps = kernel.step_count(work, nb)
                     mine = kernel.lit_by_one_step(work, nb, work[n + MAN + player])
                     theirs = kernel.lit_by_one_step(work, nb, work[n + MAN + 1 - player])
-                    hazard = (mine - theirs) / steps
+                    hazard = (mine - (0 if selfish else theirs)) / steps
                 kernel.apply_chance(work, kernel.sample_chance(work, nb, p, rng, emitters), nb, p)
                 if one_step:
                     total -= WIN * hazard
@@ -136,14 +140,19 @@ def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first:
                         result = work[n + RESULT]
                         hit_a = 1 if result != kernel.A_WINS else 0  # a robots' turn ends the game by hits only
                         hit_b = 1 if result != kernel.B_WINS else 0
-                        total += WIN * (hit_a - hit_b if player == 0 else hit_b - hit_a)
+                        hit_me, hit_other = (hit_a, hit_b) if player == 0 else (hit_b, hit_a)
+                        total += WIN * (hit_me - (0 if selfish else hit_other))
             else:
                 kernel.apply_man(work, careful_move(work, nb, p, moves, after, threat, lit, emitters, rng), nb, p)
                 men += 1
         if work[n + PHASE] == OVER:
             result = work[n + RESULT]
-            if result != kernel.DRAW:
-                total += WIN if (result == kernel.A_WINS) == (player == 0) else -WIN
+            won = result == (kernel.A_WINS if player == 0 else kernel.B_WINS)
+            if selfish:
+                lost = not won and (result != kernel.DRAW or work[n + kernel.WHY] == kernel.BOTH_HIT)
+                total += -WIN if lost else 0.0
+            elif result != kernel.DRAW:
+                total += WIN if won else -WIN
         else:
             total += evaluate(work, nb, player, STANDARD, FUTURE_JEWEL)
         played += 1

@@ -12,7 +12,8 @@ that (``safe_moves``).
 
 The leaves are valued by an evaluation of ``damier.games.jewels.evaluation`` (``standard``, ``material``), or
 played out by ``damier.games.jewels.futures`` (``futures``). A search of depth 1 with the futures spends them
-where the choice is close (``futures_root``: successive halving), the placement's hundred squares and more too.
+where the choice is close (``futures_root``: successive halving), the placement's hundred squares and more too
+(by the placed man's safety alone: selfish futures).
 """
 
 from __future__ import annotations
@@ -191,10 +192,13 @@ def futures_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, allowed: np.ndarr
     first round's and the rest of what ``FUTURE_COUNT`` futures a move would have cost, up to ``FINAL_FUTURES``
     each: with ``FINALISTS`` moves or fewer, each is valued by ``FUTURE_COUNT``); the best finalist is played.
     Once ``counters[1]`` is set the first round stops (a move not valued is never chosen) and the second is not
-    used."""
+    used. A placement is valued by selfish futures (``future_sum``): the placed man's hits alone."""
     n = squares_of(s)
     root = 0 if s[n + PHASE] == PLACE else s[n + NEXT]
     k = allowed.shape[0]
+    # the placement seeks the placed man's safety alone: both men stand on mirror squares, and a pocket that
+    # the first mover may escape before the other is a gamble a careful player does not take
+    selfish = s[n + PHASE] == PLACE
     sums = np.zeros(k)
     first = np.full(k, -np.inf)
     ended = np.zeros(k, dtype=np.bool_)
@@ -206,7 +210,7 @@ def futures_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, allowed: np.ndarr
             first[i] = _terminal(after, root, 1)
             ended[i] = True
             continue
-        total, played = future_sum(after, nb, p, root, 0, FIRST_FUTURES, FUTURE_PLIES, seed, counters)
+        total, played = future_sum(after, nb, p, root, 0, FIRST_FUTURES, FUTURE_PLIES, seed, counters, selfish)
         if counters[1]:
             break
         sums[i] = total
@@ -224,7 +228,7 @@ def futures_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, allowed: np.ndarr
             continue
         after[:] = s
         kernel.apply_man(after, allowed[i], nb, p)
-        total, played = future_sum(after, nb, p, root, FIRST_FUTURES, more, FUTURE_PLIES, seed, counters)
+        total, played = future_sum(after, nb, p, root, FIRST_FUTURES, more, FUTURE_PLIES, seed, counters, selfish)
         if counters[1]:
             final = first  # the second round cut short: the first round decides
             break

@@ -142,7 +142,8 @@ def test_a_stopped_search_begins_no_more_futures() -> None:
 
 def futures_root_naively(state: damier.State, allowed: list[int], seed: int) -> tuple[int, float]:
     """The root's successive halving, move by move through the contract: every move's first ``FIRST_FUTURES``
-    futures, then the ``FINALISTS`` best valued by their first ``total`` futures; the best of those."""
+    futures, then the ``FINALISTS`` best valued by their first ``total`` futures; the best of those. A placement
+    is valued by the placed man's own hits alone (selfish futures)."""
     g = state.game
     root = 0 if state.placing else state.player
     first: list[float] = []
@@ -156,7 +157,7 @@ def futures_root_naively(state: damier.State, allowed: list[int], seed: int) -> 
             first.append(0.0 if winner is None else WIN - 1 if winner == root else -WIN + 1)
         else:
             first.append(float(future_mean(after.kernel_array(), g.neighbours, g.params, root, FIRST_FUTURES,
-                                           FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64))))
+                                           FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64), state.placing)))
     order = sorted(range(len(allowed)), key=lambda i: -first[i])  # a stable sort: ties keep the listed order
     finalists = order[:FINALISTS]
     total = min(FINAL_FUTURES, FIRST_FUTURES + (FUTURE_COUNT - FIRST_FUTURES) * len(allowed) // len(finalists))
@@ -165,7 +166,8 @@ def futures_root_naively(state: damier.State, allowed: list[int], seed: int) -> 
         after = state.copy()
         after.play(allowed[i])
         final[i] = first[i] if ended[i] else float(future_mean(
-            after.kernel_array(), g.neighbours, g.params, root, total, FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64)))
+            after.kernel_array(), g.neighbours, g.params, root, total, FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64),
+            state.placing))
     best = finalists[0]
     for i in finalists[1:]:
         if final[i] > final[best]:
@@ -238,3 +240,28 @@ def test_the_futures_weigh_a_hit_by_its_exact_chance_and_keep_their_mean(seed: i
             # so a few futures are near it too (were the hits drawn, each would move 64 futures' mean by 62)
             few = float(future_mean(s, g.neighbours, g.params, player, 64, 0, seed, np.zeros(2, dtype=np.int64)))
             assert few == pytest.approx(exact, abs=250.0), (state.position(), player)
+
+
+@needs_jit
+@pytest.mark.parametrize("seed", [1, 2])
+def test_selfish_futures_weigh_only_the_players_own_hit(seed: int) -> None:
+    # as above, outcome by outcome: a robot step that hits the player's man (alone or with the other) is -WIN, one
+    # that hits the other man alone is 0 (the game is over: nothing more can hit him), the rest evaluated
+    states = exposed_robot_turns(seed)
+    assert states
+    for state in states[:4]:
+        g = state.game
+        s = state.kernel_array().copy()
+        for player in (0, 1):
+            exact = 0.0
+            for outcome, chance in state.chance_outcomes():
+                after = state.copy()
+                after.play(outcome)
+                if after.is_over():
+                    value = 0.0 if after.outcome().winner == player else -WIN
+                else:
+                    value = float(evaluate(after.kernel_array(), g.neighbours, player, STANDARD, FUTURE_JEWEL))
+                exact += chance * value
+            mean = float(future_mean(s, g.neighbours, g.params, player, 4096, 0, seed, np.zeros(2, dtype=np.int64),
+                                     True))
+            assert mean == pytest.approx(exact, abs=40.0), (state.position(), player)
