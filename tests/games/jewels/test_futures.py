@@ -213,27 +213,39 @@ def exposed_robot_turns(seed: int) -> list[damier.State]:
     return out
 
 
+def exact_robot_turn_mean(state: damier.State, player: int, selfish: bool) -> float:
+    """A future of no plies from the robots' turn ``state``, its exact mean for ``player`` outcome by outcome
+    through the contract: one robot step, then the end or the standard evaluation. An end is worth its result
+    (``WIN``, ``-WIN``, 0 for a draw); ``selfish``, -WIN where the player's man is hit (alone or with the other)
+    and 0 where only the other's is (the game is over: nothing more can hit him)."""
+    g = state.game
+    exact = 0.0
+    for outcome, chance in state.chance_outcomes():
+        after = state.copy()
+        after.play(outcome)
+        if after.is_over():
+            winner = after.outcome().winner
+            if selfish:
+                value = 0.0 if winner == player else -WIN
+            else:
+                value = 0.0 if winner is None else WIN if winner == player else -WIN
+        else:
+            value = float(evaluate(after.kernel_array(), g.neighbours, player, STANDARD, FUTURE_JEWEL))
+        exact += chance * value
+    return exact
+
+
 @needs_jit
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_futures_weigh_a_hit_by_its_exact_chance_and_keep_their_mean(seed: int) -> None:
-    # a future of no plies from the robots' turn: one robot step, then the standard evaluation or the end; its
-    # exact mean, outcome by outcome through the contract, against 4,096 futures
+    # a future of no plies from the robots' turn, against its exact mean, by 4,096 futures
     states = exposed_robot_turns(seed)
     assert states
     for state in states[:4]:
         g = state.game
         s = state.kernel_array().copy()
         for player in (0, 1):
-            exact = 0.0
-            for outcome, chance in state.chance_outcomes():
-                after = state.copy()
-                after.play(outcome)
-                if after.is_over():
-                    winner = after.outcome().winner
-                    value = 0.0 if winner is None else WIN if winner == player else -WIN
-                else:
-                    value = float(evaluate(after.kernel_array(), g.neighbours, player, STANDARD, FUTURE_JEWEL))
-                exact += chance * value
+            exact = exact_robot_turn_mean(state, player, selfish=False)
             mean = float(future_mean(s, g.neighbours, g.params, player, 4096, 0, seed, np.zeros(2, dtype=np.int64)))
             # a hit drawn or not, the futures count its chance: what is left is the evaluations' spread
             assert mean == pytest.approx(exact, abs=40.0), (state.position(), player)
@@ -245,23 +257,14 @@ def test_the_futures_weigh_a_hit_by_its_exact_chance_and_keep_their_mean(seed: i
 @needs_jit
 @pytest.mark.parametrize("seed", [1, 2])
 def test_selfish_futures_weigh_only_the_players_own_hit(seed: int) -> None:
-    # as above, outcome by outcome: a robot step that hits the player's man (alone or with the other) is -WIN, one
-    # that hits the other man alone is 0 (the game is over: nothing more can hit him), the rest evaluated
+    # as above, the other man's hits counting nothing
     states = exposed_robot_turns(seed)
     assert states
     for state in states[:4]:
         g = state.game
         s = state.kernel_array().copy()
         for player in (0, 1):
-            exact = 0.0
-            for outcome, chance in state.chance_outcomes():
-                after = state.copy()
-                after.play(outcome)
-                if after.is_over():
-                    value = 0.0 if after.outcome().winner == player else -WIN
-                else:
-                    value = float(evaluate(after.kernel_array(), g.neighbours, player, STANDARD, FUTURE_JEWEL))
-                exact += chance * value
+            exact = exact_robot_turn_mean(state, player, selfish=True)
             mean = float(future_mean(s, g.neighbours, g.params, player, 4096, 0, seed, np.zeros(2, dtype=np.int64),
                                      True))
             assert mean == pytest.approx(exact, abs=40.0), (state.position(), player)
