@@ -15,7 +15,10 @@ wins, draws and losses (in all, and by A's seat: Player 1 places both men) and h
   moved;
 - how the games ended: a hit by the robots' step, a hit by a man's move (a jewel taken or a wall blown up opens a
   ray onto the other man), the no-jewel cap, the jewels;
-- the jewels each took per game (they decide the games that end at the no-jewel cap).
+- the jewels each took per game (they decide the games that end at the no-jewel cap);
+- how near A's moves are to the least hazard they could have had: at each of A's moves, the chance of a hit within
+  the next two robots' turns (the other man standing, ``two_step_hazard``) of the move chosen and the least of it
+  over the safe moves (``search.safe_moves``), per 1,000 of A's moves.
 
 The hazards are counted for ``robot_steps = one`` (the default), where a robots' turn is one uniform step.
 """
@@ -27,6 +30,9 @@ import collections
 import multiprocessing
 from typing import Any
 
+import numpy as np
+from numba import njit
+
 from damier.ai.base import close_agent
 from damier.ai.spec import make_agent
 from damier.arena.match import play_match
@@ -34,6 +40,33 @@ from damier.arena.tournament import schedule
 from damier.core.game import CHANCE, State
 from damier.core.registry import load
 from damier.games.jewels import kernel
+from damier.games.jewels.search import safe_moves
+
+
+@njit(cache=True)
+def two_step_hazard(s: np.ndarray, nb: np.ndarray, p: np.ndarray, move: int, me: int) -> float:
+    """The chance that ``me``'s man is hit within the two robots' turns after ``move`` (the other man standing)."""
+    n = kernel.squares_of(s)
+    after = s.copy()
+    kernel.apply_man(after, move, nb, p)
+    if after[n + kernel.PHASE] != kernel.ROBOTS:
+        return 0.0
+    outs = np.empty(5 * n, dtype=np.int32)
+    weights = np.empty(5 * n)
+    k = kernel.chance_outcomes(after, nb, p, outs, weights)
+    total = 0.0
+    child = np.empty_like(after)
+    for i in range(k):
+        child[:] = after
+        kernel.apply_chance(child, outs[i], nb, p)
+        if child[n + kernel.PHASE] == kernel.OVER:
+            total += weights[i] if kernel.is_lit(child, nb, child[n + kernel.MAN + me]) else 0.0
+            continue
+        kernel.begin_robots(child, nb, p)  # the second turn: robots that cannot step die first
+        if child[n + kernel.PHASE] == kernel.ROBOTS:
+            total += weights[i] * kernel.lit_by_one_step(child, nb, child[n + kernel.MAN + me]) / \
+                kernel.step_count(child, nb)
+    return total
 
 
 class Hazards:
@@ -46,12 +79,28 @@ class Hazards:
         self.turns = 0
         self.last = -1  # the seat that moved last
         self.robots_last = False  # whether the last ply seen is a robots' turn
+        self.moves = 0  # the first agent's moves, and their two-step hazards: chosen, least of the safe moves
+        self.two_step = [0.0, 0.0]
+        self.pending: tuple[int, dict[int, float], float] | None = None  # the first agent's move due: its ply,
+        # each legal move's two-step hazard, the least of the safe moves'
 
     def __call__(self, state: State) -> None:
         self.state = state  # the game's one state, played on in place: the final position once the game is over
         self.robots_last = state.player == CHANCE
+        if self.pending is not None and len(state.history) > self.pending[0]:
+            ply, hazards, least = self.pending
+            self.two_step[0] += hazards[state.history[ply]]
+            self.two_step[1] += least
+            self.moves += 1
+            self.pending = None
         if state.player != CHANCE:
             self.last = state.player
+            if state.player == self.first and not state.placing and not state.is_over():  # type: ignore[attr-defined]
+                s = state.kernel_array()  # type: ignore[attr-defined]
+                g: Any = state.game
+                hazards = {move: two_step_hazard(s, g.neighbours, g.params, move, self.first)
+                           for move in state.legal_moves()}
+                self.pending = (len(state.history), hazards, min(hazards[move] for move in safe_moves(state)))
             return
         s = state.kernel_array()  # type: ignore[attr-defined]
         steps = kernel.step_count(s, self.neighbours)
@@ -85,6 +134,7 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     final = hazards.state
     return {"result": won, "end": end, "turns": hazards.turns, "seat": first,
             "hazard": (hazards.hazard[first], hazards.hazard[1 - first]), "split": hazards.split,
+            "moves": hazards.moves, "two_step": hazards.two_step,
             "jewels": (final.jewels(first), final.jewels(1 - first))}
 
 
@@ -116,6 +166,10 @@ def main() -> None:
     own, other = (per * sum(g["split"][i] for g in games) for i in (0, 1))
     print(f"hazard per 1,000 robots' turns ({turns} turns): {a} {mine:.2f}, {b} {theirs:.2f}; "
           f"{a}'s after its own move {own:.2f}, after the other's {other:.2f}")
+    moves = sum(g["moves"] for g in games)
+    chosen, least = (1000.0 / moves * sum(g["two_step"][i] for g in games) for i in (0, 1))
+    print(f"{a}'s chance of a hit within two robots' turns per 1,000 of its moves ({moves} moves): the moves chosen "
+          f"{chosen:.2f}, the least of the safe moves {least:.2f}")
     print(f"jewels per game: {a} {sum(g['jewels'][0] for g in games) / len(games):.2f}, "
           f"{b} {sum(g['jewels'][1] for g in games) / len(games):.2f}")
 
