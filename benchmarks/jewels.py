@@ -44,6 +44,14 @@ from damier.games.jewels.search import safe_moves
 
 
 @njit(cache=True)
+def step_hazard(s: np.ndarray, nb: np.ndarray, man: int) -> float:
+    """At a robots' turn (``robot_steps = one``), the chance that its step lights the man on ``man``: the share of
+    the robots' steps that do (0 with no step)."""
+    steps = kernel.step_count(s, nb)
+    return kernel.lit_by_one_step(s, nb, man) / steps if steps else 0.0
+
+
+@njit(cache=True)
 def two_step_hazard(s: np.ndarray, nb: np.ndarray, p: np.ndarray, move: int, me: int) -> float:
     """The chance that ``me``'s man is hit within the two robots' turns after ``move`` (the other man standing)."""
     n = kernel.squares_of(s)
@@ -64,8 +72,7 @@ def two_step_hazard(s: np.ndarray, nb: np.ndarray, p: np.ndarray, move: int, me:
             continue
         kernel.begin_robots(child, nb, p)  # the second turn: robots that cannot step die first
         if child[n + kernel.PHASE] == kernel.ROBOTS:
-            total += weights[i] * kernel.lit_by_one_step(child, nb, child[n + kernel.MAN + me]) / \
-                kernel.step_count(child, nb)
+            total += weights[i] * step_hazard(child, nb, child[n + kernel.MAN + me])
     return total
 
 
@@ -103,13 +110,11 @@ class Hazards:
                 self.pending = (len(state.history), hazards, min(hazards[move] for move in safe_moves(state)))
             return
         s = state.kernel_array()  # type: ignore[attr-defined]
-        steps = kernel.step_count(s, self.neighbours)
-        if steps:
-            for seat in (0, 1):
-                h = kernel.lit_by_one_step(s, self.neighbours, int(s[self.n + kernel.MAN + seat])) / steps
-                self.hazard[seat] += h
-                if seat == self.first:
-                    self.split[0 if self.last == self.first else 1] += h
+        for seat in (0, 1):
+            h = step_hazard(s, self.neighbours, int(s[self.n + kernel.MAN + seat]))
+            self.hazard[seat] += h
+            if seat == self.first:
+                self.split[0 if self.last == self.first else 1] += h
         self.turns += 1
 
 
