@@ -28,7 +28,8 @@ from __future__ import annotations
 import argparse
 import collections
 import multiprocessing
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numba import njit
@@ -41,6 +42,8 @@ from damier.core.game import CHANCE, State
 from damier.core.registry import load
 from damier.games.jewels import kernel
 from damier.games.jewels.search import safe_moves
+
+Observer = TypeVar("Observer", bound=Callable[[State], None])  # an observer of a game's states
 
 
 @njit(cache=True)
@@ -79,8 +82,8 @@ def two_step_hazard(s: np.ndarray, nb: np.ndarray, p: np.ndarray, move: int, me:
 class Hazards:
     """Counts, at each robots' turn of a game, each seat's exact chance of a hit (``play_match``'s observer)."""
 
-    def __init__(self, n: int, neighbours: Any, first: int) -> None:
-        self.n, self.neighbours, self.first = n, neighbours, first
+    def __init__(self, game: Any, first: int) -> None:
+        self.n, self.neighbours, self.first = game.n, game.neighbours, first
         self.hazard = [0.0, 0.0]  # by seat
         self.split = [0.0, 0.0]  # the first agent's: after its own move, after the other's
         self.turns = 0
@@ -118,20 +121,26 @@ class Hazards:
         self.turns += 1
 
 
-def play(task: dict[str, Any]) -> dict[str, Any]:
-    """One arena game (``damier.arena.match.play_match``, as ``damier.arena.match.run_match_task`` plays it), with
-    the hazards counted."""
+def play_observed(task: dict[str, Any], observer: Callable[[Any, int], Observer]) -> tuple[Any, int, Observer]:
+    """One arena game (``damier.arena.match.play_match``, as ``damier.arena.match.run_match_task`` plays it),
+    watched by ``observer(game, seat of the first agent)`` (called with every state); the outcome, that seat and
+    the observer."""
     game = load(task["game"], **task["options"])
     agents = [make_agent(spec, game, seed=task["seed"] * 31 + i) for i, spec in enumerate(task["specs"])]
-    first = task["seats"].index(0)  # the seat of the first agent
-    hazards = Hazards(game.n, game.neighbours, first)
+    first = task["seats"].index(0)
+    watching = observer(game, first)
     try:
         result = play_match(game, agents, task["seats"], task["seed"], task["opening"], names=task["specs"],
-                            observe=hazards)
+                            observe=watching)
     finally:
         for agent in agents:
             close_agent(agent)  # an external engine's process ends with its game
-    outcome = result.outcome
+    return result.outcome, first, watching
+
+
+def play(task: dict[str, Any]) -> dict[str, Any]:
+    """One arena game, with the hazards counted."""
+    outcome, first, hazards = play_observed(task, Hazards)
     won = "D" if outcome.winner is None else "W" if outcome.winner == first else "L"
     reason = str(outcome.reason)
     hit = "hit by the robots" if hazards.robots_last else "hit by a man's move"

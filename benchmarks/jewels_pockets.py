@@ -22,16 +22,15 @@ import multiprocessing
 from typing import Any
 
 import numpy as np
+from jewels import play_observed  # benchmarks/jewels.py, beside this script
 from numba import njit
 
-from damier.ai.base import close_agent
-from damier.ai.spec import make_agent
-from damier.arena.match import play_match
 from damier.arena.tournament import schedule
 from damier.core.game import State
 from damier.core.registry import load
 from damier.games.jewels import kernel
-from damier.games.jewels.kernel import MAN, NEXT, OVER, PHASE, RESULT, ROBOTS, squares_of
+from damier.games.jewels.kernel import NEXT, OVER, PHASE, RESULT, ROBOTS, squares_of
+from damier.games.jewels.search import strictly_safe_moves
 
 _SIGNATURE = (
     "float64(int32[:, ::1], int64, int64, int64, int32[:, ::1], int32[::1], int32[:, ::1], int32[:, ::1], "
@@ -94,24 +93,11 @@ def move_values(game: Any, s: np.ndarray, legal: list[int], plies: int) -> dict[
     return values
 
 
-def safe_count(game: Any, s: np.ndarray, legal: list[int]) -> int:
-    """The moves after which no single robot step can light the mover (or the game is over)."""
-    n = game.n
-    me = int(s[n + NEXT])
-    count = 0
-    for move in legal:
-        after = s.copy()
-        kernel.apply_man(after, move, game.neighbours, game.params)
-        if after[n + PHASE] == OVER or kernel.lit_by_one_step(after, game.neighbours, int(after[n + MAN + me])) == 0:
-            count += 1
-    return count
-
-
 class Pockets:
     """Records the first agent's moves in pockets: the position, the legal moves, the move chosen."""
 
-    def __init__(self, first: int) -> None:
-        self.first = first
+    def __init__(self, game: Any, first: int) -> None:
+        self.game, self.first = game, first
         self.decisions: list[tuple[np.ndarray, list[int], int]] = []
         self.pending: tuple[int, np.ndarray, list[int]] | None = None
         self.moved = False  # whether the first agent has moved (its first move is the game's first pocket check)
@@ -126,7 +112,7 @@ class Pockets:
             return
         s = state.kernel_array()  # type: ignore[attr-defined]
         legal = [int(move) for move in state.legal_moves()]
-        pocket = safe_count(state.game, s, legal) <= 3
+        pocket = len(strictly_safe_moves(state)) <= 3
         if not self.moved and pocket:
             self.first_pocket = len(self.decisions)
         self.moved = True
@@ -136,22 +122,12 @@ class Pockets:
 
 def play(task: dict[str, Any]) -> dict[str, Any]:
     """One arena game, A's pocket moves valued by ``move_values``."""
-    game = load(task["game"], **task["options"])
-    agents = [make_agent(spec, game, seed=task["seed"] * 31 + i) for i, spec in enumerate(task["specs"])]
-    first = task["seats"].index(0)
-    pockets = Pockets(first)
-    try:
-        result = play_match(game, agents, task["seats"], task["seed"], task["opening"], names=task["specs"],
-                            observe=pockets)
-    finally:
-        for agent in agents:
-            close_agent(agent)
-    outcome = result.outcome
+    outcome, first, pockets = play_observed(task, Pockets)
     score = 0.5 if outcome.winner is None else 1.0 if outcome.winner == first else 0.0
     gaps, below = 0.0, 0
     first_best = 1.0 if pockets.moved else score
     for i, (s, legal, chosen) in enumerate(pockets.decisions):
-        values = move_values(game, s, legal, task["plies"])
+        values = move_values(pockets.game, s, legal, task["plies"])
         best = max(values.values())
         gaps += best - values[chosen]
         below += best - values[chosen] > 1e-9

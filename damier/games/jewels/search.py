@@ -240,9 +240,9 @@ def futures_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, allowed: np.ndarr
     return allowed[choice], final[choice]
 
 
-def safe_moves(state: Any) -> list[int]:
+def strictly_safe_moves(state: Any) -> list[int]:
     """The legal moves after which no single robot step can light the mover (the placement counts as safe when
-    neither man can be lit by one step); all of them when none is safe."""
+    neither man can be lit by one step); none when every move can be punished so."""
     g = state.game
     s = state.kernel_array()
     n = g.n
@@ -258,7 +258,12 @@ def safe_moves(state: Any) -> list[int]:
         men = (0, 1) if state.placing else (me,)
         if all(lit_by_one_step(after, g.neighbours, int(after[n + MAN + who])) == 0 for who in men):
             safe.append(move)
-    return safe or moves
+    return safe
+
+
+def safe_moves(state: Any) -> list[int]:
+    """The moves the computer chooses among: ``strictly_safe_moves``, or every legal move when none is safe."""
+    return strictly_safe_moves(state) or state.legal_moves()
 
 
 def evaluate_state(state: Any, player: int, evaluation: str) -> float:
