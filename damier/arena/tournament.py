@@ -43,6 +43,8 @@ class TournamentResult:
     ratings: list[elo.Rating]
     pairs: dict[str, dict[str, int]]  # "a vs b" -> {"wins": .., "draws": .., "losses": ..} from a's side
     games: list[dict[str, Any]] = field(default_factory=list)
+    # "a vs b" -> {"first": W/D/L, "second": W/D/L}: a's results in the games a moved first (held seat 0) and not
+    by_first_mover: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
 
     def terminations(self) -> dict[str, int]:
         """How many games ended each way (``pharaoh_hit``, ``move_limit``, ``resignation``, ``forfeit`` ...),
@@ -74,6 +76,7 @@ class TournamentResult:
             "elo": [{"agent": r.name, "elo": round(r.elo, 1), "low": round(r.low, 1), "high": round(r.high, 1)}
                     for r in self.ratings],
             "pairs": self.pairs,
+            "by_first_mover": self.by_first_mover,
             "terminations": self.terminations(),
             "untold": self.untold(),
             "games": self.games,
@@ -133,6 +136,7 @@ def summarise(game: str, options: dict[str, Any], specs: list[str], results: lis
     scores = np.zeros((k, k))
     played = np.zeros((k, k))
     pairs: dict[str, dict[str, int]] = {}
+    by_first_mover: dict[str, dict[str, dict[str, int]]] = {}
     for result in results:
         involved = sorted(set(result.seats))
         for a, b in itertools.permutations(involved, 2):
@@ -142,12 +146,17 @@ def summarise(game: str, options: dict[str, Any], specs: list[str], results: lis
             _count(standings[a], _points(result, a, None))
         if len(involved) == 2:
             a, b = involved
-            entry = pairs.setdefault(f"{specs[a]} vs {specs[b]}", {"wins": 0, "draws": 0, "losses": 0})
+            name = f"{specs[a]} vs {specs[b]}"
+            entry = pairs.setdefault(name, {"wins": 0, "draws": 0, "losses": 0})
             points = _points(result, a, b)
-            entry["wins" if points == 1.0 else "losses" if points == 0.0 else "draws"] += 1
+            kind = "wins" if points == 1.0 else "losses" if points == 0.0 else "draws"
+            entry[kind] += 1
+            seat = by_first_mover.setdefault(name, {order: {"wins": 0, "draws": 0, "losses": 0}
+                                                    for order in ("first", "second")})
+            seat["first" if result.seats[0] == a else "second"][kind] += 1
     ratings = elo.fit(specs, scores, played)
     games = [_game_json(r, specs) for r in results]
-    return TournamentResult(game, options, specs, standings, ratings, pairs, games)
+    return TournamentResult(game, options, specs, standings, ratings, pairs, games, by_first_mover)
 
 
 def _points(result: MatchResult, a: int, b: int | None) -> float:

@@ -64,7 +64,9 @@ def arena(
                       f"{r.elo:.0f}", f"{r.low:.0f} .. {r.high:.0f}")
     console.print(table)
     for pair, wdl in result.pairs.items():
-        console.print(Text(f"  {pair}: {wdl['wins']} W, {wdl['draws']} D, {wdl['losses']} L"), soft_wrap=True)
+        first, second = (result.by_first_mover[pair][order] for order in ("first", "second"))
+        console.print(Text(f"  {pair}: {wdl['wins']} W, {wdl['draws']} D, {wdl['losses']} L (moving first "
+                           f"{wdl_text(first)}, second {wdl_text(second)})"), soft_wrap=True)
     endings = ", ".join(f"{count} {termination}" for termination, count in result.terminations().items())
     console.print(Text(f"  games ended by: {endings}"), soft_wrap=True)
     for number, played in enumerate(result.games, start=1):
@@ -80,6 +82,11 @@ def arena(
         console.print(Text(f"  {entry['agent']} was not told {rules_text(entry['rules'])} in {entry['games']} of "
                            f"its {played_by[entry['agent']]} games: it refused setoption and played by its own "
                            f"rules (rules in force: {rules_text(result.options)})"), soft_wrap=True)
+
+
+def wdl_text(wdl: dict[str, int]) -> str:
+    """``97-1-2``: wins, draws and losses."""
+    return f"{wdl['wins']}-{wdl['draws']}-{wdl['losses']}"
 
 
 def rules_text(rules: dict[str, Any]) -> str:

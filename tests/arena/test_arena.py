@@ -95,6 +95,19 @@ def test_each_agent_plays_every_game_of_its_pairs(small_tournament: tournament.T
     assert wins == {name: sum(g["winner"] == name for g in result.games) for name in SPECS}
 
 
+def test_each_pairs_results_split_by_who_moved_first(small_tournament: tournament.TournamentResult) -> None:
+    a, b = SPECS
+    split = small_tournament.to_json()["by_first_mover"][f"{a} vs {b}"]
+    for order, first in (("first", a), ("second", b)):
+        games = [g for g in small_tournament.games if g["seats"][0] == first]
+        assert len(games) == 2  # seats alternate
+        assert split[order] == {"wins": sum(g["winner"] == a for g in games),
+                                "draws": sum(g["winner"] is None for g in games),
+                                "losses": sum(g["winner"] == b for g in games)}
+    total = small_tournament.pairs[f"{a} vs {b}"]
+    assert {k: split["first"][k] + split["second"][k] for k in total} == total
+
+
 def test_seats_alternate_between_games(small_tournament: tournament.TournamentResult) -> None:
     seats = [game["seats"] for game in small_tournament.games]
     assert seats == [SPECS, SPECS[::-1], SPECS, SPECS[::-1]]

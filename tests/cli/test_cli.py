@@ -315,6 +315,13 @@ def test_arena_table_lists_every_agent(monkeypatch: pytest.MonkeyPatch, capsys: 
     assert contains(out, "random vs alphabeta:depth=1:")
     for column in ("agent", "games", "W", "D", "L", "score", "Elo", "95% interval"):
         assert column in out
+    # the pair's results, and the same split by who moved first (one game each way: seats alternate)
+    found = re.search(r"(\d+) W, (\d+) D, (\d+) L \(moving first (\d+)-(\d+)-(\d+), second (\d+)-(\d+)-(\d+)\)",
+                      " ".join(out.split()))
+    assert found, out
+    total, first, second = (tuple(int(x) for x in found.groups()[i:i + 3]) for i in (0, 3, 6))
+    assert sum(first) == sum(second) == 1
+    assert tuple(f + s for f, s in zip(first, second, strict=True)) == total
 
 
 def test_bench_json_reports_both_speeds_and_their_ratio() -> None:
