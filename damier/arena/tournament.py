@@ -130,6 +130,11 @@ def run(game_name: str, specs: list[str], games_per_pair: int, seed: int = 0, op
     return summarise(game.name, dict(game.options), specs, results)
 
 
+def _wdl() -> dict[str, int]:
+    """A pair's wins, draws and losses, none yet."""
+    return {"wins": 0, "draws": 0, "losses": 0}
+
+
 def summarise(game: str, options: dict[str, Any], specs: list[str], results: list[MatchResult]) -> TournamentResult:
     k = len(specs)
     standings = [Standing(name) for name in specs]
@@ -147,12 +152,11 @@ def summarise(game: str, options: dict[str, Any], specs: list[str], results: lis
         if len(involved) == 2:
             a, b = involved
             name = f"{specs[a]} vs {specs[b]}"
-            entry = pairs.setdefault(name, {"wins": 0, "draws": 0, "losses": 0})
+            entry = pairs.setdefault(name, _wdl())
             points = _points(result, a, b)
             kind = "wins" if points == 1.0 else "losses" if points == 0.0 else "draws"
             entry[kind] += 1
-            seat = by_first_mover.setdefault(name, {order: {"wins": 0, "draws": 0, "losses": 0}
-                                                    for order in ("first", "second")})
+            seat = by_first_mover.setdefault(name, {"first": _wdl(), "second": _wdl()})
             seat["first" if result.seats[0] == a else "second"][kind] += 1
     ratings = elo.fit(specs, scores, played)
     games = [_game_json(r, specs) for r in results]
