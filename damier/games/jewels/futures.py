@@ -6,7 +6,8 @@ A static evaluation sees a few slides ahead; a future sees the pocket close. So 
 futures of ``FUTURE_PLIES`` men's plies from the position, the robots stepping at random and both men moving
 like careful players (``careful_move``), and returns their mean result for a player: ``WIN`` for a won future,
 ``-WIN`` for a lost one, 0 for a drawn one, and the ``standard`` evaluation where a future stops with the game
-going on (a jewel there worth ``FUTURE_JEWEL``: the futures are about staying alive). A hit drawn is replaced by
+going on (a jewel there worth ``FUTURE_JEWEL``: the futures are about staying alive; more as the no-jewel cap
+nears for a player not ahead, ``jewel_worth``, since the lead decides the game there). A hit drawn is replaced by
 its exact chance (``future_sum``: a control variate), so that the few hits in a thousand robot steps that
 separate the safe moves are weighed, not sampled.
 
@@ -23,7 +24,20 @@ from numba import njit
 from damier.core.rng import below, seed_rng
 from damier.games.jewels import kernel
 from damier.games.jewels.evaluation import ESCAPES, STANDARD, WIN, evaluate, slides, threats
-from damier.games.jewels.kernel import JEWEL, MAN, NEXT, OVER, P_ALL, PHASE, RESULT, ROBOTS, squares_of
+from damier.games.jewels.kernel import (
+    COUNT,
+    JEWEL,
+    MAN,
+    NEXT,
+    OVER,
+    P_ALL,
+    P_CAP,
+    PHASE,
+    QUIET,
+    RESULT,
+    ROBOTS,
+    squares_of,
+)
 
 #: the futures played per position, and the men's plies of each
 FUTURE_COUNT = 512
@@ -39,8 +53,25 @@ FINAL_FUTURES = 2048
 #: 100 games) the hard man's chance of a hit per 1,000 robots' turns was 2.89 with 250, 2.60 with 100, 2.15 with
 #: 30 and 2.06 with 10
 FUTURE_JEWEL = 10.0
+#: but the lead decides a game that reaches the no-jewel cap: from a quarter of the cap on, for a player not ahead,
+#: a jewel where the futures stop is worth more with every quiet ply, up to ``CAP_JEWEL`` at the cap
+CAP_JEWEL = WIN / 2
 #: how many escapes a jewel is worth to a careful man (he takes it unless a move keeps this many more escapes)
 JEWEL_ESCAPES = 3
+
+
+@njit(cache=True)
+def jewel_worth(s: np.ndarray, p: np.ndarray, player: int) -> float:
+    """What a jewel taken is worth to ``player`` where the futures of a search from ``s`` (its root) stop:
+    ``FUTURE_JEWEL``; from a quarter of the no-jewel cap on, with ``player`` not ahead, rising in step with the
+    men's plies since a jewel was taken to ``CAP_JEWEL`` at the cap (the game ends there as if agreed: more jewels
+    win, so a jewel taken turns a draw into a win or a loss into a draw)."""
+    n = squares_of(s)
+    cap = p[P_CAP]
+    quiet = s[n + QUIET]
+    if cap <= 0 or 4 * quiet < cap or s[n + COUNT + player] > s[n + COUNT + 1 - player]:
+        return FUTURE_JEWEL
+    return float(FUTURE_JEWEL + (CAP_JEWEL - FUTURE_JEWEL) * min(4 * quiet - cap, 3 * cap) / (3 * cap))
 
 
 @njit(cache=True)
@@ -83,18 +114,20 @@ def careful_move(s: np.ndarray, nb: np.ndarray, p: np.ndarray, moves: np.ndarray
 
 @njit(cache=True)
 def future_mean(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, count: int, plies: int, seed: int,
-                counters: np.ndarray, selfish: bool = False) -> float:
+                counters: np.ndarray, selfish: bool = False, jewel: float = FUTURE_JEWEL) -> float:
     """The mean result for ``player`` of ``count`` futures of ``plies`` men's plies from ``s`` (left unchanged; a
-    future ends at a man's turn: a robots' turn due is played first); ``selfish`` as for ``future_sum``.
+    future ends at a man's turn: a robots' turn due is played first); ``selfish`` and ``jewel`` as for
+    ``future_sum``.
     ``counters[0]`` counts the futures played; a future is not begun once ``counters[1]`` is set (the mean of
     those played is returned, 0 when none was)."""
-    total, played = future_sum(s, nb, p, player, 0, count, plies, seed, counters, selfish)
+    total, played = future_sum(s, nb, p, player, 0, count, plies, seed, counters, selfish, jewel)
     return total / played if played else 0.0
 
 
 @njit(cache=True)
 def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first: int, count: int, plies: int,
-               seed: int, counters: np.ndarray, selfish: bool = False) -> tuple[float, int]:
+               seed: int, counters: np.ndarray, selfish: bool = False,
+               jewel: float = FUTURE_JEWEL) -> tuple[float, int]:
     """The summed result for ``player`` of the futures ``first``, ..., ``first + count - 1`` from ``s`` (future
     ``k``'s dice are the same whatever the range), and how many were played (fewer once ``counters[1]`` is set).
 
@@ -106,7 +139,10 @@ def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first:
 
     ``selfish`` counts ``player``'s own hits alone: a future he loses (or draws with both men hit) is ``-WIN``, one
     he wins or draws otherwise 0, and the other man's hits are not corrected for; where the futures stop, the
-    standard evaluation as always. It values a placement by the placed man's safety (``futures_root``)."""
+    standard evaluation as always. It values a placement by the placed man's safety (``futures_root``).
+
+    Where a future stops with the game going on, it is valued by the standard evaluation with a jewel worth
+    ``jewel`` (a search passes ``jewel_worth`` of its root, the same for every move it compares)."""
     n = squares_of(s)
     work = np.empty_like(s)
     after = np.empty_like(s)
@@ -154,6 +190,6 @@ def future_sum(s: np.ndarray, nb: np.ndarray, p: np.ndarray, player: int, first:
             elif result != kernel.DRAW:
                 total += WIN if won else -WIN
         else:
-            total += evaluate(work, nb, player, STANDARD, FUTURE_JEWEL)
+            total += evaluate(work, nb, player, STANDARD, jewel)
         played += 1
     return total, played

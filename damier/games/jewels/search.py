@@ -8,7 +8,8 @@ the search averages ``TURN_SAMPLES`` whole turns drawn at random (from a generat
 search is repeatable).
 
 At the root, a move after which a single robot step could light the man is played only when every move is like
-that (``safe_moves``).
+that (``safe_moves``), and the men are not placed in a room of walls with no jewel when they can be placed
+elsewhere (``open_placements``).
 
 The leaves are valued by an evaluation of ``damier.games.jewels.evaluation`` (``standard``, ``material``), or
 played out by ``damier.games.jewels.futures`` (``futures``). A search of depth 1 with the futures spends them
@@ -37,6 +38,7 @@ from damier.games.jewels.futures import (
     FUTURE_PLIES,
     future_mean,
     future_sum,
+    jewel_worth,
 )
 from damier.games.jewels.kernel import (
     JEWEL,
@@ -78,7 +80,7 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
            p: np.ndarray, kind: int, moves: np.ndarray, outs: np.ndarray, weights: np.ndarray, lit: np.ndarray,
            emitters: np.ndarray, counters: np.ndarray, limit: int, rng: np.ndarray, seed: int) -> float:
     """The value of ``stack[ply]`` for ``root``; ``counters[0]`` counts nodes, ``counters[1]`` is set to stop;
-    ``seed`` seeds the futures of the ``futures`` evaluation."""
+    ``seed`` seeds the futures of the ``futures`` evaluation (``stack[0]`` is the search's root)."""
     s = stack[ply]
     n = squares_of(s)
     counters[0] += 1
@@ -91,7 +93,8 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
         return _terminal(s, root, ply)
     if depth == 0 or ply >= MAX_PLY - 1:
         if kind == FUTURES:
-            return future_mean(s, nb, p, root, FUTURE_COUNT, FUTURE_PLIES, seed, counters)
+            return future_mean(s, nb, p, root, FUTURE_COUNT, FUTURE_PLIES, seed, counters, False,
+                               jewel_worth(stack[0], p, root))
         return evaluate(s, nb, root, kind)
     child = stack[ply + 1]
     if phase == ROBOTS:
@@ -167,6 +170,7 @@ def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowe
     emitters = np.empty(n, dtype=np.int32)
     rng = new_rng(seed, 0)
     root = 0 if s[n + PHASE] == PLACE else s[n + NEXT]
+    stack[0, :] = s
     best_move = allowed[0]
     best = -np.inf
     alpha = -np.inf
@@ -199,6 +203,7 @@ def futures_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, allowed: np.ndarr
     # the placement seeks the placed man's safety alone: both men stand on mirror squares, and a pocket that
     # the first mover may escape before the other is a gamble a careful player does not take
     selfish = s[n + PHASE] == PLACE
+    jewel = jewel_worth(s, p, root)
     sums = np.zeros(k)
     first = np.full(k, -np.inf)
     ended = np.zeros(k, dtype=np.bool_)
@@ -210,7 +215,8 @@ def futures_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, allowed: np.ndarr
             first[i] = _terminal(after, root, 1)
             ended[i] = True
             continue
-        total, played = future_sum(after, nb, p, root, 0, FIRST_FUTURES, FUTURE_PLIES, seed, counters, selfish)
+        total, played = future_sum(after, nb, p, root, 0, FIRST_FUTURES, FUTURE_PLIES, seed, counters, selfish,
+                                   jewel)
         if counters[1]:
             break
         sums[i] = total
@@ -228,7 +234,8 @@ def futures_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, allowed: np.ndarr
             continue
         after[:] = s
         kernel.apply_man(after, allowed[i], nb, p)
-        total, played = future_sum(after, nb, p, root, FIRST_FUTURES, more, FUTURE_PLIES, seed, counters, selfish)
+        total, played = future_sum(after, nb, p, root, FIRST_FUTURES, more, FUTURE_PLIES, seed, counters, selfish,
+                                   jewel)
         if counters[1]:
             final = first  # the second round cut short: the first round decides
             break
@@ -266,6 +273,38 @@ def safe_moves(state: Any) -> list[int]:
     return strictly_safe_moves(state) or state.legal_moves()
 
 
+def open_placements(state: Any, moves: list[int]) -> list[int]:
+    """Of the placements ``moves``, those whose square's part of the board (the squares joined to it without
+    crossing a wall or a dead robot; the robots step away) holds a jewel; all of them when none does. The men
+    stand on mirror squares of a point-symmetric board, so where one is walled into a room with no jewel so is
+    the other: both safe from every ray, and the game waits for the no-jewel cap, a draw. Any other move is
+    returned as it is."""
+    if not state.placing:
+        return moves
+    g = state.game
+    s = state.kernel_array()
+    n = g.n
+    part = [-1] * n  # the part of the board each square belongs to
+    jewels: list[int] = []  # the jewels of each part
+    for start in range(n):
+        if part[start] >= 0 or s[start] in (kernel.WALL, kernel.DEAD):
+            continue
+        part[start] = len(jewels)
+        count = 0
+        todo = [start]
+        while todo:
+            sq = todo.pop()
+            count += s[sq] == kernel.JEWEL
+            for d in range(4):
+                to = int(g.neighbours[sq, d])
+                if to >= 0 and part[to] < 0 and s[to] not in (kernel.WALL, kernel.DEAD):
+                    part[to] = part[start]
+                    todo.append(to)
+        jewels.append(count)
+    open_ = [move for move in moves if jewels[part[move]] > 0]
+    return open_ or moves
+
+
 def evaluate_state(state: Any, player: int, evaluation: str) -> float:
     """The evaluation ``evaluation`` (``standard``, ``material`` or ``futures``) of ``state`` for ``player``."""
     s = state.kernel_array()
@@ -275,7 +314,8 @@ def evaluate_state(state: Any, player: int, evaluation: str) -> float:
     g = state.game
     if EVALUATIONS[evaluation] == FUTURES and not state.placing:
         counters = np.zeros(2, dtype=np.int64)
-        return float(future_mean(s, g.neighbours, g.params, player, FUTURE_COUNT, FUTURE_PLIES, _seed(state), counters))
+        return float(future_mean(s, g.neighbours, g.params, player, FUTURE_COUNT, FUTURE_PLIES, _seed(state), counters,
+                                 False, jewel_worth(s, g.params, player)))
     return float(evaluate(s, g.neighbours, player, EVALUATIONS[evaluation]))
 
 
@@ -300,7 +340,7 @@ class JewelsSearch:
         self._counters[1] = 0
         if state.player == CHANCE:
             raise ValueError("the search chooses a man's move; the robots' turn is drawn at random")
-        self._allowed = np.array(safe_moves(state), dtype=np.int32)
+        self._allowed = np.array(open_placements(state, safe_moves(state)), dtype=np.int32)
 
     def stop(self) -> None:
         self._counters[1] = 1

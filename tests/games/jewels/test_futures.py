@@ -13,6 +13,7 @@ import damier
 from damier.core.rng import make_rng
 from damier.games.jewels.evaluation import ESCAPES, JEWEL_VALUE, STANDARD, WIN, evaluate, slides
 from damier.games.jewels.futures import (
+    CAP_JEWEL,
     FINAL_FUTURES,
     FINALISTS,
     FIRST_FUTURES,
@@ -22,10 +23,11 @@ from damier.games.jewels.futures import (
     JEWEL_ESCAPES,
     careful_move,
     future_mean,
+    jewel_worth,
 )
 from damier.games.jewels.kernel import MAN, lit_by_one_step
 from damier.games.jewels.search import futures_root, safe_moves
-from tests.games.jewels.test_players import NO_JIT, unsafe
+from tests.games.jewels.test_players import NO_JIT, rewritten, unsafe
 from tests.games.jewels.test_rules import MEDIUM, random_positions
 
 needs_jit = pytest.mark.skipif(NO_JIT, reason="thousands of futures a position (run with the JIT)")
@@ -132,6 +134,34 @@ def test_where_a_future_stops_a_jewel_is_worth_less_than_in_the_standard_evaluat
     assert checked >= 20  # positions where one man leads by jewels
 
 
+def test_as_the_no_jewel_cap_nears_a_jewel_is_worth_more_to_a_player_not_ahead() -> None:
+    # the cap ends the game as if agreed, the lead deciding: a jewel taken turns a draw into a win
+    state = man_states(0)[-1]
+    g = state.game
+    cap = g.options["cap"]
+
+    def worth(taken: str, quiet: int, player: int) -> float:
+        return float(jewel_worth(rewritten(state, taken, quiet).kernel_array(), g.params, player))
+
+    assert FUTURE_JEWEL < CAP_JEWEL < WIN
+    for player in (0, 1):
+        level = "1-1"
+        behind = "0-1" if player == 0 else "1-0"
+        ahead = "1-0" if player == 0 else "0-1"
+        # far from the cap, or ahead, the futures' usual worth
+        assert worth(level, 0, player) == worth(level, cap // 4 - 1, player) == FUTURE_JEWEL
+        assert worth(ahead, cap - 1, player) == FUTURE_JEWEL
+        # from a quarter of the cap on, level or behind, it rises with every quiet ply towards CAP_JEWEL
+        rising = [worth(level, quiet, player) for quiet in range(cap // 4, cap)]
+        assert rising == sorted(rising) and len(set(rising)) == len(rising)
+        assert rising[0] == pytest.approx(FUTURE_JEWEL) and CAP_JEWEL - 20 < rising[-1] <= CAP_JEWEL
+        assert worth(behind, cap - 1, player) == rising[-1]
+    # with no cap, never
+    uncapped = damier.load("jewels", **MEDIUM, cap=0)
+    s = uncapped.state_from_position(rewritten(state, "1-1", 150).position()).kernel_array()
+    assert jewel_worth(s, uncapped.params, 0) == FUTURE_JEWEL
+
+
 def test_a_stopped_search_begins_no_more_futures() -> None:
     state = man_states(3)[0]
     g = state.game
@@ -157,7 +187,8 @@ def futures_root_naively(state: damier.State, allowed: list[int], seed: int) -> 
             first.append(0.0 if winner is None else WIN - 1 if winner == root else -WIN + 1)
         else:
             first.append(float(future_mean(after.kernel_array(), g.neighbours, g.params, root, FIRST_FUTURES,
-                                           FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64), state.placing)))
+                                           FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64), state.placing,
+                                           jewel_worth(state.kernel_array(), g.params, root))))
     order = sorted(range(len(allowed)), key=lambda i: -first[i])  # a stable sort: ties keep the listed order
     finalists = order[:FINALISTS]
     total = min(FINAL_FUTURES, FIRST_FUTURES + (FUTURE_COUNT - FIRST_FUTURES) * len(allowed) // len(finalists))
@@ -167,7 +198,7 @@ def futures_root_naively(state: damier.State, allowed: list[int], seed: int) -> 
         after.play(allowed[i])
         final[i] = first[i] if ended[i] else float(future_mean(
             after.kernel_array(), g.neighbours, g.params, root, total, FUTURE_PLIES, seed, np.zeros(2, dtype=np.int64),
-            state.placing))
+            state.placing, jewel_worth(state.kernel_array(), g.params, root)))
     best = finalists[0]
     for i in finalists[1:]:
         if final[i] > final[best]:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import damier
 from damier.ai.spec import make_agent
+from damier.games.jewels.search import open_placements, safe_moves
 from tests.games.jewels.test_rules import MEDIUM, random_positions
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -56,6 +57,105 @@ def test_greedy_takes_a_jewel_in_reach() -> None:
     state = game.state_from_position("A2J2/6/6/6/6/J1W2B a 0-0 AB 0")
     agent = make_agent("jewels-greedy", game, seed=1)
     assert state.move_to_str(agent.choose(state)) == "A1-D1"
+
+
+@pytest.mark.skipif(NO_JIT, reason="hundreds of futures a move (run with the JIT)")
+def test_nearing_the_no_jewel_cap_hard_takes_the_safe_jewels_in_reach_it_would_leave_far_from_it() -> None:
+    from damier.games.jewels.search import strictly_safe_moves
+
+    game = damier.load("jewels", **MEDIUM)
+    cap = game.options["cap"]
+    agent = make_agent("hard", game, seed=1)
+    taken = {"far": 0, "near": 0}
+    positions = 0
+    for seed in range(80):
+        for state in random_positions(seed, MEDIUM):
+            if positions == 40 or state.player not in (0, 1) or state.placing or state.is_over():
+                continue
+            # the men level; forty plies before the cap (beyond the futures' horizon) a jewel taken is what turns
+            # a draw at the cap into a win
+            far, near = rewritten(state, "1-1", 0), rewritten(state, "1-1", cap - 40)
+            if not any(took_jewel(far, m) for m in strictly_safe_moves(far)):
+                continue
+            positions += 1
+            taken["far"] += took_jewel(far, agent.choose(far))
+            taken["near"] += took_jewel(near, agent.choose(near))
+    assert positions == 40
+    # hard took 23 of them far from the cap and 37 near it (before it valued the cap: as many near as far)
+    assert taken["near"] >= taken["far"] + 8, taken
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_the_computer_never_places_the_men_in_a_room_with_no_jewel_when_it_can_place_them_elsewhere(level: str) -> None:
+    # A1, C1 and their mirrors H8, F8 are rooms of one square walled in: safe from every ray, and a man placed
+    # there (the other in the mirror room) could only pass till the no-jewel cap, a draw
+    game = damier.load("jewels", size=8, jewels=2, walls=8, robots=2)
+    state = game.state_from_position("1W1W4/W1W5/5J2/3R4/4R3/2J5/5W1W/4W1W1 p 0-0 AB 0")
+
+    def stuck(move: int) -> bool:
+        after = state.copy()
+        after.play(move)
+        return [after.move_to_str(m) for m in after.legal_moves()] == ["pass"]
+
+    placements = safe_moves(state)
+    assert sorted(state.move_to_str(m) for m in placements if stuck(m)) == ["@A1", "@C1", "@F8", "@H8"]
+    assert sorted(open_placements(state, placements)) == sorted(m for m in placements if not stuck(m))
+    walled = sorted(m for m in placements if stuck(m))
+    assert open_placements(state, walled) == walled  # with every placement walled in, all are kept
+    chosen = make_agent(level, game, seed=1).choose(state)
+    assert not stuck(chosen) and not unsafe(state, chosen), state.move_to_str(chosen)
+
+
+def test_the_placements_kept_are_those_whose_part_of_the_board_holds_a_jewel() -> None:
+    # against a naive reading of the position string: the squares joined to the man's without crossing a wall
+    game = damier.load("jewels")
+    shut_seen = 0
+    for seed in range(30):
+        state = game.new_state(seed)
+        rows = [expand(row) for row in state.position().split(" ")[0].split("/")]
+        size = len(rows)
+        placements = state.legal_moves()
+        kept = []
+        for move in placements:
+            seen, todo, jewels = {move}, [move], 0
+            while todo:
+                sq = todo.pop()
+                jewels += rows[sq // size][sq % size] == "J"
+                row, col = divmod(sq, size)
+                for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                    if 0 <= r < size and 0 <= c < size and rows[r][c] not in "WD" and r * size + c not in seen:
+                        seen.add(r * size + c)
+                        todo.append(r * size + c)
+            if jewels:
+                kept.append(move)
+        shut_seen += len(placements) - len(kept)
+        assert open_placements(state, placements) == (kept or placements), seed
+    assert shut_seen > 0  # some boards have walled-in rooms
+
+
+def expand(row: str) -> str:
+    """A row of a position string with its digits written out as empty squares (``.``)."""
+    out, digits = "", ""
+    for ch in row + " ":
+        if ch.isdigit():
+            digits += ch
+            continue
+        out += "." * int(digits or 0) + (ch if ch != " " else "")
+        digits = ""
+    return out
+
+
+def rewritten(state: damier.State, taken: str, quiet: int) -> damier.State:
+    """``state`` with its jewels taken (``"A-B"``) and its men's plies since a jewel was taken rewritten."""
+    fields = state.position().split(" ")
+    fields[2], fields[4] = taken, str(quiet)
+    return state.game.state_from_position(" ".join(fields))
+
+
+def took_jewel(state: damier.State, move: int) -> bool:
+    after = state.copy()
+    after.play(move)
+    return after.jewels(state.player) > state.jewels(state.player)
 
 
 def test_the_levels_are_ordered_against_random() -> None:
