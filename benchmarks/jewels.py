@@ -13,6 +13,9 @@ wins, draws and losses (in all, and by A's seat: Player 1 places both men) and h
 - A's hazard split by whose move came before the robots' turn: after A's own move it is not 0 only where A had no
   safe move left (a pocket of rays closed round him); after the other man's, it is the second robot step since A
   moved;
+- A's hazard summed over the games (what the games lose on average, without the dice) by A's seat and by how many
+  moves A had made before the robots' turn: 0 (the random placement's first steps, for Player 2), 1, 2 to 10,
+  later;
 - how the games ended: a hit by the robots' step, a hit by a man's move (a jewel taken or a wall blown up opens a
   ray onto the other man), the no-jewel cap, the jewels;
 - the jewels each took per game (they decide the games that end at the no-jewel cap);
@@ -87,6 +90,7 @@ class Hazards:
         self.hazard = [0.0, 0.0]  # by seat
         self.split = [0.0, 0.0]  # the first agent's: after its own move, after the other's
         self.turns = 0
+        self.by_moves = [0.0, 0.0, 0.0, 0.0]  # the first agent's hazard by its moves made: 0, 1, 2 to 10, later
         self.last = -1  # the seat that moved last
         self.robots_last = False  # whether the last ply seen is a robots' turn
         self.moves = 0  # the first agent's moves, and their two-step hazards: chosen, least of the safe moves
@@ -118,6 +122,7 @@ class Hazards:
             self.hazard[seat] += h
             if seat == self.first:
                 self.split[0 if self.last == self.first else 1] += h
+                self.by_moves[min(self.moves, 2) if self.moves <= 10 else 3] += h
         self.turns += 1
 
 
@@ -148,7 +153,7 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     final = hazards.state
     return {"result": won, "end": end, "turns": hazards.turns, "seat": first,
             "hazard": (hazards.hazard[first], hazards.hazard[1 - first]), "split": hazards.split,
-            "moves": hazards.moves, "two_step": hazards.two_step,
+            "moves": hazards.moves, "two_step": hazards.two_step, "by_moves": hazards.by_moves,
             "jewels": (final.jewels(first), final.jewels(1 - first))}
 
 
@@ -180,6 +185,10 @@ def main() -> None:
     own, other = (per * sum(g["split"][i] for g in games) for i in (0, 1))
     print(f"hazard per 1,000 robots' turns ({turns} turns): {a} {mine:.2f}, {b} {theirs:.2f}; "
           f"{a}'s after its own move {own:.2f}, after the other's {other:.2f}")
+    for seat in (0, 1):
+        sums = [sum(g["by_moves"][k] for g in games if g["seat"] == seat) for k in range(4)]
+        print(f"{a}'s hazard summed over its games as Player {seat + 1}: {sum(sums):.2f}, by its moves made before "
+              f"the robots' turn: none {sums[0]:.2f}, one {sums[1]:.2f}, 2 to 10 {sums[2]:.2f}, later {sums[3]:.2f}")
     moves = sum(g["moves"] for g in games)
     chosen, least = (1000.0 / moves * sum(g["two_step"][i] for g in games) for i in (0, 1))
     print(f"{a}'s chance of a hit within two robots' turns per 1,000 of its moves ({moves} moves): the moves chosen "
