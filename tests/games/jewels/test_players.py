@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import damier
 from damier.ai.spec import make_agent
 from damier.games.jewels.search import open_placements, safe_moves
+from tests.games.jewels.reference import Naive
 from tests.games.jewels.test_rules import MEDIUM, random_positions
 
 NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -112,8 +113,8 @@ def test_the_placements_kept_are_those_whose_part_of_the_board_holds_a_jewel() -
     shut_seen = 0
     for seed in range(30):
         state = game.new_state(seed)
-        rows = [expand(row) for row in state.position().split(" ")[0].split("/")]
-        size = len(rows)
+        board = Naive.parse(state.position())
+        rows, size = board.grid, board.size
         placements = state.legal_moves()
         kept = []
         for move in placements:
@@ -131,18 +132,6 @@ def test_the_placements_kept_are_those_whose_part_of_the_board_holds_a_jewel() -
         shut_seen += len(placements) - len(kept)
         assert open_placements(state, placements) == (kept or placements), seed
     assert shut_seen > 0  # some boards have walled-in rooms
-
-
-def expand(row: str) -> str:
-    """A row of a position string with its digits written out as empty squares (``.``)."""
-    out, digits = "", ""
-    for ch in row + " ":
-        if ch.isdigit():
-            digits += ch
-            continue
-        out += "." * int(digits or 0) + (ch if ch != " " else "")
-        digits = ""
-    return out
 
 
 def rewritten(state: damier.State, taken: str, quiet: int) -> damier.State:
