@@ -21,7 +21,9 @@ wins, draws and losses (in all, and by A's seat: Player 1 places both men) and h
 - the jewels each took per game (they decide the games that end at the no-jewel cap);
 - how near A's moves are to the least hazard they could have had: at each of A's moves, the chance of a hit within
   the next two robots' turns (the other man standing, ``two_step_hazard``) of the move chosen and the least of it
-  over the safe moves (``search.safe_moves``), per 1,000 of A's moves.
+  over the safe moves (``search.safe_moves``), per 1,000 of A's moves, and summed over A's first ten moves of its
+  games by A's seat (what the other's placement leaves Player 2: the least is what no choice of those moves
+  could have saved on the two-turn horizon).
 
 The hazards are counted for ``robot_steps = one`` (the default), where a robots' turn is one uniform step.
 """
@@ -95,6 +97,7 @@ class Hazards:
         self.robots_last = False  # whether the last ply seen is a robots' turn
         self.moves = 0  # the first agent's moves, and their two-step hazards: chosen, least of the safe moves
         self.two_step = [0.0, 0.0]
+        self.early_two_step = [0.0, 0.0]  # the same over its first ten moves (for Player 2: the placement's part)
         self.pending: tuple[int, dict[int, float], float] | None = None  # the first agent's move due: its ply,
         # each legal move's two-step hazard, the least of the safe moves'
 
@@ -106,6 +109,9 @@ class Hazards:
             self.two_step[0] += hazards[state.history[ply]]
             self.two_step[1] += least
             self.moves += 1
+            if self.moves <= 10:
+                self.early_two_step[0] += hazards[state.history[ply]]
+                self.early_two_step[1] += least
             self.pending = None
         if state.player != CHANCE:
             self.last = state.player
@@ -153,7 +159,8 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     final = hazards.state
     return {"result": won, "end": end, "turns": hazards.turns, "seat": first,
             "hazard": (hazards.hazard[first], hazards.hazard[1 - first]), "split": hazards.split,
-            "moves": hazards.moves, "two_step": hazards.two_step, "by_moves": hazards.by_moves,
+            "moves": hazards.moves, "two_step": hazards.two_step, "early_two_step": hazards.early_two_step,
+            "by_moves": hazards.by_moves,
             "jewels": (final.jewels(first), final.jewels(1 - first))}
 
 
@@ -193,6 +200,10 @@ def main() -> None:
     chosen, least = (1000.0 / moves * sum(g["two_step"][i] for g in games) for i in (0, 1))
     print(f"{a}'s chance of a hit within two robots' turns per 1,000 of its moves ({moves} moves): the moves chosen "
           f"{chosen:.2f}, the least of the safe moves {least:.2f}")
+    for seat in (0, 1):
+        early = [sum(g["early_two_step"][i] for g in games if g["seat"] == seat) for i in (0, 1)]
+        print(f"{a}'s chance of a hit within two robots' turns summed over its first ten moves of its games as Player "
+              f"{seat + 1}: the moves chosen {early[0]:.2f}, the least of the safe moves {early[1]:.2f}")
     print(f"jewels per game: {a} {sum(g['jewels'][0] for g in games) / len(games):.2f}, "
           f"{b} {sum(g['jewels'][1] for g in games) / len(games):.2f}")
 
