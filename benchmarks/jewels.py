@@ -106,12 +106,11 @@ class Hazards:
         self.robots_last = state.player == CHANCE
         if self.pending is not None and len(state.history) > self.pending[0]:
             ply, hazards, least = self.pending
-            self.two_step[0] += hazards[state.history[ply]]
-            self.two_step[1] += least
+            chosen = hazards[state.history[ply]]
             self.moves += 1
-            if self.moves <= 10:
-                self.early_two_step[0] += hazards[state.history[ply]]
-                self.early_two_step[1] += least
+            for sums in (self.two_step, self.early_two_step) if self.moves <= 10 else (self.two_step,):
+                sums[0] += chosen
+                sums[1] += least
             self.pending = None
         if state.player != CHANCE:
             self.last = state.player
