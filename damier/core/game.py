@@ -72,6 +72,10 @@ class Termination(enum.Enum):
     FORFEIT = "forfeit"
     #: a player's clock ran out (the arcade's time controls)
     TIME = "time"
+    #: the game was called off before every player had made a first move: nobody wins or loses (lichess's abort)
+    ABORTED = "aborted"
+    #: a player left a game under way, and another claimed the win or a draw
+    ABANDONMENT = "abandonment"
     #: a result written before damier recorded why games end
     UNKNOWN = "unknown"
 
@@ -104,7 +108,7 @@ class Outcome:
         """Whether the game ended outside its rules (resignation, agreement, forfeit): a replay of its moves does
         not reach this result."""
         return self.termination in (Termination.RESIGNATION, Termination.AGREEMENT, Termination.FORFEIT,
-                                    Termination.TIME)
+                                    Termination.TIME, Termination.ABORTED, Termination.ABANDONMENT)
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {"winner": self.winner, "returns": list(self.returns), "reason": self.reason,
@@ -226,6 +230,43 @@ def timeout(state: State, seat: int) -> Outcome:
     winner = able[0] if len(able) == 1 else None
     reason = f"{names[seat]} ran out of time" + (f": {names[winner]} wins" if winner is not None else "; the game ends")
     return Outcome(winner=winner, returns=returns, reason=reason, termination=Termination.TIME)
+
+
+def aborted(state: State, cause: str) -> Outcome:
+    """The result of a game called off before every player had made a first move (``cause``, the reason in
+    words): nobody wins or loses, and the game does not count (lichess's abort).
+
+    >>> import damier
+    >>> aborted(damier.load("khet").new_state(), "Silver aborted the game").returns
+    (0.0, 0.0)
+    """
+    count = state.game.num_players
+    return Outcome(winner=None, returns=(0.0,) * count, reason=cause,
+                   termination=Termination.ABORTED)
+
+
+def abandonment(state: State, gone: Collection[int], claimant: int, draw: bool = False) -> Outcome:
+    """The result of the players ``gone`` having left a game under way, when ``claimant`` claims it: the win (each
+    gone player loses, as one who resigns, by the one rule of ``_early_end``) or, with ``draw``, a draw.
+
+    >>> import damier
+    >>> abandonment(damier.load("khet").new_state(), [1], 0).reason
+    'Red left the game: Silver wins'
+    >>> abandonment(damier.load("khet").new_state(), [1], 0, draw=True).reason
+    'Red left the game: draw claimed by Silver'
+    """
+    losers = set(gone)
+    for seat in (*losers, claimant):
+        _check_seat(state, seat)
+    if claimant in losers:
+        raise ValueError("a player who left cannot claim the game")
+    names = state.game.player_names
+    if draw:
+        who = " and ".join(names[q] for q in sorted(losers))
+        return Outcome(winner=None, returns=(0.0,) * state.game.num_players,
+                       reason=f"{who} left the game: draw claimed by {names[claimant]}",
+                       termination=Termination.ABANDONMENT)
+    return _early_end(names, losers, "left the game", Termination.ABANDONMENT)
 
 
 def solved(cost: int, optimum: int | None) -> Outcome:

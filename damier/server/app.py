@@ -177,6 +177,11 @@ class DrawBody(BaseModel):
     action: Literal["offer", "accept", "decline"]
 
 
+class ClaimGame(BaseModel):
+    #: what the player claims of a game the others left: the win, or a draw
+    result: Literal["win", "draw"]
+
+
 class CreatePuzzle(BaseModel):
     game: str = Field(max_length=40)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
@@ -471,7 +476,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return seat_view(arcade, await commands.move(arcade, game_id, x_seat_token, body.move, body.version),
                          x_seat_token)
 
-    @app.post("/api/games/{game_id}/undo", summary="Take back your last move (or ask the other humans); all=true "
+    @app.post("/api/games/{game_id}/undo", summary="Take back your last move, and the replies after it (between "
+                                                   "people: ask, or accept the takeback another asked); all=true "
                                                    "takes back every move (a puzzle's reset, one human seat)")
     async def undo(game_id: str, request: Request, x_seat_token: SeatToken = None,
                    everything: Annotated[bool, Query(alias="all")] = False) -> dict[str, Any]:
@@ -488,6 +494,21 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                      x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
         return seat_view(arcade, await commands.resign(arcade, game_id, x_seat_token), x_seat_token)
+
+    @app.post("/api/games/{game_id}/abort",
+              summary="Abort the game: allowed until every seat has made a first move; nobody wins, it does not count")
+    async def abort(game_id: str, request: Request, x_seat_token: SeatToken = None) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        return seat_view(arcade, await commands.abort(arcade, game_id, x_seat_token), x_seat_token)
+
+    @app.post("/api/games/{game_id}/claim",
+              summary="Claim the win or a draw of a game under way that every other person left (gone for the "
+                      "presence message's claim_after)")
+    async def claim_game(game_id: str, body: ClaimGame, request: Request,
+                         x_seat_token: SeatToken = None) -> dict[str, Any]:
+        arcade = arcade_of(request)
+        room = await commands.claim(arcade, game_id, x_seat_token, body.result == "draw")
+        return seat_view(arcade, room, x_seat_token)
 
     @app.post("/api/games/{game_id}/draw",
               summary="Offer, accept or decline a draw (games with draws); computers answer an offer at once")
@@ -789,7 +810,9 @@ async def _socket_message(arcade: Arcade, game_id: str, text: str, watcher: Watc
             room = await arcade.room(game_id)
             if watcher not in room.watchers:
                 return _error(409, "this socket watches a copy of the game that was replaced; reconnect")
-            room.present(watcher, arcade.require_seat(room, token), away)
+            seat = arcade.require_seat(room, token)
+            room.present(watcher, seat, away)
+            await commands.arrive(arcade, room, seat)
         except RoomError as exc:
             return _error(status_of(exc), exc.message)
         return None

@@ -762,11 +762,17 @@ def _dump(obj: dict[str, Any] | None) -> str | None:
 
 
 def flag_time(clock: dict[str, Any] | None, status: str) -> float | None:
-    """When the running clock of ``clock`` (``rooms.clocks``' stored form) falls, in epoch seconds: its start plus
-    what it had left; None when no clock runs (no time control, a game over, nobody's clock running)."""
-    if clock is None or status != "active" or clock.get("running") is None:
+    """When the clocks of ``clock`` (``rooms.clocks``' stored form) next need the server, in epoch seconds: the
+    running clock falls (its start plus what it had left), or the first move of the seat to move is overdue
+    (``abort_at``), whichever comes first; None when neither can happen (no time control, a game over)."""
+    if clock is None or status != "active":
         return None
-    return float(clock["since"]) + float(clock["remaining"][clock["running"]]) / 1000.0
+    moments = []
+    if clock.get("running") is not None:
+        moments.append(float(clock["since"]) + float(clock["remaining"][clock["running"]]) / 1000.0)
+    if clock.get("abort_at") is not None:
+        moments.append(float(clock["abort_at"]))
+    return min(moments) if moments else None
 
 
 def _insert_events(conn: Connection, race_id: str, events: list[RaceEvent]) -> None:

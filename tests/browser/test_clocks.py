@@ -1,6 +1,7 @@
 """Clocks in a real browser: a 1+0 game between two people in two browser contexts (one at a desktop size in the
-light theme, one at a phone size in the dark theme), lost on time by the side that does not move: both pages show
-the clocks ticking down from the server's values, the low-time warning, and the loss on time the server decides."""
+light theme, one at a phone size in the dark theme), lost on time by the side that does not move once both have
+made their first moves (free): both pages show the clocks ticking down from the server's values, the low-time
+warning, and the loss on time the server decides."""
 
 from __future__ import annotations
 
@@ -52,11 +53,17 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
         blue.wait_for_url(re.compile(rf".*#/game/{game_id}$"))
         for page in (red, blue):  # sounds on: the low-time beep is for the player whose clock runs low
             page.evaluate("localStorage.setItem('damier.sound', 'on')")
-        # Red moves; from then on Blue's clock runs, and Blue does not move
-        red.wait_for_selector(LEGAL)
-        red.locator(LEGAL).first.click()
-        expect(red.get_by_test_id("move-1")).to_be_visible()
-        expect(blue.get_by_test_id("move-1")).to_be_visible()
+        # the first moves are free (no clock runs before a seat's first move); then Red moves again, Blue's clock
+        # runs, and Blue does not move
+        for ply, (page, square) in enumerate(((red, "A1"), (blue, "E5"), (red, "C3")), start=1):
+            page.wait_for_selector(LEGAL)
+            page.get_by_test_id(f"square-{square}").click()
+            expect(red.get_by_test_id(f"move-{ply}")).to_be_visible()
+            expect(blue.get_by_test_id(f"move-{ply}")).to_be_visible()
+            if ply < 3:  # Red's first move cost nothing, and Blue's either
+                for each in (red, blue):
+                    expect(each.get_by_test_id(f"clock-{ply - 1}")).to_have_text("1:00")
+                    expect(each.get_by_test_id(f"clock-{ply - 1}")).not_to_have_class(re.compile(r"\brunning\b"))
         for page in (red, blue):
             expect(page.get_by_test_id("clock-1")).to_have_class(re.compile(r"\brunning\b"))
             expect(page.get_by_test_id("clock-0")).not_to_have_class(re.compile(r"\brunning\b"))

@@ -141,6 +141,50 @@ def test_undo_between_humans_needs_every_human_seat(client: TestClient) -> None:
     assert second["version"] == 0 and second["undo_request"] == []
 
 
+def test_a_takeback_asked_on_the_askers_turn_takes_back_the_askers_move_and_the_reply(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    move(client, game_id, red, "A1")
+    move(client, game_id, blue, "C3")  # Red's turn: Red asks to take back A1 (Blue's reply goes with it)
+    asked = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": red}).json()
+    assert asked["undo_request"] == [0] and asked["version"] == 2 and asked["undo_keep"] == 0
+    granted = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": blue}).json()
+    assert granted["version"] == 0 and granted["player"] == 0 and granted["moves"] == []
+    assert granted["undo_request"] == [] and granted["undo_keep"] is None
+
+
+def test_a_takeback_asked_after_ones_own_move_takes_back_that_move_only(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    for token, square in ((red, "A1"), (blue, "C3"), (red, "B2")):
+        move(client, game_id, token, square)
+    asked = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": red}).json()
+    assert asked["undo_keep"] == 2
+    granted = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": blue}).json()
+    assert [m["move"] for m in granted["moves"]] == ["A1", "C3"] and granted["player"] == 0
+
+
+def test_with_three_people_a_takeback_goes_back_before_the_askers_move_once_all_accept(client: TestClient) -> None:
+    created = client.post("/api/games", json={"game": "atoms", "options": {"rows": 5, "cols": 5, "players": 3},
+                                              "seats": [{"kind": "human"}] * 3}).json()
+    game_id, tokens = created["id"], created["tokens"]
+    for seat, square in (("0", "A1"), ("1", "C3"), ("2", "E5"), ("0", "A2")):
+        assert move(client, game_id, tokens[seat], square).status_code == 200
+    asked = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": tokens["1"]}).json()
+    assert asked["undo_request"] == [1] and asked["undo_keep"] == 1  # before Blue's C3
+    half = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": tokens["2"]}).json()
+    assert half["undo_request"] == [1, 2] and half["version"] == 4
+    done = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": tokens["0"]}).json()
+    assert [m["move"] for m in done["moves"]] == ["A1"] and done["player"] == 1
+
+
+def test_a_takeback_with_no_move_of_the_asker_is_refused_and_changes_nothing(client: TestClient) -> None:
+    game_id, red, blue = human_pair(client)
+    move(client, game_id, red, "A1")
+    refused = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": blue})
+    assert refused.status_code == 409 and refused.json()["error"] == "there is no move to undo: you have not moved yet"
+    view = client.get(f"/api/games/{game_id}").json()
+    assert view["undo_request"] == [] and view["version"] == 1
+
+
 def test_a_takeback_request_declined_is_gone_and_the_moves_stay(client: TestClient) -> None:
     game_id, red, blue = human_pair(client)
     decline = f"/api/games/{game_id}/undo/decline"

@@ -1,6 +1,8 @@
-"""Chess clocks in the arcade: time controls at creation (and what is refused), the running clock charged and the
-increment added, a move after the flag fell refused, a game lost on time with nobody sending anything, clocks that
-survive a restart and ``kill -9`` (SQLite and PostgreSQL), a computer's thinking charged to its clock."""
+"""Chess clocks in the arcade: time controls at creation (and what is refused), no clock running before a seat's
+first move, the running clock charged and the increment added, a move after the flag fell refused, a game lost on
+time with nobody sending anything, clocks that survive a restart and ``kill -9`` (SQLite and PostgreSQL), a
+computer's thinking charged to its clock. How a game starts (first moves, aborts, claims) is in
+test_game_start.py."""
 
 from __future__ import annotations
 
@@ -57,15 +59,20 @@ def test_a_game_without_a_clock_has_none(client: TestClient) -> None:
     assert response.json()["state"]["clock"] is None
 
 
-def test_a_time_control_gives_each_seat_the_whole_time_and_runs_the_first_movers(client: TestClient) -> None:
+def test_a_time_control_gives_each_seat_the_whole_time_and_none_runs_before_a_first_move(client: TestClient) -> None:
     response = create(client, {"minutes": 3, "increment": 2})
     assert response.status_code == 201, response.text
     clock = response.json()["state"]["clock"]
     assert clock["control"] == "3+2" and clock["increment"] == 2
-    assert clock["running"] == 0
-    assert clock["remaining"][1] == 180_000
-    assert 170_000 < clock["remaining"][0] <= 180_000
+    assert clock["running"] is None and clock["first_move"] == 0
+    assert clock["remaining"] == [180_000, 180_000]
     assert clock["low"] == 18_000  # a tenth of 3 minutes, under 20 s
+
+
+def first_moves(client: TestClient | httpx.Client, game_id: str, tokens: dict[str, str]) -> None:
+    """Red and Blue make their first moves on a 5x5 Atoms board (free: their clocks run from then on)."""
+    assert move(client, game_id, tokens["0"], "A1").status_code == 200
+    assert move(client, game_id, tokens["1"], "E5").status_code == 200
 
 
 def test_the_catalog_offers_presets_and_the_bounds_the_server_accepts(client: TestClient) -> None:
@@ -128,15 +135,19 @@ def test_the_clock_of_the_side_to_move_runs_and_a_move_adds_the_increment(client
     try:
         created = create(client, {"minutes": 1, "increment": 5}).json()
         game_id, tokens = created["id"], created["tokens"]
-        arcade.clock = lambda: start + 0.6
+        arcade.clock = lambda: start + 7.0
+        first_moves(client, game_id, tokens)  # 7 s after the creation: first moves cost nothing
+        state = client.get(f"/api/games/{game_id}").json()
+        assert state["clock"]["remaining"] == [60_000, 60_000] and state["clock"]["running"] == 0
+        arcade.clock = lambda: start + 7.6
         state = client.get(f"/api/games/{game_id}").json()
         assert state["clock"]["running"] == 0
-        assert state["clock"]["remaining"] == [60_000 - 600, 60_000]  # Red's clock ran, Blue's did not
-        arcade.clock = lambda: start + 2.5
-        after = move(client, game_id, tokens["0"], "A1").json()
+        assert state["clock"]["remaining"] == [60_000 - 600, 60_000]  # Red's clock runs, Blue's does not
+        arcade.clock = lambda: start + 9.5
+        after = move(client, game_id, tokens["0"], "A2").json()
         assert after["clock"]["remaining"] == [60_000 - 2_500 + 5_000, 60_000]  # charged, then 5 s added
         assert after["clock"]["running"] == 1
-        arcade.clock = lambda: start + 3.0
+        arcade.clock = lambda: start + 10.0
         later = client.get(f"/api/games/{game_id}").json()["clock"]
         assert later["remaining"] == [60_000 - 2_500 + 5_000, 60_000 - 500]  # Red's stopped, Blue's runs
     finally:
@@ -157,13 +168,14 @@ def test_a_time_control_is_read_from_its_text_or_its_fields() -> None:
 def test_a_move_after_the_flag_fell_is_refused_and_the_game_is_lost_on_time(client: TestClient) -> None:
     created = create(client, {"minutes": 0.05, "increment": 0}).json()  # 3 seconds
     game_id, tokens = created["id"], created["tokens"]
-    assert move(client, game_id, tokens["0"], "A1").status_code == 200
+    first_moves(client, game_id, tokens)
+    assert move(client, game_id, tokens["0"], "A2").status_code == 200
     client.app.state.arcade.clock = lambda: time.time() + 10  # type: ignore[attr-defined]  # Blue thinks 10 s
     try:
         room = client.app.state.arcade.rooms.peek(game_id)  # type: ignore[attr-defined]
         if room is not None and room.flag_timer is not None:
             room.flag_timer.cancel()  # only the move itself may notice the flag
-        refused = move(client, game_id, tokens["1"], "E5")
+        refused = move(client, game_id, tokens["1"], "E4")
     finally:
         client.app.state.arcade.clock = time.time  # type: ignore[attr-defined]
     assert refused.status_code == 409
@@ -174,12 +186,13 @@ def test_a_move_after_the_flag_fell_is_refused_and_the_game_is_lost_on_time(clie
     assert state["result"]["winner"] == 0
     assert state["result"]["reason"] == "Blue ran out of time: Red wins"
     assert state["clock"]["remaining"][1] == 0 and state["clock"]["running"] is None
-    assert len(state["moves"]) == 1  # the late move was not stored
+    assert len(state["moves"]) == 3  # the late move was not stored
 
 
 def test_a_game_is_lost_on_time_with_nobody_sending_anything(client: TestClient) -> None:
     created = create(client, {"minutes": 0.05, "increment": 0}).json()
     game_id = created["id"]
+    first_moves(client, game_id, created["tokens"])  # Red's 3 seconds run from Blue's first move
     with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
         first = socket.receive_json()
         assert first["state"]["status"] == "active"
@@ -195,6 +208,7 @@ def test_an_evicted_room_is_settled_when_it_is_asked_for_again(client: TestClien
     arcade = client.app.state.arcade  # type: ignore[attr-defined]
     created = create(client, {"minutes": 0.05, "increment": 0}).json()
     game_id = created["id"]
+    first_moves(client, game_id, created["tokens"])
     room = arcade.rooms.peek(game_id)
     arcade.rooms.forget(room)  # out of memory: its timer stops with it
     assert room.flag_timer is None
@@ -210,6 +224,7 @@ def test_the_sweep_settles_a_clock_that_fell_out_of_memory_with_no_request(clien
     arcade = client.app.state.arcade  # type: ignore[attr-defined]
     created = create(client, {"minutes": 0.05, "increment": 0}).json()
     game_id = created["id"]
+    first_moves(client, game_id, created["tokens"])
     arcade.rooms.forget(arcade.rooms.peek(game_id))  # evicted: no timer runs for it any more
     arcade.clock = lambda: time.time() + 10
     try:
@@ -218,7 +233,7 @@ def test_the_sweep_settles_a_clock_that_fell_out_of_memory_with_no_request(clien
         arcade.clock = time.time
     row = arcade.storage.load_game(game_id)
     assert row.status == "finished" and row.result["termination"] == "time"
-    assert row.clock["running"] is None and row.clock["remaining"][0] == 0
+    assert row.clock["running"] is None and row.clock["remaining"][0] == 0 and row.clock["remaining"][1] == 3_000
 
 
 def test_a_rematch_keeps_the_time_control(client: TestClient) -> None:
@@ -232,23 +247,34 @@ def test_a_rematch_keeps_the_time_control(client: TestClient) -> None:
 
 
 def test_an_undo_against_the_computer_keeps_the_time_spent(client: TestClient) -> None:
+    arcade = client.app.state.arcade  # type: ignore[attr-defined]
     created = create(client, {"minutes": 1, "increment": 0},
                      seats=[{"kind": "human"}, {"kind": "computer", "level": "easy"}]).json()
     game_id, token = created["id"], created["tokens"]["0"]
     move(client, game_id, token, "A1")
-    state = wait_until(lambda: (s := client.get(f"/api/games/{game_id}").json())["version"] >= 2 and s)
-    spent = 60_000 - state["clock"]["remaining"][0]
-    undone = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": token}).json()
-    assert undone["version"] == 0 and undone["clock"]["running"] == 0
+    wait_until(lambda: client.get(f"/api/games/{game_id}").json()["version"] >= 2)
+    arcade.clock = lambda: time.time() + 2.0  # Red thinks two seconds over its second move
+    try:
+        move(client, game_id, token, "A2")
+        state = wait_until(lambda: (s := client.get(f"/api/games/{game_id}").json())["version"] >= 4 and s)
+        spent = 60_000 - state["clock"]["remaining"][0]
+        assert spent >= 2_000
+        undone = client.post(f"/api/games/{game_id}/undo", headers={"X-Seat-Token": token}).json()
+    finally:
+        arcade.clock = time.time
+    assert undone["version"] == 2 and undone["clock"]["running"] == 0  # Red has moved: its clock runs again
     assert undone["clock"]["remaining"][0] <= 60_000 - spent
 
 
 def test_a_flag_against_a_player_who_cannot_win_is_a_draw(client: TestClient) -> None:
-    # Jewels and Lasers, no robot left: Gold has 3 jewels, Silver 0 with 2 left on the board (it cannot win)
+    # Jewels and Lasers, no robot left: Gold has 3 jewels, Silver 0 with 2 left on the board (it cannot win);
+    # each moves once (the clocks run from then on), taking nothing
     created = client.post("/api/games", json={
         "game": "jewels", "options": {"size": 6, "jewels": 2, "walls": 2, "robots": 2},
         "start": "A2J2/6/6/6/6/J1W2B a 3-0 AB 0", "seats": TWO_PEOPLE,
         "clock": {"minutes": 0.05, "increment": 0}}).json()
+    assert move(client, created["id"], created["tokens"]["0"], "A1-B1").status_code == 200
+    assert move(client, created["id"], created["tokens"]["1"], "F6-F5").status_code == 200  # Gold's clock runs
     client.app.state.arcade.clock = lambda: time.time() + 10  # type: ignore[attr-defined]
     try:
         state = client.get(f"/api/games/{created['id']}").json()
@@ -272,15 +298,22 @@ def test_a_computer_thinks_within_what_its_clock_affords(client: TestClient) -> 
     try:
         created = create(client, {"minutes": 0.1, "increment": 0}, game="khet", options={},
                          seats=[{"kind": "computer", "level": "hard"}, {"kind": "human"}]).json()
-        state = wait_until(lambda: (s := client.get(f"/api/games/{created['id']}").json())["version"] >= 1 and s, 60)
+        first = wait_until(lambda: (s := client.get(f"/api/games/{created['id']}").json())["version"] >= 1 and s, 60)
+        assert first["clock"]["remaining"][0] == 6_000  # a first move is free: its clock did not run
+        assert first["clock"]["running"] is None and first["clock"]["first_move"] == 1
+        reply = move(client, created["id"], created["tokens"]["1"], first["legal_moves"][0])
+        assert reply.status_code == 200 and reply.json()["clock"]["running"] == 0
+        assert reply.json()["clock"]["remaining"][1] == 6_000  # the person's first move was free too
+        state = wait_until(lambda: (s := client.get(f"/api/games/{created['id']}").json())["version"] >= 3 and s, 60)
     finally:
         arcade.pool.move = real_move
-    # hard thinks 1 s a move; with 6 s on its clock it may take a twentieth: 0.3 s
-    [(spec, budget)] = asked
-    kind, _, seconds = spec.partition(":time=")
-    assert kind == "alphabeta" and 0.25 < float(seconds) <= 0.3 and budget <= 0.3
+    # hard thinks 1 s a move; with 6 s on its clock it may take a twentieth: 0.3 s, each move
+    assert len(asked) == 2
+    for spec, budget in asked:
+        kind, _, seconds = spec.partition(":time=")
+        assert kind == "alphabeta" and 0.25 < float(seconds) <= 0.3 and budget <= 0.3
     assert state["status"] == "active" and state["clock"]["running"] == 1
-    assert 0 < state["clock"]["remaining"][0] < 6_000  # its thinking was charged to its clock
+    assert 0 < state["clock"]["remaining"][0] < 6_000  # its second move's thinking was charged to its clock
 
 
 # ----- a real server: restarts, kill -9, the computer's clock, on SQLite and PostgreSQL -------------------------
@@ -302,7 +335,8 @@ def test_clocks_survive_a_restart_and_a_sigkill(database: str, tmp_path: Path) -
         with httpx.Client(base_url=server.url, timeout=60) as http:
             created = create(http, {"minutes": 1, "increment": 3}).json()
             game_id, tokens = created["id"], created["tokens"]
-            assert move(http, game_id, tokens["0"], "A1").status_code == 200
+            first_moves(http, game_id, tokens)
+            assert move(http, game_id, tokens["0"], "A2").status_code == 200
             before = http.get(f"/api/games/{game_id}").json()["clock"]
         server.kill()  # Blue's clock keeps running while the server is dead
         time.sleep(1.0)
@@ -312,9 +346,10 @@ def test_clocks_survive_a_restart_and_a_sigkill(database: str, tmp_path: Path) -
             assert after["remaining"][0] == before["remaining"][0]  # Red's stopped clock, as stored
             assert after["running"] == 1
             assert after["remaining"][1] <= before["remaining"][1] - 1000  # the time the server was down counts
-            assert move(http, game_id, tokens["1"], "E5").status_code == 200
+            assert move(http, game_id, tokens["1"], "E4").status_code == 200
             # a short game whose clock falls while the server is stopped is settled when it starts again
             short = create(http, {"minutes": 0.05, "increment": 0}).json()
+            first_moves(http, short["id"], short["tokens"])
         server.stop()
         time.sleep(3.5)
         server.start()
@@ -334,6 +369,7 @@ def test_a_clock_that_falls_after_a_restart_ends_the_game_without_any_request(da
     try:
         with httpx.Client(base_url=server.url, timeout=60) as http:
             created = create(http, {"minutes": 0.2, "increment": 0}).json()  # 12 seconds
+            first_moves(http, created["id"], created["tokens"])
         server.kill()
         server.start()  # the clock's timer is set again at start; nobody asks for the game until it fell
         time.sleep(14)
@@ -354,9 +390,10 @@ def test_two_servers_both_timing_a_game_end_it_on_time_once(postgres_url: str) -
             TestClient(create_app(url, workers=1, limits=GENEROUS)) as other:
         created = create(one, {"minutes": 0.05, "increment": 0}).json()
         game_id, tokens = created["id"], created["tokens"]
-        assert move(other, game_id, tokens["0"], "A1").status_code == 200  # the clock runs for Blue now
+        first_moves(one, game_id, tokens)
+        assert move(other, game_id, tokens["0"], "A2").status_code == 200  # the clock runs for Blue now
         # the first server hears of the move (LISTEN/NOTIFY) and times Blue's clock too
-        wait_until(lambda: one.get(f"/api/games/{game_id}").json()["version"] == 1, 10)
+        wait_until(lambda: one.get(f"/api/games/{game_id}").json()["version"] == 3, 10)
         # nobody asks: each server's timer fires; one ends the game, the other's write is refused (and harmless)
         storage: Storage = one.app.state.arcade.storage  # type: ignore[attr-defined]
         ended = wait_until(lambda: (row := storage.load_game(game_id)) is not None and row.status == "finished"
@@ -365,4 +402,4 @@ def test_two_servers_both_timing_a_game_end_it_on_time_once(postgres_url: str) -
         for client in (one, other):
             state = wait_until(lambda c=client: (s := c.get(f"/api/games/{game_id}").json())["status"] == "finished"
                                and s, 20)
-            assert state["result"]["termination"] == "time" and len(state["moves"]) == 1
+            assert state["result"]["termination"] == "time" and len(state["moves"]) == 3

@@ -53,7 +53,7 @@ class Arcade:
         room, loaded = await self.rooms.load(game_id, self._load)
         if not isinstance(room, GameRoom):
             raise NotFound(f"no game {game_id!r}")
-        if clocks.fallen(room, self.now()) is not None:
+        if clocks.due(room, self.now()):
             # another server may have ended it or moved first (Conflict): what the database holds is read again
             with contextlib.suppress(Conflict):
                 await clocks.settle(self, room)

@@ -1,12 +1,20 @@
 """Chess clocks of a game room (Fischer time controls): the server holds each seat's remaining time, stored with
 every move, so that a restart, even after ``kill -9``, finds them as they were; the running clock is its stored
-remaining time less the time since it started (``since``), and each room in memory has one timer for the moment
-it falls.
+remaining time less the time since it started (``since``), and each room in memory has one timer for the next
+moment the clocks need the server (a flag falls, or a first move is overdue).
+
+As on lichess, a seat's clock runs only once the seat has made its first move: nobody loses on time before the
+game has started (a host waiting for a friend, a player reading the tutorial against the computer). Instead, in a
+game between people, a seat to make its first move must make it within ``FIRST_MOVE_SECONDS`` of its turn (counted
+from when every person has joined: opened the game, or moved), or within ``JOIN_SECONDS`` while someone has not
+joined yet; otherwise the game is aborted (``damier.core.game.aborted``: nobody wins, it does not count).
 
 The stored form (``GameRow.clock``): ``{"minutes", "increment", "remaining": [ms per seat], "running": seat or
-null, "since": epoch seconds}``: the running seat's clock runs from ``since`` (the moment the previous move, or
-the creation, was stored). A move is charged the time since then, refused if that exhausts the clock (the game is
-then lost on time), and given the increment."""
+null, "since": epoch seconds, "joined": {seat: epoch seconds}, "abort_at": epoch seconds or null}``: the running
+seat's clock runs from ``since`` (the moment the previous move, or the creation, was stored); ``joined`` says when
+each person first joined, and ``abort_at`` when the game is aborted if the seat to move has not moved by then. A
+move is charged the time since its clock started (none for a first move), refused if that exhausts the clock (the
+game is then lost on time), and given the increment."""
 
 from __future__ import annotations
 
@@ -17,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from damier.core.game import Game, timeout
+from damier.core.game import Game, aborted, timeout
 from damier.server.rooms.errors import Conflict, Invalid
 from damier.server.storage import flag_time
 
@@ -36,6 +44,11 @@ MAX_INCREMENT = 180
 LOW_SHARE, LOW_SECONDS = 0.1, 20.0
 #: the most games the sweep settles a round (``turns.sweep`` runs it every few seconds)
 SWEEP_LIMIT = 50
+#: seconds a person has for a first move once every person of the game has joined (lichess's 30 s), and before
+FIRST_MOVE_SECONDS = 30.0
+JOIN_SECONDS = 900.0
+#: the bounds of the time a person must have left a game before the others may claim it (``leave_seconds``)
+LEAVE_MIN_SECONDS, LEAVE_MAX_SECONDS = 15.0, 60.0
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,19 @@ class TimeControl:
         """``3+2``, ``0.05+0``."""
         minutes = int(self.minutes) if self.minutes == int(self.minutes) else self.minutes
         return f"{minutes}+{self.increment}"
+
+
+def leave_seconds(clock: dict[str, Any] | None) -> float:
+    """How long a person must have been gone from a game under way (no page, no request) before the others may
+    claim the win or a draw (lichess's "opponent left"): a tenth of the time control's minutes in seconds, within
+    15 s to 60 s; 60 s without a clock.
+
+    >>> [leave_seconds(None)] + [leave_seconds({"minutes": minutes}) for minutes in (1, 5, 30)]
+    [60.0, 15.0, 30.0, 60.0]
+    """
+    if clock is None:
+        return LEAVE_MAX_SECONDS
+    return min(LEAVE_MAX_SECONDS, max(LEAVE_MIN_SECONDS, float(clock["minutes"]) * 60 / 10))
 
 
 def turn_based(game: Game) -> bool:
@@ -93,11 +119,51 @@ def parse(value: Any, game: Game) -> TimeControl | None:
     return TimeControl(float(minutes), increment)
 
 
-def start(control: TimeControl, seats: int, running: int, now: float) -> dict[str, Any]:
-    """The stored clocks of a new game: every seat has the whole time; ``running`` (the seat to move) runs from
-    ``now``, the creation."""
-    return {"minutes": control.minutes, "increment": control.increment, "remaining": [control.initial_ms] * seats,
-            "running": running if running >= 0 else None, "since": now}
+def start(control: TimeControl, seats: int, to_move: int, humans: list[int], now: float) -> dict[str, Any]:
+    """The stored clocks of a new game created at ``now``: every seat has the whole time and none runs (a seat's
+    clock starts after its first move); ``to_move`` (the first seat to move) has until ``abort_at`` to move in a
+    game between people (``humans``: the people's seats)."""
+    clock = {"minutes": control.minutes, "increment": control.increment, "remaining": [control.initial_ms] * seats,
+             "running": None, "since": now, "joined": {}, "abort_at": None}
+    return turn(clock, to_move, set(), humans, now)
+
+
+def turn(clock: dict[str, Any], to_move: int, moved: set[int], humans: list[int], now: float) -> dict[str, Any]:
+    """The clocks when ``to_move`` (-1: nobody, the game is over) comes to move at ``now``, the seats ``moved``
+    having made a move: its clock runs if it has moved before; otherwise none runs, and in a game between people
+    (``humans``, at least two) a person to make a first move must make it by ``abort_at``."""
+    clock = {**clock, "since": now, "running": None, "abort_at": None}
+    if to_move >= 0 and to_move in moved:
+        clock["running"] = to_move
+    elif to_move >= 0 and to_move in humans and len(humans) >= 2:
+        clock["abort_at"] = first_move_deadline(clock, humans)
+    return clock
+
+
+def first_move_deadline(clock: dict[str, Any], humans: list[int]) -> float:
+    """When the seat to move, whose turn began at ``since``, must have made its first move: ``FIRST_MOVE_SECONDS``
+    after its turn began or after the last person joined, whichever is later; ``JOIN_SECONDS`` after its turn
+    began while a person has not joined yet."""
+    joined = clock.get("joined") or {}
+    since = float(clock["since"])
+    if any(str(seat) not in joined for seat in humans):
+        return since + JOIN_SECONDS
+    return max(since, *(float(joined[str(seat)]) for seat in humans)) + FIRST_MOVE_SECONDS
+
+
+def join(clock: dict[str, Any], seats: list[int], humans: list[int], now: float) -> dict[str, Any] | None:
+    """The clocks once the people of ``seats`` joined the game at ``now`` (their page said so, or they moved): the
+    moment each first joined is kept, and the first-move deadline follows; None when nothing changes."""
+    joined = dict(clock.get("joined") or {})
+    new = [seat for seat in seats if str(seat) not in joined]
+    if not new:
+        return None
+    for seat in new:
+        joined[str(seat)] = now
+    clock = {**clock, "joined": joined}
+    if clock.get("abort_at") is not None:
+        clock["abort_at"] = first_move_deadline(clock, humans)
+    return clock
 
 
 def remaining(clock: dict[str, Any], seat: int, now: float) -> int:
@@ -110,7 +176,8 @@ def remaining(clock: dict[str, Any], seat: int, now: float) -> int:
 
 
 def flag_at(clock: dict[str, Any] | None) -> float | None:
-    """When the running clock falls (epoch seconds), None when none runs (what ``games.flag_at`` stores)."""
+    """When the clocks next need the server (epoch seconds: the running clock falls, or a first move is overdue),
+    None when neither can happen (what ``games.flag_at`` stores)."""
     return flag_time(clock, "active")
 
 
@@ -125,41 +192,68 @@ def fallen(room: GameRoom, now: float) -> int | None:
     return int(seat)
 
 
-def after_moves(clock: dict[str, Any], mover: int, running: int, now: float) -> dict[str, Any]:
-    """The clocks after ``mover`` moved at ``now``: charged the time since its clock started, given the increment;
-    then ``running`` (the next seat to move, or -1 when the game is over) runs from ``now``."""
+def overdue(room: GameRoom, now: float) -> int | None:
+    """The seat whose first move is overdue in a game that goes on (the game is to be aborted), or None."""
+    clock = room.row.clock
+    if clock is None or not room.active or clock.get("abort_at") is None or now < float(clock["abort_at"]):
+        return None
+    seat = room.state.player
+    return seat if seat >= 0 and seat not in room.moved_seats() else None
+
+
+def due(room: GameRoom, now: float) -> bool:
+    """Whether the clocks end the game now: a flag fell, or a first move is overdue."""
+    return fallen(room, now) is not None or overdue(room, now) is not None
+
+
+def after_moves(clock: dict[str, Any], mover: int, to_move: int, moved: set[int], humans: list[int],
+                now: float) -> dict[str, Any]:
+    """The clocks after ``mover`` moved at ``now``: charged the time since its clock started and given the
+    increment (a first move, whose clock did not run, costs nothing); then ``to_move`` (the next seat to move, or
+    -1 when the game is over) comes to move, ``moved`` being the seats that have moved by then (``turn``)."""
     left = list(clock["remaining"])
     left[mover] = remaining(clock, mover, now)
-    if running >= 0:
+    if to_move >= 0 and clock.get("running") == mover:
         left[mover] += int(clock["increment"]) * 1000
-    return {**clock, "remaining": left, "running": running if running >= 0 else None, "since": now}
+    joined = clock.get("joined") or {}
+    if mover in humans and str(mover) not in joined:
+        joined = {**joined, str(mover): now}  # a person who moves has joined
+    return turn({**clock, "remaining": left, "joined": joined}, to_move, moved, humans, now)
 
 
 def stopped(clock: dict[str, Any], now: float) -> dict[str, Any]:
     """The clocks once the game ends at ``now``: the running one charged to now, and none running."""
     left = [remaining(clock, seat, now) for seat in range(len(clock["remaining"]))]
-    return {**clock, "remaining": left, "running": None, "since": now}
+    return {**clock, "remaining": left, "running": None, "since": now, "abort_at": None}
 
 
-def restarted(clock: dict[str, Any], running: int, now: float) -> dict[str, Any]:
-    """The clocks after an undo at ``now``: the time spent stays spent, and the seat to move now runs from now."""
-    return {**stopped(clock, now), "running": running if running >= 0 else None}
+def restarted(clock: dict[str, Any], to_move: int, moved: set[int], humans: list[int], now: float) -> dict[str, Any]:
+    """The clocks after an undo at ``now``: the time spent stays spent, and the seat to move now comes to move
+    (``turn``: its clock runs from now if it has moved before)."""
+    return turn(stopped(clock, now), to_move, moved, humans, now)
 
 
 def view(room: GameRoom, now: float) -> dict[str, Any] | None:
     """The clocks as a client shows them: remaining ms per seat at ``now`` (``at``, epoch ms), the running seat,
-    the time control, and the low-time threshold; the client counts the running one down from ``at``."""
+    the time control, and the low-time threshold; the client counts the running one down from ``at``. While the
+    seat to move has not made its first move (its clock does not run yet), ``first_move`` is that seat, and in a
+    game between people ``abort_in`` the ms it has left before the game is aborted (else null)."""
     clock = room.row.clock
     if clock is None:
         return None
     running = clock.get("running") if room.active else None
     initial = TimeControl(clock["minutes"], clock["increment"]).initial_ms
+    to_move = room.state.player
+    first = to_move if room.active and to_move >= 0 and to_move not in room.moved_seats() else None
+    abort_at = clock.get("abort_at") if first is not None else None
     return {"minutes": clock["minutes"], "increment": clock["increment"],
             "control": TimeControl(clock["minutes"], clock["increment"]).words(),
             "remaining": [remaining(clock, seat, now) if room.active else int(clock["remaining"][seat])
                           for seat in range(len(clock["remaining"]))],
             "running": running, "at": round(now * 1000),
-            "low": round(min(LOW_SECONDS * 1000, initial * LOW_SHARE))}
+            "low": round(min(LOW_SECONDS * 1000, initial * LOW_SHARE)),
+            "first_move": first,
+            "abort_in": max(0, round((float(abort_at) - now) * 1000)) if abort_at is not None else None}
 
 
 def deadline(room: GameRoom, seat: int, now: float) -> float | None:
@@ -175,9 +269,9 @@ def deadline(room: GameRoom, seat: int, now: float) -> float | None:
 # ----- ending games on time --------------------------------------------------------------------------------
 
 async def settle(arcade: Arcade, room: GameRoom) -> bool:
-    """End the game on time if the clock of the seat to move fell (under the room's lock; the watchers are told);
-    whether it did now."""
-    if fallen(room, arcade.now()) is None:
+    """End the game if the clocks say so (under the room's lock; the watchers are told): on time when the clock
+    of the seat to move fell, aborted when its first move is overdue; whether it ended now."""
+    if not due(room, arcade.now()):
         return False
     async with room.lock:
         ended = await settle_locked(arcade, room)
@@ -190,16 +284,23 @@ async def settle_locked(arcade: Arcade, room: GameRoom) -> bool:
     """``settle`` for a caller holding the room's lock (no broadcast)."""
     from damier.server.rooms.moves import finish
 
-    seat = fallen(room, arcade.now())
-    if seat is None:
-        return False
-    await finish(arcade, room, timeout(room.state, seat))
-    return True
+    now = arcade.now()
+    seat = fallen(room, now)
+    if seat is not None:
+        await finish(arcade, room, timeout(room.state, seat))
+        return True
+    seat = overdue(room, now)
+    if seat is not None:
+        name = room.game.player_names[seat]
+        await finish(arcade, room, aborted(room.state, f"{name} made no first move in time: game aborted"))
+        return True
+    return False
 
 
 def arm(arcade: Arcade, room: GameRoom) -> None:
-    """Set the room's one timer for the moment its running clock falls (replacing the one it had); none when no
-    clock runs. The timer settles the game even when nobody sends anything."""
+    """Set the room's one timer for the next moment its clocks need the server (the running clock falls, a first
+    move is overdue), replacing the one it had; none when neither can happen. The timer settles the game even when
+    nobody sends anything."""
     disarm(room)
     if not arcade.rooms.holds(room):
         return  # evicted or replaced: whoever loads it next settles it (a timer would keep it in memory)
@@ -237,8 +338,9 @@ async def _settle_soon(arcade: Arcade, room: GameRoom) -> None:
 
 
 async def sweep(arcade: Arcade) -> None:
-    """Settle the games whose clock fell but whose room is not in memory (evicted, or another server's that
-    stopped): each is loaded, which settles it (``Arcade.room``); at most ``SWEEP_LIMIT`` a round."""
+    """Settle the games whose clock fell (or whose first move is overdue) but whose room is not in memory (evicted,
+    or another server's that stopped): each is loaded, which settles it (``Arcade.room``); at most ``SWEEP_LIMIT`` a
+    round."""
     ids = await asyncio.to_thread(arcade.storage.running_clocks, SWEEP_LIMIT, arcade.now())
     for game_id in ids:
         try:

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from damier.core.errors import IllegalMoveError, ParseError
-from damier.core.game import agreement, resignation
-from damier.server.rooms import creation, turns
+from damier.core.game import abandonment, aborted, agreement, resignation
+from damier.server.rooms import clocks, creation, turns
 from damier.server.rooms.errors import Conflict, Invalid
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.moves import commit, finish, truncate, update
@@ -28,6 +28,7 @@ async def seated(arcade: Arcade, game_id: str, token: str | None, over: str | No
     watchers are told and a computer whose turn it is starts thinking."""
     room = await arcade.room(game_id)
     seat = arcade.require_seat(room, token)
+    room.acted(seat)
     async with room.lock:
         if over is not None and not room.active:
             raise Conflict(over.format(reason=(room.row.result or {}).get("reason", room.row.status)))
@@ -52,20 +53,26 @@ async def move(arcade: Arcade, game_id: str, token: str | None, text: str, versi
 
 
 async def undo(arcade: Arcade, game_id: str, token: str | None, everything: bool = False) -> GameRoom:
-    """Against the computer, take back the seat's last move and the replies; between people, ask: done once
-    every human seat asked. ``everything`` (a puzzle's reset) takes back every move, with one human seat only."""
+    """A takeback: the position before the asker's last move (on the asker's turn, the other players' replies go
+    too). Against the computer it happens at once; between people the token's seat asks, or accepts the
+    takeback another asked, and it happens once every person agreed (the asker is first in ``undo_request``).
+    ``everything`` (a puzzle's reset) takes back every move, with one human seat only."""
     async with seated(arcade, game_id, token, over="the game is over; there is nothing to undo") as (room, seat):
-        keep = room.undo_target()
-        if keep is None:
-            raise Conflict("there is no move to undo")
-        if everything:
-            if len(room.human_seats()) > 1:
-                raise Conflict("taking back every move is for games with one human seat (a puzzle's reset)")
-            keep = 0
         humans = room.human_seats()
-        agreed = sorted(set(room.row.undo_request) | {seat})
+        asked = list(room.row.undo_request)
+        asker = asked[0] if asked else seat
+        keep = room.undo_target(asker)
+        if everything:
+            if len(humans) > 1:
+                raise Conflict("taking back every move is for games with one human seat (a puzzle's reset)")
+            keep = 0 if room.row.moves else None
+        if keep is None:
+            raise Conflict("there is no move to undo: you have not moved yet" if asker == seat and not asked
+                           else "there is no move to undo")
+        agreed = [*asked, seat] if seat not in asked else asked
         if len(humans) > 1 and set(agreed) != set(humans):
-            await update(arcade, room, undo_request=agreed)
+            if agreed != asked:
+                await update(arcade, room, undo_request=agreed)
         else:
             await truncate(arcade, room, keep)
     return room
@@ -81,6 +88,55 @@ async def decline_undo(arcade: Arcade, game_id: str, token: str | None) -> GameR
             raise Conflict("you asked for this takeback yourself; another player may decline it")
         await update(arcade, room, undo_request=[])
     return room
+
+
+async def abort(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
+    """The token's seat calls the game off, which is allowed until every seat has made a first move (as on
+    lichess): nobody wins or loses, and the game does not count (``damier.core.game.aborted``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        if not room.abortable:
+            raise Conflict("a game can be aborted only until every player has made a first move; every player has "
+                           "moved here: resign, or offer a draw")
+        await finish(arcade, room, aborted(room.state, f"{room.game.player_names[seat]} aborted the game"))
+    return room
+
+
+async def claim(arcade: Arcade, game_id: str, token: str | None, draw: bool) -> GameRoom:
+    """The token's seat claims the win (or, with ``draw``, a draw) of a game under way that every other person
+    has left for ``clocks.leave_seconds`` (lichess's "opponent left the game"): each of them loses as one who
+    resigns (``damier.core.game.abandonment``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        others = [other for other in room.human_seats() if other != seat]
+        if not others:
+            raise Conflict("a claim is for a game between people that the others left; there is nobody else here")
+        if room.abortable:
+            raise Conflict("not every player has made a first move yet: abort the game instead of claiming it")
+        wait = clocks.leave_seconds(room.row.clock)
+        absent = room.absent(arcade.now())
+        names = room.game.player_names
+        for other in others:
+            if other not in absent:
+                raise Conflict(f"{names[other]} is still here; a claim is for a game the others left")
+            if absent[other] < wait:
+                raise Conflict(f"{names[other]} left {absent[other]:.0f} s ago; you may claim the game once they "
+                               f"have been gone {wait:.0f} s")
+        await finish(arcade, room, abandonment(room.state, others, seat, draw=draw))
+    return room
+
+
+async def arrive(arcade: Arcade, room: GameRoom, seat: int) -> None:
+    """The person of ``seat`` opened the game (its page said so): the first time, the moment is stored with the
+    clocks (a first move's deadline counts from when every person has joined), and the watchers are told."""
+    if room.row.clock is None or str(seat) in (room.row.clock.get("joined") or {}):
+        return
+    async with room.lock:
+        clock = room.row.clock
+        changed = clocks.join(clock, [seat], room.human_seats(), arcade.now()) if clock and room.active else None
+        if changed is None:
+            return
+        await update(arcade, room, clock=changed)
+        clocks.arm(arcade, room)
+    room.broadcast()
 
 
 async def resign(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:

@@ -81,7 +81,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     from (None: its usual start). A puzzle (a one-player game) from its usual start with no ``seed`` gets a
     random one: a new puzzle each time. ``hints_on``: a casual game where people may ask for hints even when
     they play each other (``GameRoom.hints_allowed``). ``clock``: a time control ``{"minutes", "increment"}``
-    (``clocks.parse``), None for none; the first seat to move's clock runs from the creation."""
+    (``clocks.parse``), None for none; each seat's clock runs from its first move on (``clocks``)."""
     game = load_game(name, options)
     control = clocks.parse(clock, game)
     if game.num_players == 1 and start is None and seed is None:
@@ -94,7 +94,8 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
                   created_at=now, updated_at=now, seats=seats, hints_on=hints_on)
     row.moves = chance_moves(arcade, row.id, state)
     if control is not None:
-        row.clock = clocks.start(control, game.num_players, state.player, arcade.now())
+        humans = [seat.index for seat in seats if seat.kind == "human"]
+        row.clock = clocks.start(control, game.num_players, state.player, humans, arcade.now())
     room = GameRoom(row, game, state)
     await asyncio.wrap_future(arcade.storage.create_game(row))
     arcade.rooms.add(room)

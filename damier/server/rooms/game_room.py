@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from damier.core.game import Game, State
-from damier.server.rooms import views
-from damier.server.rooms.room import Room
+from damier.server.rooms import clocks, views
+from damier.server.rooms.room import Room, encode
 from damier.server.storage import GameRow
 
 
@@ -41,6 +41,12 @@ class GameRoom(Room):
         self.flag_timer: asyncio.TimerHandle | None = None
         self.settling: asyncio.Task[None] | None = None
         self._start_position: str | None = None
+        #: since when (epoch seconds, on ``now``) each person's seat has had nobody here (no socket playing it, no
+        #: request with its token): the seats not named have been here since the room came into memory
+        self.absent_since: dict[int, float] = {}
+        self._opened = time.time()
+        #: when each person last acted with their token over HTTP (a player without a socket is here too)
+        self._acted: dict[int, float] = {}
 
     def start_position(self) -> str:
         """The position the game began from, as a position string (a seeded deal's too, whose ``row.start`` is
@@ -75,6 +81,16 @@ class GameRoom(Room):
     def human_seats(self) -> list[int]:
         return [s.index for s in self.row.seats if s.kind == "human"]
 
+    def moved_seats(self) -> set[int]:
+        """The seats that have made a move (chance events are nobody's)."""
+        return {player for _, player in self.row.moves if player >= 0}
+
+    @property
+    def abortable(self) -> bool:
+        """Whether the game may still be aborted: it goes on, and some seat has not made its first move (lichess:
+        before both players have moved)."""
+        return self.active and len(self.moved_seats()) < self.game.num_players
+
     def hints_allowed(self) -> bool:
         """Whether a person may ask for a hint: when every other seat is a computer's (a puzzle, a game against
         the computer), or in a casual game created with hints on; never in a game between people otherwise."""
@@ -84,17 +100,55 @@ class GameRoom(Room):
         s = self.row.seats[seat]
         return s.level if s.kind == "computer" else None
 
-    def undo_target(self) -> int | None:
-        """How many plies to keep after an undo: back to before the last human move (and replies after it)."""
-        humans = set(self.human_seats())
+    def undo_target(self, asker: int | None = None) -> int | None:
+        """How many plies to keep when a takeback is granted: the position before ``asker``'s last move (so the
+        replies after it go too); None when ``asker`` has no move to take back. Without ``asker``, before the last
+        move of any person (whether someone could ask)."""
+        askers = set(self.human_seats()) if asker is None else {asker}
         players = [p for _, p in self.row.moves]
         for ply in range(len(players) - 1, -1, -1):
-            if players[ply] in humans:
+            if players[ply] in askers:
                 return ply
         return None
 
     def snapshot(self) -> dict[str, Any]:
         return views.view(self)
+
+    # ----- who left ---------------------------------------------------------------------------------------------
+    def presence_changed(self) -> None:
+        now = self.now()
+        here = self.presence()
+        for seat in self.human_seats():
+            if str(seat) in here:
+                self.absent_since.pop(seat, None)
+            else:
+                self.absent_since.setdefault(seat, now)
+
+    def acted(self, seat: int) -> None:
+        """The person of ``seat`` sent a request with its token (a move, an offer...)."""
+        self._acted[seat] = self.now()
+
+    def absent(self, now: float) -> dict[int, float]:
+        """The people's seats nobody plays now, with how long (seconds) since someone did: no socket plays the
+        seat here or on another server, and no request came with its token since."""
+        here = self.presence()
+        gone = {}
+        for seat in self.human_seats():
+            if str(seat) in here:
+                continue
+            since = max(self.absent_since.get(seat, self._opened), self._acted.get(seat, 0.0))
+            gone[seat] = max(0.0, now - since)
+        return gone
+
+    def presence_message(self) -> str:
+        """Who is here (``seats``: online or away, as every room says it), and for a game between people under
+        way, the people who left (``left``: seat -> ms since) and the ms after which the others may claim the game
+        once every seat has moved (``claim_after``, ``clocks.leave_seconds``; before, a game is aborted)."""
+        message: dict[str, Any] = {"type": "presence", "seats": self.presence()}
+        if self.active and len(self.human_seats()) > 1:
+            message["left"] = {str(seat): round(seconds * 1000) for seat, seconds in self.absent(self.now()).items()}
+            message["claim_after"] = round(clocks.leave_seconds(self.row.clock) * 1000)
+        return encode(message)
 
     def release(self) -> None:
         self._stop_timer()

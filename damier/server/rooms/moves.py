@@ -38,7 +38,7 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     the time since its clock started; a move after its flag fell is refused (``Conflict``) and the game ends on
     time."""
     moment = arcade.now()
-    if played and clocks.fallen(room, moment) is not None:
+    if played and clocks.due(room, moment):
         await clocks.settle_locked(arcade, room)
         room.broadcast()
         raise Conflict(f"the game is over ({(room.row.result or {}).get('reason', 'lost on time')})")
@@ -55,7 +55,9 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     now = now_iso()
     clock = room.row.clock
     if clock is not None and played:
-        clock = clocks.after_moves(clock, played[-1][1], state.player if status == "active" else -1, moment)
+        moved = room.moved_seats() | {seat for _, seat in played}
+        clock = clocks.after_moves(clock, played[-1][1], state.player if status == "active" else -1, moved,
+                                   room.human_seats(), moment)
     try:
         await asyncio.wrap_future(arcade.storage.append_moves(room.id, first_ply, new_moves, now, status, result,
                                                               revision=room.row.revision,
@@ -132,7 +134,8 @@ async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
         state.undo()
     clock = room.row.clock
     if clock is not None:
-        clock = clocks.restarted(clock, state.player, arcade.now())
+        moved = {player for _, player in room.row.moves[:keep] if player >= 0}
+        clock = clocks.restarted(clock, state.player, moved, room.human_seats(), arcade.now())
     await stored(arcade, room, arcade.storage.truncate_moves(room.id, keep, now, revision=room.row.revision,
                                                              clock=clock))
     room.state = state

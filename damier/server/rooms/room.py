@@ -197,7 +197,12 @@ class Room(abc.ABC):
         if self.local_presence() != mine and self.on_presence is not None:
             self.on_presence(self)
 
+    def presence_changed(self) -> None:  # noqa: B027 (a hook: most rooms note nothing)
+        """Called whenever who is here may have changed, before the watchers are told (a game room notes who
+        left, and since when)."""
+
     def tell_presence(self) -> None:
+        self.presence_changed()
         text = self.presence_message()
         for watcher in list(self.watchers):
             if not watcher.offer(text):

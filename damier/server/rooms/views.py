@@ -48,6 +48,11 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "draw_offer": row.draw_offer,
         "undo_request": list(row.undo_request),
         "can_undo": active and bool(state.history) and room.undo_target() is not None,
+        # a takeback asked: how many moves the game keeps if the others accept (the position before the asker's
+        # last move); null when none is asked
+        "undo_keep": room.undo_target(row.undo_request[0]) if active and row.undo_request else None,
+        # the game may still be aborted (some seat has not made its first move): nobody wins, it does not count
+        "abortable": room.abortable,
         "rematch": row.rematch,
         "created_at": row.created_at,
         "updated_at": row.updated_at,

@@ -90,6 +90,10 @@ export const api = {
   declineUndo(id, token) { return request("POST", `/api/games/${enc(id)}/undo/decline`, { token }); },
   undoAll(id, token) { return request("POST", `/api/games/${enc(id)}/undo?all=true`, { token }); },
   resign(id, token) { return request("POST", `/api/games/${enc(id)}/resign`, { token }); },
+  /** Call the game off (until every seat has made a first move). */
+  abort(id, token) { return request("POST", `/api/games/${enc(id)}/abort`, { token }); },
+  /** Claim "win" or "draw" of a game the other players left (the presence message's `left`). */
+  claimGame(id, result, token) { return request("POST", `/api/games/${enc(id)}/claim`, { body: { result }, token }); },
   draw(id, action, token) { return request("POST", `/api/games/${enc(id)}/draw`, { body: { action }, token }); },
   /** The hint agent's move, or with `level` (1, the vaguest, to 4) a puzzle's graded hint {level, kind, text, ...}. */
   hint(id, token, level = null) {

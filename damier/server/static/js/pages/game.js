@@ -15,7 +15,7 @@ import { playMove } from "../sounds.js";
 import { buildSkeleton, renderKeys, showConnection, showHowtoLink } from "./game/skeleton.js";
 import { Tutorial, tutorialSeen } from "./game/tutorial.js";
 import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
-import { renderControls, renderInvite } from "./game/controls.js";
+import { renderControls, renderInvite, renderLeft, renderStartNote } from "./game/controls.js";
 import * as actions from "./game/actions.js";
 import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
 import { Clocks } from "./game/clocks.js";
@@ -49,9 +49,16 @@ class GamePage {
       receive: (view, source) => this.receive(view, source),
       status: (state) => showConnection(this.el?.conn, state),
       hello: () => this.localSeats().map((seat) => ({ token: seats.token(id, seat), away: document.hidden })),
-      presence: (here) => {
+      presence: (here, message) => {
         this.here = here;
-        if (this.shown && this.el) { renderPlayers(this, this.shown); renderInvite(this, this.shown); }
+        // who left, and for how long (ms) when the message was sent: counted on from now
+        this.leftAt = { left: message.left || {}, claimAfter: message.claim_after ?? null, at: performance.now() };
+        if (this.shown && this.el) {
+          renderPlayers(this, this.shown);
+          renderInvite(this, this.shown);
+          renderControls(this, this.shown);
+          this.clocks.update();
+        }
       },
     });
     this.views = new ViewQueue({
@@ -268,6 +275,27 @@ class GamePage {
     return actions.askHint(this);
   }
   resign() { return actions.resign(this); }
+  abort() { return actions.abort(this); }
+  /** The notes whose countdowns tick (called by the clocks' interval). */
+  tickNotes() {
+    if (!this.shown || !this.el) return;
+    renderStartNote(this, this.shown);
+    renderLeft(this, this.shown);
+  }
+  claim(result) { return actions.claim(this, result); }
+
+  /** The other people who left the game (every person but this browser's, gone now), and the ms before a claim is
+   * allowed (0: now); null when someone else is here, or the server said nothing of who left. */
+  gone(view) {
+    const info = this.leftAt;
+    if (!info || info.claimAfter === null) return null;
+    const local = this.localSeats();
+    const others = (view.seats || []).filter((s) => s.kind === "human" && !local.includes(s.index)).map((s) => s.index);
+    if (!others.length || !others.every((s) => String(s) in info.left)) return null;
+    const since = performance.now() - info.at;
+    const wait = Math.max(0, ...others.map((s) => info.claimAfter - info.left[String(s)] - since));
+    return { seats: others, wait };
+  }
   draw(action) { return actions.draw(this, action); }
   rematch(button) { return actions.rematch(this, button); }
 
@@ -365,7 +393,7 @@ class GamePage {
     const clock = view.clock ? ` · clock ${view.clock.control}` : "";
     this.el.sub.textContent = `${options}${clock}${view.hints_on ? " · casual, hints on" : ""}`;
     const spoiler = animating && !!view.result; // the status and the banner say who won: after the last explosion
-    if (!spoiler) renderStatus(this, view);
+    if (!spoiler) renderStatus(this, view, { animating });
     if (!spoiler) renderBanner(this, view);
     renderControls(this, view);
     renderPlayers(this, view);

@@ -124,3 +124,24 @@ export async function rematch(page, button) {
     if (button) button.disabled = false;
   }
 }
+
+/** Call the game off before every player has moved (nobody wins; it does not count). */
+export async function abort(page) {
+  const view = page.latest;
+  if (!view?.abortable || !page.localSeats().length) return;
+  try {
+    answered(page, await api.abort(page.id, page.actingToken(view)), "abort");
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** Claim the win, or a draw, of a game the other players left. */
+export async function claim(page, result) {
+  try {
+    answered(page, await api.claimGame(page.id, result, page.actingToken(page.latest)), "claim");
+  } catch (err) {
+    showError(err);
+    page.connection.refresh();
+  }
+}

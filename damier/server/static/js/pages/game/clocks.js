@@ -40,6 +40,14 @@ export class Clocks {
     return left - (performance.now() - (this.received.get(view) ?? performance.now()));
   }
 
+  /** The ms left before the game is aborted for want of a first move (the view's `abort_in` counted down since
+   * it arrived), or null when no first move is awaited under a deadline. */
+  abortLeft(view) {
+    const inMs = view?.clock?.abort_in;
+    if (inMs === null || inMs === undefined || view.status !== "active" || view.result) return null;
+    return Math.max(0, inMs - (performance.now() - (this.received.get(view) ?? performance.now())));
+  }
+
   /** The clock element of a player's row (null without a time control). */
   element(view, seat) {
     if (!view.clock) return null;
@@ -78,17 +86,22 @@ export class Clocks {
     }
   }
 
-  /** Keep the running clock ticking while the game goes on (one interval per page). */
+  /** Keep the running clock ticking while the game goes on, and the countdowns of the notes (a first move's
+   * deadline, a claim against a player who left): one interval per page. */
   update() {
     const view = this.page.latest;
-    const runs = !!view?.clock && view.clock.running !== null && view.status === "active" && !view.result;
-    if (runs && !this.timer) this.timer = setInterval(() => this.tick(), 100);
-    if (!runs) this.stop();
+    const live = !!view && view.status === "active" && !view.result;
+    const runs = live && !!view.clock && view.clock.running !== null;
+    const counting = live && (this.abortLeft(view) !== null || (this.page.gone?.(view)?.wait ?? 0) > 0);
+    if ((runs || counting) && !this.timer) this.timer = setInterval(() => this.tick(), 100);
+    if (!runs && !counting) this.stop();
   }
 
   tick() {
     const view = this.page.latest;
-    if (!view?.clock || this.page.destroyed) return this.stop();
+    if (!view || this.page.destroyed) return this.stop();
+    this.page.tickNotes?.();
+    if (!view.clock || view.clock.running === null) return this.update();
     const seat = view.clock.running;
     const el = this.page.el?.players?.querySelector(`[data-testid="clock-${seat}"]`);
     const shown = this.page.shown;

@@ -14,7 +14,8 @@ export class Connection {
   /** receive(view, source): a view arrived; status(state): "connecting", "live" or "offline"; url(id): the
    * socket's address (a game's by default); fetch(id): the view over HTTP (a game's, with the primary token). */
   /** hello(): the seats this page plays, [{token, away}], said to the socket when it opens and by `hello()`
-   * (a game's page; a race says nothing); presence(seats): who is here, {seat: "online" | "away"}. */
+   * (a game's page; a race says nothing); presence(seats, message): who is here, {seat: "online" | "away"}
+   * (and the whole message: a game's says who left, `left`, and when they may be claimed against, `claim_after`). */
   constructor(id, { receive, status, url = socketUrl, fetch = null, hello = null, presence = null }) {
     this.id = id;
     this.receive = receive;
@@ -68,7 +69,7 @@ export class Connection {
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === "state" && msg.state) this.take(msg.state, msg.seq);
       else if (msg.type === "delta") this.patch(ws, msg);
-      else if (msg.type === "presence" && msg.seats) this.presence?.(msg.seats);
+      else if (msg.type === "presence" && msg.seats) this.presence?.(msg.seats, msg);
       else if (msg.type === "error" && msg.error) showMessage(msg.error, "error");
     };
     ws.onclose = (event) => {

@@ -6,6 +6,7 @@ import { inviteUrl, seats } from "../../api.js";
 import { showMessage } from "../../messages.js";
 import { seatColour } from "../../players.js";
 import { isPuzzle } from "./puzzle.js";
+import { clockText } from "./clocks.js";
 
 /** The action buttons for `view`, as `page` (the seats this browser plays, a hint on its way...) allows them. */
 export function renderControls(page, view) {
@@ -34,13 +35,69 @@ export function renderControls(page, view) {
   el.hint.querySelector(".label").textContent = page.hintPending || page.puzzle?.pending ? "Thinking…" : "Hint";
   el.hint.title = graded ? "The next hint: each says more (H)" : "The hard computer's suggestion (H)";
   el.hint.classList.toggle("pending", !!page.hintPending);
-  // resign
+  // resign, or abort while a seat has not made its first move (lichess: the game does not count then)
+  const abortable = active && playing && !!view.abortable && !isPuzzle(view);
+  el.abort.hidden = !abortable;
+  el.resign.hidden = !playing || abortable;
   el.resign.disabled = !active || !playing;
   el.resign.classList.toggle("danger", page.resignArmed);
   const quit = isPuzzle(view) ? "Give up" : "Resign";
   el.resign.querySelector(".label").textContent = page.resignArmed ? `Really ${quit.toLowerCase()}?` : quit;
-  renderDraws(page, view, active && playing);
+  renderDraws(page, view, active && playing && !abortable);
   renderRequest(page, view, active && playing && othersAsked ? asked : [], active && playing);
+  renderStartNote(page, view);
+  renderLeft(page, view);
+}
+
+/** Before the first moves: whose clock starts when, and how long a first move may wait before the game is
+ * aborted (the server's `clock.first_move` and `clock.abort_in`, counted down here). */
+export function renderStartNote(page, view) {
+  const note = page.el.startNote;
+  const clock = view.clock;
+  const seat = clock && view.status === "active" && !view.result ? clock.first_move : null;
+  if (seat === null || seat === undefined) {
+    note.hidden = true;
+    return;
+  }
+  const left = page.clocks.abortLeft(view);
+  const within = left === null ? "" : ` within ${clockText(left)}`;
+  const name = view.seats?.[seat]?.name || `Player ${seat + 1}`;
+  const text = page.localSeats().includes(seat)
+    ? `Make your first move${within}: your clock starts after it${left === null ? "" : ", and the game is aborted if you do not"}.`
+    : `${name}'s clock starts after their first move${left === null ? "" : `; the game is aborted if they have not moved${within}`}.`;
+  if (note.textContent !== text) note.textContent = text;
+  note.hidden = false;
+}
+
+/** The other players left a game under way (the presence messages' `left`): once they have been gone long enough
+ * (`claim_after`), this browser's player may claim the win or a draw, as on lichess. */
+export function renderLeft(page, view) {
+  const box = page.el.left;
+  const active = view.status === "active" && !view.result && !view.abortable;
+  const local = page.localSeats();
+  const gone = active && local.length ? page.gone(view) : null;
+  if (!gone) {
+    box.hidden = true;
+    box.replaceChildren();
+    page.leftShown = null;
+    return;
+  }
+  const names = gone.seats.map((s) => view.seats?.[s]?.name || `Player ${s + 1}`).join(" and ");
+  const key = `${gone.seats.join(",")}:${gone.wait > 0}`;
+  if (page.leftShown !== key) {
+    page.leftShown = key;
+    const text = h("span", { class: "request-text", "data-testid": "left-text" });
+    const buttons = gone.wait > 0 ? [] : [
+      h("button", { type: "button", class: "btn primary", "data-testid": "btn-claim-win", onclick: () => page.claim("win") }, "Claim the win"),
+      h("button", { type: "button", class: "btn", "data-testid": "btn-claim-draw", onclick: () => page.claim("draw") }, "Call it a draw")];
+    replace(box, text, buttons);
+  }
+  const words = gone.wait > 0
+    ? `${names} left the game. You can claim the win in ${Math.ceil(gone.wait / 1000)} s, or wait for them.`
+    : `${names} left the game. Claim the win, call it a draw, or wait for them.`;
+  const text = box.querySelector(".request-text");
+  if (text && text.textContent !== words) text.textContent = words;
+  box.hidden = false;
 }
 
 /** Another player's proposal: a takeback asked by `askers` (seats), else a draw offered to this browser's seats. */
@@ -51,7 +108,7 @@ function renderRequest(page, view, askers, allowed) {
   const offerSeat = offeredBy(view);
   if (askers.length) {
     replace(box,
-      h("span", { class: "request-text" }, `${names(askers)} ${askers.length > 1 ? "ask" : "asks"} to take back the last move.`),
+      h("span", { class: "request-text" }, takebackWords(view, askers, names)),
       h("button", { type: "button", class: "btn", "data-testid": "btn-undo-accept", onclick: () => page.undo() }, "Accept"),
       h("button", { type: "button", class: "btn ghost", "data-testid": "btn-undo-decline", onclick: () => page.declineUndo() }, "Decline"));
   } else if (allowed && view.has_draws && offerSeat !== null && !page.localSeats().includes(offerSeat)) {
@@ -63,6 +120,20 @@ function renderRequest(page, view, askers, allowed) {
     box.replaceChildren();
   }
   box.hidden = !box.childElementCount;
+}
+
+/** What a takeback request asks: the asker's last move back, and the replies after it (`undo_keep`: the moves the
+ * game keeps). */
+function takebackWords(view, askers, names) {
+  const asker = Number((view.undo_request || [])[0]);
+  const moves = (view.moves || []).filter((m, i) => i >= (view.undo_keep ?? 0) && m.player >= 0);
+  const theirs = moves.find((m) => m.player === asker);
+  const replies = moves.length - 1;
+  const what = theirs ? `take back their move ${theirs.move}` : "take back their last move";
+  const also = replies > 0 ? ` and the ${replies === 1 ? "reply" : `${replies} replies`} after it` : "";
+  const others = askers.filter((s) => s !== asker);
+  const agreed = others.length ? ` ${names(others)} agreed.` : "";
+  return `${names([asker])} asks to ${what}${also}.${agreed}`;
 }
 
 /** The seat whose draw offer stands, or null. */

@@ -7,12 +7,15 @@ import { recordUrl, seats } from "../../api.js";
 import { seatColour } from "../../players.js";
 import { clock, isPuzzle } from "./puzzle.js";
 
-export function renderStatus(page, view) {
+/** The status line for `view`. `animating`: its last move is still being drawn, so the board takes no input yet:
+ * the line says what was played, and "your turn" only once the board is ready for your move. */
+export function renderStatus(page, view, { animating = false } = {}) {
   const el = page.el;
   const local = page.localSeats();
   const over = view.status !== "active" || !!view.result || view.player < 0;
   const seat = view.seats?.[view.player];
   const thinking = (view.seats || []).find((s) => s.thinking);
+  const mine = page.isMyTurn(view) && !animating;
   let text = "";
   if (over) {
     // the banner tells everyone the same result; the status line says what it means for you
@@ -24,10 +27,12 @@ export function renderStatus(page, view) {
       const solved = view.result?.termination === "solved";
       text = solved ? `Solved in ${plies} move${plies === 1 ? "" : "s"}` : "The puzzle was given up";
     }
-  } else if (page.isMyTurn(view) && isPuzzle(view)) {
+  } else if (page.isMyTurn(view) && animating) {
+    text = playedWords(view, local);
+  } else if (mine && isPuzzle(view)) {
     const used = (view.moves || []).length;
     text = used ? `Your move (${used} played)` : "Your move: reach the target";
-  } else if (page.isMyTurn(view)) {
+  } else if (mine) {
     text = local.length > 1 ? `${seat.name} to play: your turn` : `Your turn (${seat.name})`;
   } else if (seat && seat.kind === "computer") {
     text = thinking ? "" : `${seat.name} to play (computer)`; // the thinking indicator says the rest
@@ -38,14 +43,21 @@ export function renderStatus(page, view) {
   el.statusText.hidden = !text;
   el.statusDot.style.setProperty("--c", over ? "var(--muted)" : seatColour(view.player));
   el.statusDot.hidden = over;
-  el.status.dataset.turn = page.isMyTurn(view) ? "mine" : over ? "over" : "other";
+  el.status.dataset.turn = mine ? "mine" : over ? "over" : "other";
   el.status.style.setProperty("--c-turn", over ? "var(--border)" : seatColour(view.player));
   el.thinking.hidden = !thinking || over;
   el.thinking.querySelector(".thinking-text").textContent = thinking ? `${thinking.name} is thinking…` : "";
   if (thinking) el.thinking.style.setProperty("--c", seatColour(thinking.index ?? view.seats.indexOf(thinking)));
   el.watching.hidden = local.length > 0;
   page.clocks?.status(view, over);
-  document.title = `${over ? "Game over" : page.isMyTurn(view) ? "Your turn" : text} · ${view.title} · damier`;
+  document.title = `${over ? "Game over" : mine ? "Your turn" : text} · ${view.title} · damier`;
+}
+
+/** What the last move was, while it is drawn: "Red played h8g7", "You played C3". */
+function playedWords(view, local) {
+  const last = (view.moves || []).filter((m) => m.player >= 0).at(-1);
+  if (!last) return "";
+  return `${local.includes(last.player) && local.length === 1 ? "You" : seatName(view, last.player)} played ${last.move}`;
 }
 
 export function renderBanner(page, view) {

@@ -34,12 +34,20 @@ export function buildSkeleton(root, page) {
     icon("hint"), h("span", { class: "label" }, "Hint"));
   el.resign = h("button", { type: "button", class: "btn", "data-testid": "btn-resign", title: "Resign the game", onclick: () => page.resign() },
     icon("flag"), h("span", { class: "label" }, "Resign"));
+  el.abort = h("button", { type: "button", class: "btn", "data-testid": "btn-abort", hidden: true,
+    title: "Call the game off: nobody wins, it does not count (until every player has moved)", onclick: () => page.abort() },
+  icon("x"), h("span", { class: "label" }, "Abort"));
   el.drawBox = h("span", { class: "draw-box" });
-  // another player's proposal to this browser's seats (a takeback, a draw): what they ask, Accept and Decline
+  // another player's proposal to this browser's seats (a takeback, a draw): what they ask, Accept and Decline; it
+  // stands right under the status line and its clock, where it is seen without scrolling
   el.request = h("div", { class: "request-box", "data-testid": "request", role: "status", "aria-live": "polite", hidden: true });
+  // before the first moves: whose clock starts when, and when a first move not made aborts the game
+  el.startNote = h("p", { class: "start-note", "data-testid": "start-note", hidden: true });
+  // the other players left a game under way: how long until this browser may claim it, then Claim buttons
+  el.left = h("div", { class: "request-box left-box", "data-testid": "left", role: "status", "aria-live": "polite", hidden: true });
   el.flip = h("button", { type: "button", class: "btn", "data-testid": "btn-flip", title: "Turn the board round", "aria-pressed": "false", hidden: true, onclick: () => page.flip() },
     icon("repeat"), h("span", { class: "label" }, "Flip board"));
-  el.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" }, el.undo, el.hint, el.resign, el.drawBox, el.flip);
+  el.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" }, el.undo, el.hint, el.abort, el.resign, el.drawBox, el.flip);
   el.keys = h("p", { class: "keys-help" });
   el.share = h("div", { class: "share-bar", "aria-hidden": "true" });
   el.players = h("ul", { class: "player-list" });
@@ -56,7 +64,7 @@ export function buildSkeleton(root, page) {
       h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn)), el.howto),
     h("div", { class: "game-layout" },
       h("section", { class: "board-col", "aria-label": "Board" },
-        el.status, el.browseBar, el.board, el.info, el.banner, el.request, el.controls, el.keys),
+        el.status, el.startNote, el.request, el.left, el.browseBar, el.board, el.info, el.banner, el.controls, el.keys),
       el.side = h("aside", { class: "side-col" },
         el.playersPanel = h("section", { class: "panel players", "data-testid": "players", "aria-labelledby": "players-title" },
           h("h2", { id: "players-title" }, "Players"), el.share, el.players),
