@@ -99,6 +99,10 @@ class GameInfo:
     factory: str  # "package.module:ClassName" of the Game subclass
     players: str = "2"  # how many players, in words ("1", "2", "2 to 8")
     has_chance: bool = False
+    #: whether the game's usual start is drawn from a seed (a board, a deal, a puzzle): the arcade draws a new seed
+    #: for each new game, shows it and lets a player choose it; a game whose start is always the same says False,
+    #: and a seed means nothing to it
+    seeded_setup: bool = False
     #: whether a game can end in a draw (and players may agree to one)
     has_draws: bool = True
     #: the version of the rules as implemented; records and states carry it, and one written under another
@@ -151,6 +155,7 @@ class GameInfo:
             "description": self.description,
             "players": self.players,
             "has_chance": self.has_chance,
+            "seeded_setup": self.seeded_setup,
             "has_draws": self.has_draws,
             "rules_version": self.rules_version,
             "options": [o.to_json() for o in self.options.options],
