@@ -143,6 +143,8 @@ class PositionBody(BaseModel):
     #: a line of moves from the position (a hint's or a solution's): the answer adds the board after each
     moves: list[Annotated[str, Field(min_length=1, max_length=MAX_MOVE_TEXT)]] | None = Field(
         default=None, max_length=MAX_LINE)
+    #: with no position, the seed the usual start is drawn from (a game with a seeded setup); None: the game's own
+    seed: int | None = Field(default=None, ge=0, le=creation.MAX_SEED, description=creation.SEED_WORDS)
 
 
 class AnalysisBoard(BaseModel):
@@ -406,7 +408,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
     async def position(body: PositionBody) -> dict[str, Any]:
         return await asyncio.to_thread(creation.check_position, body.game, dict(body.options), body.position,
-                                     body.moves)
+                                     body.moves, body.seed)
 
     @app.post("/api/positions/board", summary="The position of a board set up in a position editor, checked")
     async def position_of_board(body: EditedBoard) -> dict[str, Any]:

@@ -121,3 +121,13 @@ def test_a_new_board_for_a_game_without_a_seeded_setup_is_refused(client: TestCl
     assert client.get(f"/api/games/{game['id']}").json()["rematch"] is None
     same = rematch(client, game["id"], game["tokens"]["0"])
     assert same.status_code == 200 and same.json()["seed"] is None
+
+
+def test_the_position_check_draws_the_board_of_a_seed_for_the_new_game_form(client: TestClient) -> None:
+    body = {"game": "jewels", "options": SMALL, "seed": 4321}
+    answer = client.post("/api/positions", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["position"] == damier.load("jewels", **SMALL).new_state(4321).position()
+    refused = client.post("/api/positions", json={"game": "khet", "seed": 1})
+    assert refused.status_code == 422 and "no seeded setup" in refused.json()["error"]
+    assert client.post("/api/positions", json={**body, "seed": MAX_SEED + 1}).status_code == 422

@@ -186,15 +186,18 @@ def imported_seat(index: int, player: str, name: str) -> SeatRow:
 
 
 def check_position(name: str, options: dict[str, Any], position: str | None,
-                   moves: list[str] | None = None) -> dict[str, Any]:
-    """A position of game ``name`` (None: the usual start with these options) as the board view draws it, for
-    a position editor; ``Invalid`` with the reason when it is not one.
+                   moves: list[str] | None = None, seed: int | None = None) -> dict[str, Any]:
+    """A position of game ``name`` (None: the usual start with these options, drawn from ``seed`` for a game with a
+    seeded setup) as the board view draws it, for a position editor and the new-game form's preview; ``Invalid``
+    with the reason when it is not one (or for a seed a game with no seeded setup cannot use).
 
     With ``moves`` (a line to step through, in the game's notation), also ``boards``: the board after each move,
     played through the rules (the page draws where a line leads without knowing them); ``Invalid`` names the first
     move that is not legal where it is played."""
     game = load_game(name, options)
-    state = first_state(game, position, None)
+    if seed is not None:
+        game_seed(game, position, seed)
+    state = first_state(game, position, seed)
     answer = {"game": game.name, "options": dict(game.options), "position": state.position(),
               "player": state.player, "legal_moves": len(state.legal_moves()),
               "board": state.board_json(previews=False)}

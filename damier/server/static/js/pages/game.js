@@ -14,7 +14,7 @@ import { Browsing } from "./game/browse.js";
 import { playMove } from "../sounds.js";
 import { buildSkeleton, renderKeys, showConnection, showHowtoLink } from "./game/skeleton.js";
 import { Tutorial, tutorialSeen } from "./game/tutorial.js";
-import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
+import { boardSeed, renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
 import { renderControls, renderInvite } from "./game/controls.js";
 import * as actions from "./game/actions.js";
 import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
@@ -269,7 +269,7 @@ class GamePage {
   }
   resign() { return actions.resign(this); }
   draw(action) { return actions.draw(this, action); }
-  rematch(button) { return actions.rematch(this, button); }
+  rematch(button, board = "same") { return actions.rematch(this, button, board); }
 
   keydown(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -363,7 +363,12 @@ class GamePage {
     this.el.title.textContent = view.title;
     const options = this.mod.describeOptions(view.options || {}, { start: view.start });
     const clock = view.clock ? ` · clock ${view.clock.control}` : "";
-    this.el.sub.textContent = `${options}${clock}${view.hints_on ? " · casual, hints on" : ""}`;
+    const rest = `${clock}${view.hints_on ? " · casual, hints on" : ""}`;
+    const key = JSON.stringify([options, view.seed, rest]);
+    if (this.el.sub.dataset.key !== key) { // drawn again only when it changes: a selection to copy stays
+      this.el.sub.dataset.key = key;
+      replace(this.el.sub, options, boardSeed(view), rest);
+    }
     const spoiler = animating && !!view.result; // the status and the banner say who won: after the last explosion
     if (!spoiler) renderStatus(this, view);
     if (!spoiler) renderBanner(this, view);
