@@ -135,6 +135,15 @@ class GameInfo:
         if self.engine is not None and "search" not in self.features:
             raise ValueError(f"game {self.name!r}: an engine needs the 'search' feature")
 
+    @property
+    def players_text(self) -> str:
+        """How many players, with the noun: ``players`` as a phrase.
+
+        >>> [GameInfo(n, n, "", OptionSet(()), "", players=n).players_text for n in ("1", "2", "2 to 8")]
+        ['1 player', '2 players', '2 to 8 players']
+        """
+        return f"{self.players} {'player' if self.players.strip() == '1' else 'players'}"
+
     def has(self, feature: str) -> bool:
         """Whether the game declares ``feature`` (a key of ``FEATURES``)."""
         if feature not in FEATURES:
