@@ -150,7 +150,7 @@ class GamePage {
       console.error("the How to play page could not be loaded for its tutorial", err);
       return;
     }
-    if (this.destroyed || !doc.tutorial?.length || tutorialSeen(view.game)) return;
+    if (this.destroyed || !doc.tutorial?.length || tutorialSeen(view.game) || this.latest?.result) return;
     const you = this.localSeats()[0];
     const players = view.seats?.length || 2;
     this.tutorial = new Tutorial(this.el.board, view.game, doc.tutorial, { you, opponent: (you + 1) % players },
@@ -372,6 +372,7 @@ class GamePage {
     const spoiler = animating && !!view.result; // the status and the banner say who won: after the last explosion
     if (!spoiler) renderStatus(this, view);
     if (!spoiler) renderBanner(this, view);
+    if (!spoiler && view.result) this.tutorial?.close(); // a first game's tutorial ends with the game
     renderControls(this, view);
     renderPlayers(this, view);
     this.el.playersPanel.hidden = isPuzzle(view);
