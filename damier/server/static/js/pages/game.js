@@ -361,7 +361,10 @@ class GamePage {
   /** The panels for `view`; `animating`: its move is being drawn, so the result banner waits. */
   renderPanels(view, { animating = false } = {}) {
     this.el.title.textContent = view.title;
-    const options = this.mod.describeOptions(view.options || {}, { start: view.start });
+    // a puzzle's optimal length (the option its description names `difficulty`) is a hint: said once it is over
+    const length = isPuzzle(view) && !view.result ? this.mod.client?.difficulty : null;
+    const shown = Object.fromEntries(Object.entries(view.options || {}).filter(([name]) => name !== length));
+    const options = this.mod.describeOptions(shown, { start: view.start });
     const clock = view.clock ? ` · clock ${view.clock.control}` : "";
     const rest = `${clock}${view.hints_on ? " · casual, hints on" : ""}`;
     const key = JSON.stringify([options, view.seed, rest]);
