@@ -26,7 +26,7 @@ def games(as_json: JsonArg = False) -> None:
         print(json.dumps([info.to_json() for info in infos], indent=2))
         return
     for info in infos:
-        console.print(f"[bold]{info.name}[/]  {info.title}  ({info.players} players)")
+        console.print(f"[bold]{info.name}[/]  {info.title}  ({info.players_text})")
         console.print(f"  {info.description}")
         for option in info.options.options:
             console.print(f"  --opt {option.name}=...  default {option.default!r}; {option.accepted()}. {option.help}")

@@ -99,6 +99,10 @@ class GameInfo:
     factory: str  # "package.module:ClassName" of the Game subclass
     players: str = "2"  # how many players, in words ("1", "2", "2 to 8")
     has_chance: bool = False
+    #: whether the game's usual start is drawn from a seed (a board, a deal, a puzzle): the arcade draws a new seed
+    #: for each new game, shows it and lets a player choose it; a game whose start is always the same says False,
+    #: and a seed means nothing to it
+    seeded_setup: bool = False
     #: whether a game can end in a draw (and players may agree to one)
     has_draws: bool = True
     #: the version of the rules as implemented; records and states carry it, and one written under another
@@ -131,6 +135,15 @@ class GameInfo:
         if self.engine is not None and "search" not in self.features:
             raise ValueError(f"game {self.name!r}: an engine needs the 'search' feature")
 
+    @property
+    def players_text(self) -> str:
+        """How many players, with the noun: ``players`` as a phrase.
+
+        >>> [GameInfo(n, n, "", OptionSet(()), "", players=n).players_text for n in ("1", "2", "2 to 8")]
+        ['1 player', '2 players', '2 to 8 players']
+        """
+        return f"{self.players} {'player' if self.players.strip() == '1' else 'players'}"
+
     def has(self, feature: str) -> bool:
         """Whether the game declares ``feature`` (a key of ``FEATURES``)."""
         if feature not in FEATURES:
@@ -151,6 +164,7 @@ class GameInfo:
             "description": self.description,
             "players": self.players,
             "has_chance": self.has_chance,
+            "seeded_setup": self.seeded_setup,
             "has_draws": self.has_draws,
             "rules_version": self.rules_version,
             "options": [o.to_json() for o in self.options.options],

@@ -25,9 +25,10 @@ from damier.core.registry import EngineInfo
 from damier.protocol.searchers import make_searcher, option_text, protocol_game
 
 COMMANDS = ("newgame", "position", "go", "stop", "setoption", "isready", "d", "help", "quit")
+#: the commands, as ``help`` lists them (``{max_depth}``: the game's deepest search, its ``EngineInfo.max_depth``)
 HELP = (
-    "newgame | position <setup>|<position> [moves...] | go depth N | go movetime MS | go infinite | stop | "
-    "setoption name <option> value <value> | isready | d | quit"
+    "newgame | position <setup>|<position> [moves...] | go depth N (1 to {max_depth}) | go movetime MS | "
+    "go infinite | stop | setoption name <option> value <value> | isready | d | quit"
 )
 #: the longest ``go movetime`` (ms, about 11.6 days): a wait beyond what a timer can wait is refused
 MAX_MOVETIME = 10**9
@@ -199,7 +200,7 @@ class EngineSession:
             self._send_locked(f"legal {legal}")
 
     def _help(self, args: list[str]) -> None:
-        self.send(f"info string commands: {HELP}")
+        self.send(f"info string commands: {HELP.format(max_depth=self.protocol.max_depth)}")
         self.send(f"info string setups: {self._setup_words()}; scores are from {self.game.player_names[0]}'s view")
         options = " ".join(f"{name}={option_text(value)}" for name, value in self.game.options.items())
         self.send(f"info string options: {options}")
@@ -234,7 +235,9 @@ class EngineSession:
         move = state.legal_moves()[0]
         try:
             seconds = None if movetime is None else movetime / 1000
-            found = searcher.think(state, depth, seconds, on_iteration=lambda found: self._report(state, found))
+            # a search by time or until stop goes as deep as ``go depth`` may, and no deeper
+            found = searcher.think(state, depth or self.protocol.max_depth, seconds,
+                                   on_iteration=lambda found: self._report(state, found))
             if found.move is not None:
                 move = found.move
         except Exception as exc:  # answer anyway: a client waiting for bestmove must not hang

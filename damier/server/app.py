@@ -119,7 +119,9 @@ class CreateGame(BaseModel):
     game: str = Field(max_length=40)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    #: the seed of a game with a seeded setup (``GameInfo.seeded_setup``: a board, a puzzle); None: a new one
+    seed: int | None = Field(default=None, ge=0, le=creation.MAX_SEED,
+                             description=creation.SEED_WORDS)
     #: a position in the game's notation to start from (``state.position()``); None: the game's usual start
     start: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
     #: a casual game between people with hints on (its players agree to it by joining); games against the
@@ -141,6 +143,8 @@ class PositionBody(BaseModel):
     #: a line of moves from the position (a hint's or a solution's): the answer adds the board after each
     moves: list[Annotated[str, Field(min_length=1, max_length=MAX_MOVE_TEXT)]] | None = Field(
         default=None, max_length=MAX_LINE)
+    #: with no position, the seed the usual start is drawn from (a game with a seeded setup); None: the game's own
+    seed: int | None = Field(default=None, ge=0, le=creation.MAX_SEED, description=creation.SEED_WORDS)
 
 
 class AnalysisBoard(BaseModel):
@@ -187,7 +191,7 @@ class CreatePuzzle(BaseModel):
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=20)
     #: a puzzle id, position or JSON form the game reads; None: one drawn by the options and the seed
     puzzle: str | None = Field(default=None, min_length=1, max_length=MAX_POSITION)
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    seed: int | None = Field(default=None, ge=0, le=creation.MAX_SEED, description=creation.SEED_WORDS)
     #: the puzzle of the day: True for today's (UTC), or a date YYYY-MM-DD up to today
     daily: bool | str = False
 
@@ -409,7 +413,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
     async def position(body: PositionBody) -> dict[str, Any]:
         return await asyncio.to_thread(creation.check_position, body.game, dict(body.options), body.position,
-                                     body.moves)
+                                     body.moves, body.seed)
 
     @app.post("/api/positions/board", summary="The position of a board set up in a position editor, checked")
     async def position_of_board(body: EditedBoard) -> dict[str, Any]:
@@ -529,11 +533,13 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             return await turns.hint(arcade_of(request), game_id, x_seat_token, level, client)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
-    async def rematch(game_id: str, request: Request,
-                      x_seat_token: SeatToken = None) -> dict[str, Any]:
+    async def rematch(game_id: str, request: Request, x_seat_token: SeatToken = None,
+                      board: Annotated[Literal["same", "new"], Query(
+                          description="same: the game's board again (the default); new: a new board drawn from a "
+                                      "new seed (games with a seeded setup)")] = "same") -> dict[str, Any]:
         client_limits.new_game(address(request))
-        room, token = await commands.rematch(arcade_of(request), game_id, x_seat_token)
-        return {"id": room.id, "token": token}
+        room, token = await commands.rematch(arcade_of(request), game_id, x_seat_token, board)
+        return {"id": room.id, "token": token, "seed": room.row.seed if room.game.info.seeded_setup else None}
 
     @app.get("/api/games/{game_id}/record", summary="The game record (JSON)")
     async def record(game_id: str, request: Request) -> JSONResponse:

@@ -74,6 +74,14 @@ def test_games_lists_each_game_with_its_options() -> None:
     assert contains(result.stdout, "computer levels: easy, medium, hard; named agents: atoms-classic")
 
 
+def test_games_says_one_player_in_the_singular() -> None:
+    result = invoke("games")
+    assert result.exit_code == 0
+    assert contains(result.stdout, "micro Micro Robots (1 player)")
+    assert contains(result.stdout, "jewels Jewels and Lasers (2 players)")
+    assert "1 players" not in result.stdout
+
+
 def test_games_json_is_valid_and_lists_atoms_options() -> None:
     result = invoke("games", "--json")
     assert result.exit_code == 0

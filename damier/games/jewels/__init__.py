@@ -41,6 +41,7 @@ INFO = GameInfo(
     factory="damier.games.jewels.rules:JewelsGame",
     players="2",
     has_chance=True,
+    seeded_setup=True,  # each seed draws a board (setup.generate)
     has_draws=True,
     rules_version=1,
     levels={

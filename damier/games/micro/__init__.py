@@ -31,6 +31,7 @@ INFO = GameInfo(
     options=OPTIONS,
     factory="damier.games.micro.rules:MicroGame",
     players="1",
+    seeded_setup=True,  # each seed draws a puzzle
     has_draws=False,
     rules_version=1,
     hint="solver",

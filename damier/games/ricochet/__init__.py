@@ -37,6 +37,7 @@ INFO = GameInfo(
     options=OPTIONS,
     factory="damier.games.ricochet.rules:RicochetGame",
     players="1",
+    seeded_setup=True,  # each seed draws a puzzle
     has_draws=False,
     rules_version=1,
     hint="solver",

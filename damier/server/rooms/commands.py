@@ -177,25 +177,47 @@ async def draw(arcade: Arcade, game_id: str, token: str | None, action: str,
     return room, declined
 
 
-async def rematch(arcade: Arcade, game_id: str, token: str | None) -> tuple[GameRoom, str]:
-    """The same game again with the seats shifted by one (created once, by whichever seat asks first); the new
-    room and the token of the asker's new seat, with the same time control. A puzzle's rematch is the same puzzle
-    again (its seed too)."""
+#: what a rematch's board may be: the same as the game's (the default), or a new one drawn from a new seed
+REMATCH_BOARDS = ("same", "new")
+
+
+async def rematch(arcade: Arcade, game_id: str, token: str | None, board: str = "same") -> tuple[GameRoom, str]:
+    """The same game again with the seats shifted by one (created once, by whichever seat asks first: the others
+    join it whatever they ask); the new room and the token of the asker's new seat, with the same time control.
+    ``board``: ``same`` begins from the same position (a seeded setup from the same seed; a puzzle's rematch is
+    the same puzzle), ``new`` from a new seed (for a game with a seeded setup only)."""
     shift = 1
+    if board not in REMATCH_BOARDS:
+        raise Invalid(f"board must be {' or '.join(map(repr, REMATCH_BOARDS))}, not {board!r}")
     async with seated(arcade, game_id, token, over=None) as (room, seat):
         if room.active:
             raise Conflict("a rematch can start once the game is over")
         count = room.game.num_players
+        start, seed = rematch_start(room, board)
         if room.row.rematch is None:
             old = room.row.seats
             seat_specs = [{"kind": old[(i - shift) % count].kind, "level": old[(i - shift) % count].level}
                           for i in range(count)]
-            seed = room.row.seed if count == 1 else None
             clock = room.row.clock
             control = {"minutes": clock["minutes"], "increment": clock["increment"]} if clock else None
             new_room, _ = await creation.create(arcade, room.game.name, dict(room.game.options), seat_specs, seed,
-                                                room.row.start, hints_on=room.row.hints_on, clock=control)
+                                                start, hints_on=room.row.hints_on, clock=control)
             await update(arcade, room, rematch=new_room.id)
         new_id = room.row.rematch
     assert new_id is not None
     return await arcade.room(new_id), arcade.keys.token(new_id, (seat + shift) % count)
+
+
+def rematch_start(room: GameRoom, board: str) -> tuple[str | None, int | None]:
+    """The start and the seed of ``room``'s rematch on the ``same`` board or a ``new`` one (``Invalid`` for a new
+    board of a game whose start no seed draws)."""
+    if board == "new":
+        if not room.game.info.seeded_setup:
+            raise Invalid(f"{room.game.title} has no seeded setup: its rematch begins where the game began "
+                          f"(board 'same')")
+        return None, None
+    if not room.game.info.seeded_setup:
+        return room.row.start, None
+    if room.row.start is None and room.row.seed is None:  # stored before seeds were drawn: the start it had
+        return room.start_position(), None
+    return room.row.start, room.row.seed

@@ -36,6 +36,41 @@ def load_game(name: str, options: dict[str, Any]) -> Game:
         raise Invalid(str(exc)) from None
 
 
+#: the seeds the arcade draws a new game's setup from: short enough to read out and type in (0 to 999,999,999)
+DRAWN_SEEDS = 10**9
+#: the largest seed a new game may be given: the largest whole number a browser's JSON keeps exactly, so the seed
+#: a page shows is the game's
+MAX_SEED = 2**53 - 1
+SEED_WORDS = (f"the seed of a game whose setup is drawn from one (a board, a puzzle): a whole "
+              f"number from 0 to {MAX_SEED}; none: a new one")
+
+
+def game_seed(game: Game, start: str | None, seed: int | None) -> int | None:
+    """The seed a new game of ``game`` is stored with: ``seed`` when given, a new one (``DRAWN_SEEDS``) for a game
+    whose usual start is drawn from one (``GameInfo.seeded_setup``) from its usual start, else None. ``Invalid``
+    for a seed given to a game whose start no seed changes (its chance events are the server's to draw).
+
+    >>> import damier
+    >>> game_seed(damier.load("khet"), None, None) is None, game_seed(damier.load("jewels"), None, 7)
+    (True, 7)
+    >>> 0 <= game_seed(damier.load("jewels"), None, None) < DRAWN_SEEDS
+    True
+    """
+    if not game.info.seeded_setup:
+        if seed is not None:
+            raise Invalid(f"{game.title} has no seeded setup: a game of it begins from its usual start or a start "
+                          f"position, so send no seed (games with seeded setups: {', '.join(seeded_games())})")
+        return None
+    if seed is None and start is None:
+        return secrets.randbelow(DRAWN_SEEDS)
+    return seed
+
+
+def seeded_games() -> list[str]:
+    """The names of the registered games whose usual start is drawn from a seed."""
+    return [info.name for info in registry.all_infos() if info.seeded_setup]
+
+
 def first_state(game: Game, start: str | None, seed: int | None) -> State:
     """The first state of a new game (``game.start_state``): ``Invalid`` when ``start`` is not a position of
     this game one can play from."""
@@ -78,14 +113,14 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
                  seed: int | None, start: str | None = None, hints_on: bool = False,
                  clock: dict[str, Any] | None = None) -> tuple[GameRoom, dict[int, str]]:
     """A new game and the token of each human seat; ``start`` is a position in the game's notation to begin
-    from (None: its usual start). A puzzle (a one-player game) from its usual start with no ``seed`` gets a
-    random one: a new puzzle each time. ``hints_on``: a casual game where people may ask for hints even when
-    they play each other (``GameRoom.hints_allowed``). ``clock``: a time control ``{"minutes", "increment"}``
-    (``clocks.parse``), None for none; each seat's clock runs from its first move on (``clocks``)."""
+    from (None: its usual start). A game whose usual start is drawn from a seed (``GameInfo.seeded_setup``: a
+    board, a puzzle) gets a new one from its usual start when ``seed`` is None (``game_seed``). ``hints_on``: a
+    casual game where people may ask for hints even when they play each other (``GameRoom.hints_allowed``).
+    ``clock``: a time control ``{"minutes", "increment"}`` (``clocks.parse``), None for none; each seat's clock
+    runs from its first move on (``clocks``)."""
     game = load_game(name, options)
     control = clocks.parse(clock, game)
-    if game.num_players == 1 and start is None and seed is None:
-        seed = secrets.randbelow(2**62)
+    seed = game_seed(game, start, seed)
     state = first_state(game, start, seed)
     seats = seat_rows(game, seat_specs)
     now = now_iso()
@@ -152,15 +187,18 @@ def imported_seat(index: int, player: str, name: str) -> SeatRow:
 
 
 def check_position(name: str, options: dict[str, Any], position: str | None,
-                   moves: list[str] | None = None) -> dict[str, Any]:
-    """A position of game ``name`` (None: the usual start with these options) as the board view draws it, for
-    a position editor; ``Invalid`` with the reason when it is not one.
+                   moves: list[str] | None = None, seed: int | None = None) -> dict[str, Any]:
+    """A position of game ``name`` (None: the usual start with these options, drawn from ``seed`` for a game with a
+    seeded setup) as the board view draws it, for a position editor and the new-game form's preview; ``Invalid``
+    with the reason when it is not one (or for a seed a game with no seeded setup cannot use).
 
     With ``moves`` (a line to step through, in the game's notation), also ``boards``: the board after each move,
     played through the rules (the page draws where a line leads without knowing them); ``Invalid`` names the first
     move that is not legal where it is played."""
     game = load_game(name, options)
-    state = first_state(game, position, None)
+    if seed is not None:
+        game_seed(game, position, seed)
+    state = first_state(game, position, seed)
     answer = {"game": game.name, "options": dict(game.options), "position": state.position(),
               "player": state.player, "legal_moves": len(state.legal_moves()),
               "board": state.board_json(previews=False)}

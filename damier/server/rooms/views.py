@@ -32,6 +32,8 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "status": row.status,
         "seats": seats(room),
         "start": row.start,
+        # the seed the usual start was drawn from (a game with a seeded setup): the board to share or play again
+        "seed": row.seed if room.game.info.seeded_setup else None,
         "start_position": room.start_position(),
         "you": you,
         "player": player,

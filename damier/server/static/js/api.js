@@ -66,10 +66,12 @@ export const api = {
     return howtoPromises.get(name);
   },
   createGame(body) { return request("POST", "/api/games", { body }); },
-  /** Check a position of `game` (null: the usual start): {position, player, legal_moves, board}, or an error; with
-   * `moves` (a line from it) also `boards`, the board after each move. */
-  position(game, options, position, moves = null) {
-    return request("POST", "/api/positions", { body: { game, options, position, ...(moves ? { moves } : {}) } });
+  /** Check a position of `game` (null: the usual start, drawn from `seed` for a game with a seeded setup):
+   * {position, player, legal_moves, board}, or an error; with `moves` (a line from it) also `boards`, the board after
+   * each move. */
+  position(game, options, position, moves = null, seed = null) {
+    const body = { game, options, position, ...(moves ? { moves } : {}), ...(seed !== null ? { seed } : {}) };
+    return request("POST", "/api/positions", { body });
   },
   /** The position of a board set up in the editor, checked: {position, valid, error?, player?, legal_moves?}. */
   positionOfBoard(game, options, board) { return request("POST", "/api/positions/board", { body: { game, options, board } }); },
@@ -100,7 +102,10 @@ export const api = {
     const query = Number.isInteger(level) ? `?level=${level}` : "";
     return request("POST", `/api/games/${enc(id)}/hint${query}`, { token });
   },
-  rematch(id, token) { return request("POST", `/api/games/${enc(id)}/rematch`, { token }); },
+  /** The rematch {id, token, seed}: `board` "same" (the game's board again) or "new" (a new seeded board). */
+  rematch(id, token, board = "same") {
+    return request("POST", `/api/games/${enc(id)}/rematch?board=${enc(board)}`, { token });
+  },
   record(id) { return request("GET", `/api/games/${enc(id)}/record`); },
   /** A page of a game's positions: {frames, from, total, ...} (the server's page size unless `count` is given). */
   replay(id, from = 0, count = null) {

@@ -14,7 +14,7 @@ import { Browsing } from "./game/browse.js";
 import { playMove } from "../sounds.js";
 import { buildSkeleton, renderKeys, showConnection, showHowtoLink } from "./game/skeleton.js";
 import { Tutorial, tutorialSeen } from "./game/tutorial.js";
-import { renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
+import { boardSeed, renderBanner, renderMoves, renderMore, renderPlayers, renderStatus, seatName } from "./game/panels.js";
 import { renderControls, renderInvite, renderLeft, renderStartNote } from "./game/controls.js";
 import * as actions from "./game/actions.js";
 import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
@@ -157,7 +157,7 @@ class GamePage {
       console.error("the How to play page could not be loaded for its tutorial", err);
       return;
     }
-    if (this.destroyed || !doc.tutorial?.length || tutorialSeen(view.game)) return;
+    if (this.destroyed || !doc.tutorial?.length || tutorialSeen(view.game) || this.latest?.result) return;
     const you = this.localSeats()[0];
     const players = view.seats?.length || 2;
     this.tutorial = new Tutorial(this.el.board, view.game, doc.tutorial, { you, opponent: (you + 1) % players },
@@ -297,7 +297,7 @@ class GamePage {
     return { seats: others, wait };
   }
   draw(action) { return actions.draw(this, action); }
-  rematch(button) { return actions.rematch(this, button); }
+  rematch(button, board = "same") { return actions.rematch(this, button, board); }
 
   keydown(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -389,12 +389,21 @@ class GamePage {
   /** The panels for `view`; `animating`: its move is being drawn, so the result banner waits. */
   renderPanels(view, { animating = false } = {}) {
     this.el.title.textContent = view.title;
-    const options = this.mod.describeOptions(view.options || {}, { start: view.start });
+    // a puzzle's optimal length (the option its description names `difficulty`) is a hint: said once it is over
+    const length = isPuzzle(view) && !view.result ? this.mod.client?.difficulty : null;
+    const shown = Object.fromEntries(Object.entries(view.options || {}).filter(([name]) => name !== length));
+    const options = this.mod.describeOptions(shown, { start: view.start });
     const clock = view.clock ? ` · clock ${view.clock.control}` : "";
-    this.el.sub.textContent = `${options}${clock}${view.hints_on ? " · casual, hints on" : ""}`;
+    const rest = `${clock}${view.hints_on ? " · casual, hints on" : ""}`;
+    const key = JSON.stringify([options, view.seed, rest]);
+    if (this.el.sub.dataset.key !== key) { // drawn again only when it changes: a selection to copy stays
+      this.el.sub.dataset.key = key;
+      replace(this.el.sub, options, boardSeed(view), rest);
+    }
     const spoiler = animating && !!view.result; // the status and the banner say who won: after the last explosion
     if (!spoiler) renderStatus(this, view, { animating });
     if (!spoiler) renderBanner(this, view);
+    if (!spoiler && view.result) this.tutorial?.close(); // a first game's tutorial ends with the game
     renderControls(this, view);
     renderPlayers(this, view);
     this.el.playersPanel.hidden = isPuzzle(view);

@@ -1,5 +1,6 @@
-// #/new/<game> : the game's options (built from the catalog), presets, one row per seat (human or computer and
-// its level), then POST /api/games and on to the game.
+// #/new/<game>[?options=<json>&seed=<n>] : the game's options (built from the catalog, or given), presets, the
+// board's seed for a game with a seeded setup (empty: a new board), one row per seat (human or computer and its
+// level), then POST /api/games and on to the game.
 import { h, icon, replace } from "../dom.js";
 import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
@@ -8,7 +9,7 @@ import { seatColour } from "../players.js";
 import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { buildPuzzlePage } from "./newpuzzle.js";
 
-export async function mount(root, { params }) {
+export async function mount(root, { params, query }) {
   const page = h("div", { class: `page narrow new-game game-${params.game}` });
   root.append(page);
   const entry = await loadEntry(page, params.game);
@@ -20,7 +21,7 @@ export async function mount(root, { params }) {
     return;
   }
   document.title = `New game: ${entry.title} · damier`;
-  buildForm(page, entry, mod);
+  buildForm(page, entry, mod, query);
 }
 
 /** The catalog entry of game ``name``; when it cannot be loaded or there is no such game, ``page`` shows why
@@ -42,7 +43,7 @@ export async function loadEntry(page, name) {
   return entry;
 }
 
-function buildForm(page, entry, mod) {
+function buildForm(page, entry, mod, query = new URLSearchParams()) {
   const values = optionDefaults(entry);
   const levels = levelsOf(entry);
   const seatChoices = []; // [{kind, level}] kept across seat-count changes
@@ -57,12 +58,14 @@ function buildForm(page, entry, mod) {
     h("label", { for: "casual-hints" }, "Casual game, hints on"), hintsBox,
     h("small", { class: "field-help" }, "Any player may ask the computer for a move; joining the game is agreeing to it."));
   const clock = clockField(entry);
+  const seed = entry.seeded_setup ? seedField(query.get("seed"), () => refresh()) : null;
   const presetBox = mod.presets?.length ? h("div", { class: "presets", role: "group", "aria-label": "Board presets" }) : null;
   const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, "Start game");
   const formError = h("p", { class: "form-error", role: "alert", hidden: true });
 
   const editorLink = mod.palette ? h("a", { class: "btn", "data-testid": "setup-editor-link" }, icon("plus"), "Set up a position…") : null;
   const optionFields = (entry.options || []).map((opt) => optionField(opt, values, inputs, () => refresh()));
+  giveOptions(entry, query, values, inputs);
 
   if (presetBox) {
     for (const preset of mod.presets) presetBox.append(presetButton(preset, values, inputs, refresh));
@@ -74,7 +77,7 @@ function buildForm(page, entry, mod) {
         h("fieldset", {},
           h("legend", {}, "Options"),
           presetBox,
-          h("div", { class: "option-fields" }, optionFields)),
+          h("div", { class: "option-fields" }, optionFields, seed?.field)),
         h("fieldset", {},
           h("legend", {}, "Seats"),
           h("p", { class: "hint-text" }, "Each seat is a person or the computer. People play on this device, "
@@ -91,7 +94,7 @@ function buildForm(page, entry, mod) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const problem = validate(entry, values) || clock.problem();
+    const problem = validate(entry, values) || seed?.problem() || clock.problem();
     formError.hidden = !problem;
     formError.textContent = problem || "";
     if (problem) return;
@@ -104,6 +107,7 @@ function buildForm(page, entry, mod) {
       const extra = casual ? { hints: true } : {};
       const control = clock.value();
       if (control) extra.clock = control;
+      if (seed?.value() != null) extra.seed = seed.value();
       await startGame(entry, { ...values }, seatsSpec, null, extra);
     } catch (err) {
       showError(err);
@@ -138,21 +142,22 @@ function buildForm(page, entry, mod) {
     const showHints = () => { hintsRow.hidden = people() < 2; };
     replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(i, names[i] || `Player ${i + 1}`, seatChoices[i], levels, showHints)));
     showHints();
-    // preview: the start the server makes of these options
-    if (validate(entry, values) === null) showPreview({ ...values });
+    // preview: the start the server makes of these options (and of the seed given)
+    if (validate(entry, values) === null && !seed?.problem()) showPreview({ ...values }, seed?.value() ?? null);
   }
 
   let previewSeq = 0;
   let previewTimer = null;
-  function showPreview(options) {
+  function showPreview(options, board) {
     clearTimeout(previewTimer);
     const seq = ++previewSeq;
     previewTimer = setTimeout(async () => {
       try {
-        const start = await api.position(entry.name, options);
+        const start = await api.position(entry.name, options, null, null, board);
         if (seq !== previewSeq) return;
         mod.render(preview, start.board, { compact: true, label: `The start of a ${mod.describeOptions(options)} game` });
-        previewText.textContent = mod.describeOptions(options);
+        const which = board !== null ? ` · board ${board}` : seed ? " · an example: each game draws a new board" : "";
+        previewText.textContent = `${mod.describeOptions(options)}${which}`;
       } catch (err) {
         if (seq === previewSeq) previewText.textContent = err.message;
       }
@@ -162,6 +167,43 @@ function buildForm(page, entry, mod) {
 }
 
 const PREVIEW_DELAY_MS = 120;
+
+/** The options of the address (`?options=<json>`: a board to play again, a position editor's) set in the form:
+ * those the catalog knows, each into `values` and its input. */
+function giveOptions(entry, query, values, inputs) {
+  let given = {};
+  try { given = JSON.parse(query.get("options") || "{}") || {}; } catch { given = {}; }
+  for (const opt of entry.options || []) {
+    if (!(opt.name in given) || !inputs[opt.name]) continue;
+    values[opt.name] = given[opt.name];
+    if (opt.type === "bool") inputs[opt.name].checked = !!given[opt.name];
+    else inputs[opt.name].value = String(given[opt.name]);
+  }
+}
+
+/** The board's seed of a game with a seeded setup (the catalog's `seeded_setup`): empty, a new board for each game;
+ * a number (the one a game page shows beside its options) plays that board. `value()`: null or the number;
+ * `problem()`: what is wrong with the entry, in words, or null (the server checks it again). */
+export function seedField(initial, changed) {
+  const input = h("input", {
+    id: "opt-seed", name: "seed", type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false",
+    placeholder: "a new board", value: initial || "", "data-testid": "option-seed",
+  });
+  input.addEventListener("input", () => changed());
+  const text = () => input.value.trim();
+  const problem = () => {
+    const t = text();
+    if (!t || (/^\d+$/.test(t) && Number.isSafeInteger(Number(t)))) return null;
+    return `Board: a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, or empty for a new board.`;
+  };
+  const value = () => (text() && !problem() ? Number(text()) : null);
+  const field = h("div", { class: "field" },
+    h("label", { for: "opt-seed" }, "Board"),
+    input,
+    h("small", { class: "field-help" }, "Empty: a new board for each game. A board's number (a game page shows it "
+      + "beside the options) plays that board again."));
+  return { field, value, problem };
+}
 
 /** The input for option `opt` of the catalog (its value kept in `values[opt.name]`). */
 /** A preset's chip: choosing it sets its options (``preset.options``) in the form, then ``changed()``. */

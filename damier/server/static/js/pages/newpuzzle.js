@@ -127,6 +127,7 @@ function idPanel(entry, mod, values) {
   const check = h("p", { class: "muted small", id: "puzzle-id-check", "data-testid": "puzzle-id-check" },
     "Paste the id a friend shared (the game page shows each puzzle's).");
   const picture = h("div", { class: "preview-board id-board", hidden: true });
+  // "Play it" only for an id the server has read as a puzzle: disabled while an id is checked or not one
   const play = h("button", { type: "submit", class: "btn", "data-testid": "puzzle-id-play", disabled: true }, icon("play"), "Play it");
   let seq = 0;
   let timer = null;
@@ -134,12 +135,14 @@ function idPanel(entry, mod, values) {
     clearTimeout(timer);
     const text = input.value.trim();
     const mine = ++seq;
-    play.disabled = !text;
+    play.disabled = true;
+    delete check.dataset.valid;
     if (!text) {
       picture.hidden = true;
       check.textContent = "Paste the id a friend shared (the game page shows each puzzle's).";
       return;
     }
+    check.textContent = "Checking the id…";
     timer = setTimeout(async () => {
       try {
         const found = await api.position(entry.name, { ...values }, text);
@@ -148,6 +151,7 @@ function idPanel(entry, mod, values) {
         picture.hidden = false;
         check.textContent = "A puzzle: play it.";
         check.dataset.valid = "true";
+        play.disabled = false;
       } catch (err) {
         if (mine !== seq) return;
         picture.hidden = true;
@@ -162,7 +166,7 @@ function idPanel(entry, mod, values) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = input.value.trim();
-    if (text) busy(play, () => startPuzzle(entry, { options: { ...values }, puzzle: text }));
+    if (text && !play.disabled) busy(play, () => startPuzzle(entry, { options: { ...values }, puzzle: text }));
   });
   return h("section", { class: "panel puzzle-choice", "aria-labelledby": "id-title" },
     h("h2", { id: "id-title" }, "A puzzle by its id"),

@@ -54,8 +54,10 @@ export function describeOptions(options = {}) {
   const parts = [];
   const board = String(options.board ?? "A");
   parts.push(board === "A" || board === "B" ? `Side ${board}` : board === "random" ? "Random board" : `Board ${board}`);
-  const difficulty = Number(options.difficulty ?? 0);
-  parts.push(difficulty > 0 ? `${difficulty} move${difficulty === 1 ? "" : "s"}` : "any length");
+  if (options.difficulty !== undefined) { // not given: not said (a puzzle in play keeps its length a hint)
+    const difficulty = Number(options.difficulty);
+    parts.push(difficulty > 0 ? `${difficulty} move${difficulty === 1 ? "" : "s"}` : "any length");
+  }
   if (options.expert) parts.push(options.waypoint_pass ? "expert (passing counts)" : "expert");
   if (options.reroll_short) parts.push("no 1–2 move targets");
   return parts.join(" · ");

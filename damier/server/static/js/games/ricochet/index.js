@@ -57,8 +57,10 @@ export function describeOptions(options = {}) {
   const parts = [];
   const board = String(options.board ?? "random");
   parts.push(board === "random" ? "Random board" : `Board ${board}`);
-  const difficulty = Number(options.difficulty ?? 0);
-  parts.push(difficulty > 0 ? `${difficulty} move${difficulty === 1 ? "" : "s"}` : "any length");
+  if (options.difficulty !== undefined) { // not given: not said (a puzzle in play keeps its length a hint)
+    const difficulty = Number(options.difficulty);
+    parts.push(difficulty > 0 ? `${difficulty} move${difficulty === 1 ? "" : "s"}` : "any length");
+  }
   if (options.silver) parts.push("silver robot");
   if (options.transparent) parts.push("transparent robot");
   if (options.ricochet === "if_trivial") parts.push("ricochet if trivial");

@@ -97,8 +97,9 @@ export async function draw(page, action) {
   }
 }
 
-/** Ask once per local seat, and keep each new token for the seat the server reports. */
-export async function rematch(page, button) {
+/** Ask once per local seat, and keep each new token for the seat the server reports; `board`: "same" (the game's
+ * board again) or "new" (a new board drawn from a new seed). */
+export async function rematch(page, button, board = "same") {
   const local = page.localSeats();
   if (!local.length) return;
   const primary = seats.get(page.id).primary;
@@ -108,7 +109,7 @@ export async function rematch(page, button) {
     const tokens = {};
     let newPrimary = null;
     for (const seat of local) {
-      const answer = await api.rematch(page.id, seats.token(page.id, seat));
+      const answer = await api.rematch(page.id, seats.token(page.id, seat), board);
       newId = answer.id;
       const { seat: newSeat } = await seatOfToken(answer.id, answer.token);
       const key = newSeat === null ? seat : newSeat;

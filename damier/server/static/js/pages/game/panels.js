@@ -60,6 +60,18 @@ function playedWords(view, local) {
   return `${local.includes(last.player) && local.length === 1 ? "You" : seatName(view, last.player)} played ${last.move}`;
 }
 
+/** " · board 1234" after the options of a game whose board was drawn from a seed (the view's `seed`; not a game
+ * from a position of its own): the number to copy, a link to the new-game form with this board and these options,
+ * to play it again or send it. */
+export function boardSeed(view) {
+  if (view.seed === null || view.seed === undefined || view.start) return null;
+  const options = encodeURIComponent(JSON.stringify(view.options || {}));
+  return [" · ", h("a", {
+    class: "board-seed", "data-testid": "board-seed", href: `#/new/${encodeURIComponent(view.game)}?seed=${view.seed}&options=${options}`,
+    title: "This board's number: the link opens a new game on it (send it to play the same board elsewhere)",
+  }, `board ${view.seed}`)];
+}
+
 export function renderBanner(page, view) {
   const el = page.el;
   if (!view.result) {
@@ -72,11 +84,20 @@ export function renderBanner(page, view) {
   const actions = h("div", { class: "result-actions" });
   const puzzle = isPuzzle(view);
   if (local.length) {
-    const again = puzzle ? "Try it again" : "Rematch";
+    // a board drawn from a seed: the rematch on the same board (each player has played it from each side) or a new
+    // one; once a rematch is made, the others join it
+    const seeded = !puzzle && !view.rematch && view.seed !== null && view.seed !== undefined && !view.start;
+    const again = puzzle ? "Try it again" : seeded ? "Rematch, same board" : "Rematch";
     const rematch = h("button", { type: "button", class: "btn primary", "data-testid": "btn-rematch" },
       icon("repeat"), view.rematch ? `Join the ${puzzle ? "new try" : "rematch"}` : again);
-    rematch.addEventListener("click", () => page.rematch(rematch));
+    rematch.addEventListener("click", () => page.rematch(rematch, "same"));
     actions.append(rematch);
+    if (seeded) {
+      const fresh = h("button", { type: "button", class: "btn", "data-testid": "btn-rematch-new" },
+        icon("repeat"), "Rematch, new board");
+      fresh.addEventListener("click", () => page.rematch(fresh, "new"));
+      actions.append(fresh);
+    }
   } else if (view.rematch) {
     const rid = typeof view.rematch === "string" ? view.rematch : view.rematch.id;
     if (rid) actions.append(h("a", { class: "btn primary", href: `#/game/${encodeURIComponent(rid)}` }, icon("eye"), "Watch the rematch"));

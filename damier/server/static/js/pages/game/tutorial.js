@@ -1,8 +1,9 @@
 // The first-game tutorial: a few steps a game declares (the `tutorial` of its How to play page, from the server),
 // each pointing at part of the board. It opens on the first game page of that game this browser plays a seat of
-// (remembered in localStorage under damier.tutorial.<game>), never blocks the board (the card sits beside it and
-// the rings let clicks through), closes with its × button, Done or Escape, and is reopened from the How to play
-// page. No game is named here: the steps and what they point at come from the game's declaration.
+// (remembered in localStorage under damier.tutorial.<game>), never blocks the board or the buttons (the card sits
+// beside the board, or under the buttons on a narrow screen, and the rings let clicks through), closes with its ×
+// button, Done or Escape, and when the game ends, and is reopened from the How to play page. No game is named here:
+// the steps and what they point at come from the game's declaration.
 
 import { h, icon, replace } from "../../dom.js";
 
@@ -28,8 +29,8 @@ export function markTutorial(game, seen = true) {
 
 export class Tutorial {
   /** `board`: the board's container; `steps`: [{title, text, point}]; `seats`: {you, opponent} for the points;
-   * `host`: where the card goes (the game page's side column: beside the board on a wide screen; on a narrow one the
-   * card is fixed at the bottom of the screen). */
+   * `host`: where the card goes (the game page's side column: beside the board on a wide screen, under the board and
+   * its buttons on a narrow one). */
   constructor(board, game, steps, seats, host = document.body) {
     this.board = board;
     this.host = host;
@@ -68,8 +69,10 @@ export class Tutorial {
       addEventListener("scroll", this.onMove, { passive: true });
       this.timer = setInterval(() => this.place(), FOLLOW_MS);
     }
+    const opening = !this.card.dataset.step;
     this.index = Math.max(0, Math.min(index, this.steps.length - 1));
     this.draw();
+    if (opening) this.card.scrollIntoView({ block: "nearest" }); // under the buttons of a phone: brought into sight
     if (focus) this.card.querySelector("[data-testid='tutorial-next']")?.focus({ preventScroll: true });
   }
 
