@@ -42,6 +42,7 @@ from damier.core.game import (
     resignation,
     solved,
     timeout,
+    unfinished,
 )
 from damier.core.record import Record
 from damier.core.registry import EngineInfo, GameInfo
@@ -80,6 +81,7 @@ __all__ = [
     "solved",
     "state_from_json",
     "timeout",
+    "unfinished",
 ]
 
 register_builtin_games()

@@ -76,6 +76,8 @@ class Termination(enum.Enum):
     ABORTED = "aborted"
     #: a player left a game under way, and another claimed the win or a draw
     ABANDONMENT = "abandonment"
+    #: nobody moved for so long that the game was ended unfinished: nobody wins or loses
+    UNFINISHED = "unfinished"
     #: a result written before damier recorded why games end
     UNKNOWN = "unknown"
 
@@ -108,7 +110,8 @@ class Outcome:
         """Whether the game ended outside its rules (resignation, agreement, forfeit): a replay of its moves does
         not reach this result."""
         return self.termination in (Termination.RESIGNATION, Termination.AGREEMENT, Termination.FORFEIT,
-                                    Termination.TIME, Termination.ABORTED, Termination.ABANDONMENT)
+                                    Termination.TIME, Termination.ABORTED, Termination.ABANDONMENT,
+                                    Termination.UNFINISHED)
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {"winner": self.winner, "returns": list(self.returns), "reason": self.reason,
@@ -243,6 +246,18 @@ def aborted(state: State, cause: str) -> Outcome:
     count = state.game.num_players
     return Outcome(winner=None, returns=(0.0,) * count, reason=cause,
                    termination=Termination.ABORTED)
+
+
+def unfinished(state: State, cause: str) -> Outcome:
+    """The result of a game left alone so long that it was ended where it stood (``cause``, the reason in words):
+    nobody wins or loses.
+
+    >>> import damier
+    >>> unfinished(damier.load("khet").new_state(), "no move for 3 days").termination.value
+    'unfinished'
+    """
+    count = state.game.num_players
+    return Outcome(winner=None, returns=(0.0,) * count, reason=cause, termination=Termination.UNFINISHED)
 
 
 def abandonment(state: State, gone: Collection[int], claimant: int, draw: bool = False) -> Outcome:

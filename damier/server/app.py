@@ -33,7 +33,9 @@ from damier.core.howto import page as howto_page
 from damier.server import analysis, api_docs, secret
 from damier.server.computer import ComputerPool
 from damier.server.guards import BodyGuard, SecurityHeaders
+from damier.server.identity import IdentityError, address_group
 from damier.server.limits import ClientLimits, Limits
+from damier.server.players import Players
 from damier.server.rooms import (
     Arcade,
     Conflict,
@@ -52,6 +54,7 @@ from damier.server.rooms import (
     commands,
     creation,
     encode,
+    idle,
     presence,
     puzzles,
     race_commands,
@@ -61,6 +64,7 @@ from damier.server.rooms import (
     views,
 )
 from damier.server.rooms.race_log import MAX_CLAIM
+from damier.server.routes import players as players_routes
 from damier.server.storage import Storage
 
 log = logging.getLogger("damier.server")
@@ -221,8 +225,14 @@ class DemonstrateBody(BaseModel):
 
 
 def address(request: Request) -> str:
-    """The client's address, which the limits count by."""
-    return request.client.host if request.client is not None else "unknown"
+    """The client's address group (``identity.address_group``: an IPv6 client by its /64), which the limits count
+    by."""
+    return address_group(request.client.host if request.client is not None else "unknown")
+
+
+def players_of(connection: Request | WebSocket) -> Players:
+    players: Players = connection.app.state.players
+    return players
 
 
 def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
@@ -258,6 +268,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         pool.warm_up()
         arcade = Arcade(storage, pool, key)
         app.state.arcade = arcade
+        app.state.players = Players(storage, key)
         app.state.analyses = analysis.Analyses(pool, client_limits, analysis_seconds)
         resumed = await turns.resume(arcade)
         if resumed:
@@ -292,6 +303,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     app = FastAPI(title="damier arcade", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Play damier's games in the browser, against the computer or online.")
     api_docs.mount(app)
+    app.include_router(players_routes.router)
     app.add_middleware(BodyGuard, limit=MAX_BODY_BYTES, seconds=BODY_SECONDS)
     app.add_middleware(SecurityHeaders)
 
@@ -303,7 +315,15 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     async def room_error(_request: Request, exc: RoomError) -> JSONResponse:
         status = status_of(exc)
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany) else None
-        return JSONResponse({"error": exc.message, "status": status}, status, headers=headers)
+        details = exc.details if isinstance(exc, TooMany) else {}
+        return JSONResponse({"error": exc.message, "status": status, **details}, status, headers=headers)
+
+    @app.exception_handler(IdentityError)
+    async def identity_error(_request: Request, exc: IdentityError) -> JSONResponse:
+        response = JSONResponse({"error": exc.message, "status": exc.status}, exc.status)
+        if exc.status == 401:  # a cookie that cannot be taken goes: the next game gives a new identity
+            Players.forget_cookie(response)
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -388,27 +408,37 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return await asyncio.shield(pages[info.name])
 
     @app.post("/api/games", status_code=201, summary="Create a game; returns one secret token per human seat")
-    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+    async def create_game(body: CreateGame, request: Request, response: Response) -> dict[str, Any]:
         arcade = arcade_of(request)
         client = address(request)
+        owner = players_of(request).ensure(request, response)
         computer = any(s.kind == "computer" for s in body.seats)
-        with client_limits.creating_computer_game(client) if computer else contextlib.nullcontext():
-            if computer:
-                going_on = 0
-                for game_id in client_limits.computer_games.get(client, []):
-                    with contextlib.suppress(RoomError):
-                        going_on += (await arcade.room(game_id)).active
-                client_limits.check_computer_games(client, going_on)
+        async with admitting(request, client, owner, computer):
             client_limits.new_game(client)
             room, tokens = await creation.create(arcade, body.game, dict(body.options),
                                                  [s.model_dump() for s in body.seats], body.seed, body.start,
-                                                 hints_on=body.hints, clock=body.clock)
-            if computer:
-                client_limits.add_computer_game(client, room.id)
-                room.client = client  # its computer's jobs share this address's turn in the pool
+                                                 hints_on=body.hints, clock=body.clock, owner=owner, client=client)
         first_human = min(tokens) if tokens else None
+        if first_human is not None:
+            await players_of(request).hold(owner, "game", room.id, first_human)
         return {"id": room.id, "tokens": {str(k): v for k, v in tokens.items()},
                 "state": views.view(room, first_human)}
+
+    @contextlib.asynccontextmanager
+    async def admitting(request: Request, client: str, owner: str | None, computer: bool) -> AsyncIterator[None]:
+        """A new game with a computer seat (``computer``) is admitted while ``client`` (or ``owner``) has fewer
+        than its limit going on: moved in the last ``idle.ADJOURN_MINUTES`` (older ones are adjourned); the refusal
+        names and links the games that hold the limit. Counted while the block runs (creations at once)."""
+        if not computer:
+            yield
+            return
+        with client_limits.creating_computer_game(client):
+            since = idle.iso_before(idle.ADJOURN_MINUTES * 60, time.time())
+            held = await asyncio.to_thread(arcade_of(request).storage.computer_games_of, client, owner, since)
+            client_limits.check_computer_games(client, [
+                {"id": game_id, "game": name, "title": registry.info(name).title, "url": f"/#/game/{game_id}"}
+                for game_id, name in held])
+            yield
 
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
     async def position(body: PositionBody) -> dict[str, Any]:
@@ -468,17 +498,24 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return analyses_of(request).stop(analysis_id).view()
 
     @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
-    async def read_game(game_id: str, request: Request,
+    async def read_game(game_id: str, request: Request, response: Response,
                         x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return seat_view(arcade, await arcade.room(game_id), x_seat_token)
+        room = await arcade.room(game_id)
+        seat = arcade.seat_of(room, x_seat_token)
+        if seat is not None and room.active:  # a player opening the game (an invitation): it is theirs to list
+            await players_of(request).hold(players_of(request).ensure(request, response), "game", room.id, seat)
+        return views.view(room, seat, spectator=seat is None)
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move (notation) for the seat of the token")
     async def play_move(game_id: str, body: MoveBody, request: Request,
                         x_seat_token: SeatToken = None) -> dict[str, Any]:
         arcade = arcade_of(request)
-        return seat_view(arcade, await commands.move(arcade, game_id, x_seat_token, body.move, body.version),
-                         x_seat_token)
+        room = await commands.move(arcade, game_id, x_seat_token, body.move, body.version)
+        seat = arcade.seat_of(room, x_seat_token)
+        if seat is not None:
+            await players_of(request).hold(players_of(request).identify(request), "game", room.id, seat)
+        return views.view(room, seat, spectator=seat is None)
 
     @app.post("/api/games/{game_id}/undo", summary="Take back your last move, and the replies after it (between "
                                                    "people: ask, or accept the takeback another asked); all=true "
@@ -533,12 +570,23 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             return await turns.hint(arcade_of(request), game_id, x_seat_token, level, client)
 
     @app.post("/api/games/{game_id}/rematch", summary="The same game again, seats swapped")
-    async def rematch(game_id: str, request: Request, x_seat_token: SeatToken = None,
+    async def rematch(game_id: str, request: Request, response: Response, x_seat_token: SeatToken = None,
                       board: Annotated[Literal["same", "new"], Query(
                           description="same: the game's board again (the default); new: a new board drawn from a "
                                       "new seed (games with a seeded setup)")] = "same") -> dict[str, Any]:
-        client_limits.new_game(address(request))
-        room, token = await commands.rematch(arcade_of(request), game_id, x_seat_token, board)
+        client = address(request)
+        owner = players_of(request).ensure(request, response)
+        arcade = arcade_of(request)
+        old = await arcade.room(game_id)
+        fresh = old.row.rematch is None  # the first to ask creates it: counted in that address's limits
+        computer = fresh and any(seat.kind == "computer" for seat in old.row.seats)
+        async with admitting(request, client, owner, computer):
+            if fresh:
+                client_limits.new_game(client)
+            room, token = await commands.rematch(arcade, game_id, x_seat_token, board, owner=owner, client=client)
+        seat = arcade.seat_of(room, token)
+        if seat is not None:
+            await players_of(request).hold(owner, "game", room.id, seat)
         return {"id": room.id, "token": token, "seed": room.row.seed if room.game.info.seeded_setup else None}
 
     @app.get("/api/games/{game_id}/record", summary="The game record (JSON)")
@@ -579,13 +627,15 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     # ----- solo puzzles -------------------------------------------------------------------------------------
     @app.post("/api/puzzles", status_code=201,
               summary="A solo puzzle: drawn by the options (difficulty), read from a puzzle id, or the daily one")
-    async def create_puzzle(body: CreatePuzzle, request: Request) -> dict[str, Any]:
+    async def create_puzzle(body: CreatePuzzle, request: Request, response: Response) -> dict[str, Any]:
         day = None
         if body.daily is not False:
             day = puzzles.day_of(None if body.daily is True else str(body.daily)[:40])
+        owner = players_of(request).ensure(request, response)
         client_limits.new_game(address(request))
         room, token = await puzzles.create(arcade_of(request), body.game, dict(body.options), body.puzzle,
                                            body.seed, day)
+        await players_of(request).hold(owner, "game", room.id, 0)
         return {"id": room.id, "token": token, "state": views.view(room, 0)}
 
     @app.get("/api/puzzles/{game}/daily", summary="The puzzle of the day (UTC), the same for everyone")
@@ -595,16 +645,20 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     # ----- race rooms ---------------------------------------------------------------------------------------
     @app.post("/api/races", status_code=201, summary="Create a race room on a puzzle game; you are its host")
-    async def create_race(body: CreateRace, request: Request) -> dict[str, Any]:
+    async def create_race(body: CreateRace, request: Request, response: Response) -> dict[str, Any]:
         arcade = arcade_of(request)
+        owner = players_of(request).ensure(request, response)
         client_limits.new_game(address(request))
         room, token = await race_commands.create(arcade, body.game, dict(body.options), dict(body.settings),
                                                  body.name)
+        await players_of(request).hold(owner, "race", room.id, 0)
         return {"id": room.id, "seat": 0, "token": token, "state": race_views.view(room, 0)}
 
     @app.post("/api/races/{race_id}/join", status_code=201, summary="Join a race with a name; returns your token")
-    async def join_race(race_id: str, body: JoinRace, request: Request) -> dict[str, Any]:
+    async def join_race(race_id: str, body: JoinRace, request: Request, response: Response) -> dict[str, Any]:
+        owner = players_of(request).ensure(request, response)
         room, seat, token = await race_commands.join(arcade_of(request), race_id, body.name)
+        await players_of(request).hold(owner, "race", room.id, seat)
         return {"id": room.id, "seat": seat, "token": token, "state": race_views.view(room, seat)}
 
     @app.get("/api/races/{race_id}", summary="The race as its players and watchers see it")
@@ -650,7 +704,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             await websocket.close(code=4404, reason=exc.message[:120])
             return
         await _watch(websocket, lambda: arcade.room(game_id),
-                     lambda text, watcher: _socket_message(arcade, game_id, text, watcher))
+                     lambda text, watcher: _socket_message(arcade, game_id, text, watcher, websocket))
 
     @app.websocket("/api/races/{race_id}/ws")
     @app.websocket("/ws/races/{race_id}")
@@ -798,7 +852,8 @@ async def _race_message(arcade: Arcade, race_id: str, text: str) -> dict[str, An
     return None
 
 
-async def _socket_message(arcade: Arcade, game_id: str, text: str, watcher: Watcher) -> dict[str, Any] | None:
+async def _socket_message(arcade: Arcade, game_id: str, text: str, watcher: Watcher,
+                          websocket: WebSocket) -> dict[str, Any] | None:
     """Handle ``{"type": "move", "move", "version", "token"}``, ``{"type": "hello", "token", "away"?}`` (this
     socket plays the token's seat; ``away``: its page is hidden) or ``{"type": "ping"}``; the reply, if any (a
     move's success is the state every watcher receives, a hello's the ``presence`` message)."""
@@ -819,6 +874,8 @@ async def _socket_message(arcade: Arcade, game_id: str, text: str, watcher: Watc
             seat = arcade.require_seat(room, token)
             room.present(watcher, seat, away)
             await commands.arrive(arcade, room, seat)
+            with contextlib.suppress(IdentityError):  # a socket with a bad cookie plays all the same
+                await players_of(websocket).hold(players_of(websocket).identify(websocket), "game", room.id, seat)
         except RoomError as exc:
             return _error(status_of(exc), exc.message)
         return None

@@ -1,9 +1,10 @@
-"""What one client (one address) may ask of the arcade: new games a minute, games with a computer seat going on
-at once, hints and analyses being computed at once. Past a limit the answer is 429 with ``Retry-After``, and
-nothing is done.
+"""What one client (one address group: an IPv4 address, an IPv6 /64) may ask of the arcade: new games a minute,
+games with a computer seat going on at once (moved in the last ``ADJOURN_MINUTES``: the games are looked up in the
+database, where each game keeps the address and the identity that created it), hints and analyses being computed
+at once. Past a limit the answer is 429 with ``Retry-After``, and nothing is done.
 
 The address is the connection's (behind a reverse proxy, run uvicorn's proxy headers so that it is the
-client's, not the proxy's). What the limits remember is in memory, for this server process.
+client's, not the proxy's). The rates and the work in flight are counted in memory, for this server process.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, fields, replace
 from typing import TypeVar
 
 from damier.server.rooms.errors import TooMany
+from damier.server.rooms.idle import ADJOURN_MINUTES
 
 V = TypeVar("V")
 
@@ -58,8 +60,6 @@ class ClientLimits:
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when counted
         self._hints: dict[str, int] = {}
         self._creating: dict[str, int] = {}
-        #: per address, the ids of the games with a computer seat it created (those still going on count)
-        self.computer_games: OrderedDict[str, list[str]] = OrderedDict()
 
     def new_game(self, address: str) -> None:
         """Count a new game of ``address``; ``TooMany`` (nothing counted) past ``new_games`` a minute."""
@@ -73,13 +73,17 @@ class ClientLimits:
                           math.ceil((1.0 - tokens) / rate))
         self._remember(self._buckets, address, (tokens - 1.0, now))
 
-    def check_computer_games(self, address: str, going_on: int) -> None:
-        """``TooMany`` when ``address`` already has ``going_on`` games with a computer seat (and those others are
-        creating now) at its limit; call it inside ``creating_computer_game``."""
-        going_on += max(0, self._creating.get(address, 0) - 1)
+    def check_computer_games(self, address: str, holding: list[dict[str, str]]) -> None:
+        """``TooMany`` naming the games that hold the limit when ``address`` (or the identity asking) already has
+        ``holding`` games with a computer seat going on (moved in the last ``ADJOURN_MINUTES``; an older one is
+        adjourned and does not count), with those being created now, at its limit; call it inside
+        ``creating_computer_game``."""
+        going_on = len(holding) + max(0, self._creating.get(address, 0) - 1)
         if going_on >= self.limits.computer_games:
-            raise TooMany(f"you have {going_on} games with a computer seat going on, the most at once; finish or "
-                          "resign one first", 30)
+            titles = ", ".join(f"{game['title']} {game['id']}" for game in holding) or "games being created"
+            raise TooMany(f"you have {going_on} games with a computer seat going on, the most at once ({titles}); "
+                          f"finish or resign one first, or leave one for {ADJOURN_MINUTES} minutes (it is then "
+                          "adjourned: it waits for you and does not count)", 30, games=holding)
 
     @contextlib.contextmanager
     def creating_computer_game(self, address: str) -> Iterator[None]:
@@ -87,10 +91,6 @@ class ClientLimits:
         cannot all pass the check before any is counted)."""
         with _counted(self._creating, address):
             yield
-
-    def add_computer_game(self, address: str, game_id: str) -> None:
-        games = self.computer_games.pop(address, [])
-        self._remember(self.computer_games, address, [*games, game_id][-4 * self.limits.computer_games:])
 
     @contextlib.contextmanager
     def hint(self, address: str) -> Iterator[None]:

@@ -80,6 +80,8 @@ games = Table(
     Column("hints_on", Integer, nullable=False, default=0),
     Column("clock", Text, nullable=True),
     Column("flag_at", Float, nullable=True),
+    Column("owner", String(64), nullable=True),
+    Column("client", String(64), nullable=True),
 )
 seats = Table(
     "seats",
@@ -126,6 +128,39 @@ race_events = Table(
     Column("seat", Integer, nullable=True),
     Column("data", Text, nullable=False),
     Column("at", String(40), nullable=False),
+)
+
+
+identity_seats = Table(
+    "identity_seats",
+    metadata,
+    Column("identity", String(64), primary_key=True),
+    Column("kind", String(8), primary_key=True),
+    Column("room_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("at", String(40), nullable=False),
+)
+transfers = Table(
+    "transfers",
+    metadata,
+    Column("code", String(64), primary_key=True),
+    Column("identity", String(64), nullable=False),
+    Column("expires", Float, nullable=False),
+)
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("clock", Text, nullable=True),
+    Column("side", String(8), nullable=False),
+    Column("owner", String(64), nullable=False),
+    Column("client", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("game_id", String(32), nullable=True),
+    Column("created_at", String(40), nullable=False),
+    Column("alive_until", Float, nullable=False),
 )
 
 
@@ -190,9 +225,35 @@ def _migration_5(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_games_flag_at ON games (flag_at)"))
 
 
+def _migration_6(conn: Connection) -> None:
+    """Players and the lobby: who created a game (``owner``, an anonymous identity, and ``client``, the address
+    group it came from: its computer's share of the pool and its creator's limits follow it through restarts); the
+    seats each identity holds (``identity_seats``), the one-time links that carry an identity to another device
+    (``transfers``, by the hash of their code), and the lobby's open seeks (``seeks``; frozen here too)."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN owner VARCHAR(64)"))
+    conn.execute(text("ALTER TABLE games ADD COLUMN client VARCHAR(64)"))
+    conn.execute(text("CREATE INDEX ix_games_status_updated ON games (status, updated_at)"))
+    conn.execute(text("CREATE INDEX ix_games_client ON games (client)"))
+    conn.execute(text("CREATE INDEX ix_games_owner ON games (owner)"))
+    frozen = MetaData()
+    Table("identity_seats", frozen, Column("identity", String(64), primary_key=True),
+          Column("kind", String(8), primary_key=True), Column("room_id", String(32), primary_key=True),
+          Column("seat", Integer, primary_key=True), Column("at", String(40), nullable=False))
+    Table("transfers", frozen, Column("code", String(64), primary_key=True),
+          Column("identity", String(64), nullable=False), Column("expires", Float, nullable=False))
+    Table("seeks", frozen, Column("id", String(32), primary_key=True), Column("game", String(40), nullable=False),
+          Column("options", Text, nullable=False), Column("clock", Text, nullable=True),
+          Column("side", String(8), nullable=False), Column("owner", String(64), nullable=False),
+          Column("client", String(64), nullable=False), Column("status", String(16), nullable=False),
+          Column("game_id", String(32), nullable=True), Column("created_at", String(40), nullable=False),
+          Column("alive_until", Float, nullable=False))
+    frozen.create_all(conn)
+    conn.execute(text("CREATE INDEX ix_seeks_status ON seeks (status, alive_until)"))
+
+
 #: Migrations in order; ``MIGRATIONS[i]`` upgrades a database from version ``i`` to ``i + 1``.
 MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3, _migration_4,
-                                                  _migration_5]
+                                                  _migration_5, _migration_6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -234,6 +295,9 @@ class GameRow:
     #: the time control and the clocks (``rooms.clocks``: minutes, increment, remaining ms per seat, since when
     #: the running one runs), None for a game without clocks
     clock: dict[str, Any] | None = None
+    #: the anonymous identity that created the game, and the address group it came from (None: not known)
+    owner: str | None = None
+    client: str | None = None
 
 
 @dataclass
@@ -511,7 +575,7 @@ class Storage:
                 status=row.status, result=json.dumps(row.result) if row.result else None, draw_offer=None,
                 undo_request="[]", rematch=None, created_at=row.created_at, updated_at=row.updated_at,
                 finished_at=row.finished_at, hints=row.hints, hints_on=int(row.hints_on),
-                clock=_dump(row.clock), flag_at=flag_time(row.clock, row.status),
+                clock=_dump(row.clock), flag_at=flag_time(row.clock, row.status), owner=row.owner, client=row.client,
             ))
             for seat in row.seats:
                 conn.execute(insert(seats).values(game_id=row.id, idx=seat.index, kind=seat.kind, level=seat.level))
@@ -537,7 +601,7 @@ class Storage:
                 seats=[SeatRow(s["idx"], s["kind"], s["level"]) for s in seat_rows],
                 moves=[(m, p) for m, p in move_rows], finished_at=g["finished_at"], hints=int(g["hints"] or 0),
                 revision=int(g["revision"]), hints_on=bool(g["hints_on"]),
-                clock=json.loads(g["clock"]) if g["clock"] else None,
+                clock=json.loads(g["clock"]) if g["clock"] else None, owner=g["owner"], client=g["client"],
             )
 
     def active_game_ids(self, with_computer: bool = False) -> list[str]:
@@ -546,6 +610,25 @@ class Storage:
         if with_computer:
             has_computer = select(seats.c.game_id).where(seats.c.kind == "computer")
             query = query.where(games.c.id.in_(has_computer))
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
+    def computer_games_of(self, client: str, owner: str | None, since: str, limit: int = 20) -> list[tuple[str, str]]:
+        """The games with a computer seat going on that the address group ``client`` or the identity ``owner``
+        created, moved (changed) since ``since`` (ISO), the most recent first: (id, game name) pairs."""
+        has_computer = select(seats.c.game_id).where(seats.c.kind == "computer")
+        whose = games.c.client == client if owner is None else (games.c.client == client) | (games.c.owner == owner)
+        query = (select(games.c.id, games.c.game)
+                 .where(games.c.status == "active", games.c.updated_at >= since, whose,
+                        games.c.id.in_(has_computer))
+                 .order_by(games.c.updated_at.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            return [(r[0], r[1]) for r in conn.execute(query)]
+
+    def idle_games(self, before: str, limit: int) -> list[str]:
+        """Games going on whose last change is older than ``before`` (ISO): left unfinished, to be ended."""
+        query = (select(games.c.id).where(games.c.status == "active", games.c.updated_at < before)
+                 .order_by(games.c.updated_at).limit(limit))
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 

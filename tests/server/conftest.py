@@ -56,10 +56,11 @@ def warm_kernels() -> None:
 class ServerProcess:
     """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database."""
 
-    def __init__(self, db: str, log: Path) -> None:
+    def __init__(self, db: str, log: Path, limits: str = GENEROUS_TEXT) -> None:
         self.db = db
         self.port = free_port()
         self.log = log
+        self.limits = limits
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -71,7 +72,7 @@ class ServerProcess:
         handle = open(self.log, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "damier.cli", "serve", "--port", str(self.port), "--db", self.db,
-             "--workers", "1", "--limits", GENEROUS_TEXT],
+             "--workers", "1", "--limits", self.limits],
             stdout=handle, stderr=subprocess.STDOUT, env=dict(os.environ),
         )
         deadline = time.monotonic() + 60

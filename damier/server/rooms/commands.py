@@ -181,11 +181,13 @@ async def draw(arcade: Arcade, game_id: str, token: str | None, action: str,
 REMATCH_BOARDS = ("same", "new")
 
 
-async def rematch(arcade: Arcade, game_id: str, token: str | None, board: str = "same") -> tuple[GameRoom, str]:
+async def rematch(arcade: Arcade, game_id: str, token: str | None, board: str = "same", owner: str | None = None,
+                  client: str | None = None) -> tuple[GameRoom, str]:
     """The same game again with the seats shifted by one (created once, by whichever seat asks first: the others
     join it whatever they ask); the new room and the token of the asker's new seat, with the same time control.
     ``board``: ``same`` begins from the same position (a seeded setup from the same seed; a puzzle's rematch is
-    the same puzzle), ``new`` from a new seed (for a game with a seeded setup only)."""
+    the same puzzle), ``new`` from a new seed (for a game with a seeded setup only). ``owner`` and ``client``: the
+    identity and address group asking (``creation.create``: the new game is theirs)."""
     shift = 1
     if board not in REMATCH_BOARDS:
         raise Invalid(f"board must be {' or '.join(map(repr, REMATCH_BOARDS))}, not {board!r}")
@@ -201,7 +203,8 @@ async def rematch(arcade: Arcade, game_id: str, token: str | None, board: str = 
             clock = room.row.clock
             control = {"minutes": clock["minutes"], "increment": clock["increment"]} if clock else None
             new_room, _ = await creation.create(arcade, room.game.name, dict(room.game.options), seat_specs, seed,
-                                                start, hints_on=room.row.hints_on, clock=control)
+                                                start, hints_on=room.row.hints_on, clock=control, owner=owner,
+                                                client=client)
             await update(arcade, room, rematch=new_room.id)
         new_id = room.row.rematch
     assert new_id is not None

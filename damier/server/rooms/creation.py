@@ -111,13 +111,28 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
 
 async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
                  seed: int | None, start: str | None = None, hints_on: bool = False,
-                 clock: dict[str, Any] | None = None) -> tuple[GameRoom, dict[int, str]]:
+                 clock: dict[str, Any] | None = None, owner: str | None = None,
+                 client: str | None = None) -> tuple[GameRoom, dict[int, str]]:
     """A new game and the token of each human seat; ``start`` is a position in the game's notation to begin
     from (None: its usual start). A game whose usual start is drawn from a seed (``GameInfo.seeded_setup``: a
     board, a puzzle) gets a new one from its usual start when ``seed`` is None (``game_seed``). ``hints_on``: a
     casual game where people may ask for hints even when they play each other (``GameRoom.hints_allowed``).
     ``clock``: a time control ``{"minutes", "increment"}`` (``clocks.parse``), None for none; each seat's clock
-    runs from its first move on (``clocks``)."""
+    runs from its first move on (``clocks``). ``owner`` and ``client``: the identity and the address group that
+    create it, stored with it (its computer's jobs take that address's share of the pool from the first turn on,
+    through restarts). The rules' work (the first state, a seeded setup) runs off the event loop."""
+    room = await asyncio.to_thread(new_room, arcade, name, options, seat_specs, seed, start, hints_on, clock)
+    room.row.owner, room.row.client = owner, client
+    await asyncio.wrap_future(arcade.storage.create_game(room.row))
+    arcade.rooms.add(room)
+    clocks.arm(arcade, room)
+    turns.schedule(arcade, room)
+    return room, {seat: arcade.keys.token(room.id, seat) for seat in room.human_seats()}
+
+
+def new_room(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
+             seed: int | None, start: str | None, hints_on: bool, clock: dict[str, Any] | None) -> GameRoom:
+    """The room of a new game, not stored yet (``create``; in a thread: it plays the rules)."""
     game = load_game(name, options)
     control = clocks.parse(clock, game)
     seed = game_seed(game, start, seed)
@@ -131,12 +146,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     if control is not None:
         humans = [seat.index for seat in seats if seat.kind == "human"]
         row.clock = clocks.start(control, game.num_players, state.player, humans, arcade.now())
-    room = GameRoom(row, game, state)
-    await asyncio.wrap_future(arcade.storage.create_game(row))
-    arcade.rooms.add(room)
-    clocks.arm(arcade, room)
-    turns.schedule(arcade, room)
-    return room, {seat: arcade.keys.token(row.id, seat) for seat in room.human_seats()}
+    return GameRoom(row, game, state)
 
 
 async def import_record(arcade: Arcade, obj: Any) -> GameRoom:

@@ -40,6 +40,8 @@ class TooMany(RoomError):
     """A client asked more than its limit (``damier.server.limits``); ``retry_after`` seconds until it may ask
     again."""
 
-    def __init__(self, message: str, retry_after: int = 1) -> None:
+    def __init__(self, message: str, retry_after: int = 1, **details: object) -> None:
         super().__init__(message)
         self.retry_after = max(1, retry_after)
+        #: what else the answer says (the games that hold a limit, say), beside ``error`` and ``status``
+        self.details = details

@@ -30,9 +30,6 @@ class GameRoom(Room):
         self.hint_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
         #: a finished puzzle's optimal line from its start, once searched (``views.solution``)
         self.solution: list[str] | None = None
-        #: the address that created the game, while this server remembers it: its computer's jobs share that
-        #: address's turn in the computer pool (None: the game's own)
-        self.client: str | None = None
         #: the move list's marks (``State.move_marks``) of the moves in ``_marked``: kept, and extended as moves come
         self._marks: list[str] = []
         self._marked: list[tuple[str, int]] = []
@@ -66,6 +63,12 @@ class GameRoom(Room):
         return self._marks
 
     @property
+    def client(self) -> str | None:
+        """The address group that created the game (stored with it): its computer's jobs take that group's share
+        of the computer pool (None: a game stored before it was known takes its own)."""
+        return self.row.client
+
+    @property
     def active(self) -> bool:
         return self.row.status == "active"
 
@@ -87,9 +90,9 @@ class GameRoom(Room):
 
     @property
     def abortable(self) -> bool:
-        """Whether the game may still be aborted: it goes on, and some seat has not made its first move (lichess:
-        before both players have moved)."""
-        return self.active and len(self.moved_seats()) < self.game.num_players
+        """Whether the game may still be aborted: a game of two players or more goes on, and some seat has not made
+        its first move (lichess: before both players have moved). A puzzle is given up instead."""
+        return self.active and self.game.num_players > 1 and len(self.moved_seats()) < self.game.num_players
 
     def hints_allowed(self) -> bool:
         """Whether a person may ask for a hint: when every other seat is a computer's (a puzzle, a game against

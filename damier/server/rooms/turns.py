@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from damier.ai.spec import resolve, within
 from damier.server.computer import GRACE_SECONDS, Busy, Job, budget_seconds
-from damier.server.rooms import clocks
+from damier.server.rooms import clocks, idle
 from damier.server.rooms.errors import Conflict, Forbidden, Unavailable
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.moves import LEASE_MARGIN, commit
@@ -181,8 +181,9 @@ async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: s
 
 async def sweep(arcade: Arcade) -> None:
     """Forever, every ``SWEEP_SECONDS``: take over the computer turns whose lease ran out (the server thinking
-    them died, say): their rooms are loaded, which lets the computer think here; and end on time the games whose
-    clock fell while their room was not in memory (``clocks.sweep``)."""
+    them died, say): their rooms are loaded, which lets the computer think here; end on time the games whose
+    clock fell while their room was not in memory (``clocks.sweep``); and end the games left alone for days
+    (``idle.sweep``)."""
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
         try:
@@ -200,6 +201,12 @@ async def sweep(arcade: Arcade) -> None:
             raise
         except Exception:
             log.exception("ending the games whose clock fell out of memory failed")
+        try:
+            await idle.sweep(arcade)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("ending the games left alone failed")
 
 
 async def resume(arcade: Arcade) -> int:

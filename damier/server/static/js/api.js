@@ -66,6 +66,12 @@ export const api = {
     return howtoPromises.get(name);
   },
   createGame(body) { return request("POST", "/api/games", { body }); },
+  /** This browser's games and races under way (its identity cookie's): {games: [...], races: [...]}. */
+  me() { return request("GET", "/api/me"); },
+  /** A one-time link's code that carries this browser's identity to another device: {code, expires_in}. */
+  makeLink() { return request("POST", "/api/me/links"); },
+  /** Take the identity a link carries: {games, races} (404 used or unknown, 410 expired). */
+  takeLink(code) { return request("POST", "/api/me/take", { body: { code } }); },
   /** Check a position of `game` (null: the usual start, drawn from `seed` for a game with a seeded setup):
    * {position, player, legal_moves, board}, or an error; with `moves` (a line from it) also `boards`, the board after
    * each move. */

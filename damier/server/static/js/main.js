@@ -11,6 +11,7 @@ import * as editor from "./pages/editor.js";
 import * as race from "./pages/race.js";
 import * as howto from "./pages/howto.js";
 import * as analysis from "./pages/analysis.js";
+import * as me from "./pages/me.js";
 import * as notFound from "./pages/notfound.js";
 
 initTheme();
@@ -31,5 +32,6 @@ startRouter(document.getElementById("main"), [
   { pattern: "/howto/:game", page: howto, title: "How to play", nav: "home" },
   { pattern: "/analysis/:game", page: analysis, title: "Analysis" },
   { pattern: "/import", page: importPage, title: "Import a record", nav: "import" },
+  { pattern: "/me/:code", page: me, title: "Your games" },
   { pattern: "*", page: notFound, title: "Not found" },
 ]);

@@ -5,9 +5,11 @@ import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { startGame, startPuzzle, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { seatColour } from "../players.js";
+import { showYours } from "./home/yours.js";
 
 export async function mount(root) {
   const cards = h("div", { class: "cards", "aria-busy": "true" }, h("div", { class: "card skeleton" }));
+  const yoursBox = h("section", { class: "recent yours", hidden: true, "aria-labelledby": "yours-title" });
   const recentBox = h("section", { class: "recent", hidden: true, "aria-labelledby": "recent-title" });
   root.append(h("div", { class: "page home" },
     h("section", { class: "hero" },
@@ -15,6 +17,7 @@ export async function mount(root) {
       h("p", { class: "lead" },
         "Play against the computer, with friends on this device or by a link, "
         + "and replay every game move by move.")),
+    yoursBox,
     cards,
     recentBox,
     h("section", { class: "features", "aria-label": "What you can do" },
@@ -38,7 +41,13 @@ export async function mount(root) {
   const modules = await Promise.all(catalog.map((entry) => boardModule(entry)));
   replace(cards, catalog.map((entry, i) => gameCard(entry, modules[i])));
   cards.removeAttribute("aria-busy");
-  showRecent(recentBox, catalog, modules);
+  const describe = (game, options, start) => {
+    const mod = modules[catalog.findIndex((c) => c.name === game)];
+    return mod ? mod.describeOptions(options || {}, { start }) : "";
+  };
+  const refresh = async () => showRecent(recentBox, catalog, modules, await showYours(yoursBox, describe));
+  yoursBox.addEventListener("refresh", refresh);
+  await refresh();
 }
 
 function feature(name, title, text) {
@@ -118,12 +127,14 @@ function howtoLink(entry) {
     icon("hint"), "How to play");
 }
 
-async function showRecent(box, catalog, modules) {
-  const list = recent.list().slice(0, 6);
+/** The games this browser played lately (kept in localStorage), but for those listed under way (`listed`). */
+async function showRecent(box, catalog, modules, listed = new Set()) {
+  const list = recent.list().filter((g) => !listed.has(g.id)).slice(0, 6);
+  box.replaceChildren();
+  box.hidden = !list.length;
   if (!list.length) return;
   const items = h("ul", { class: "recent-list" });
   box.append(h("h2", { id: "recent-title" }, "Your recent games"), items);
-  box.hidden = false;
   for (const g of list) {
     const index = catalog.findIndex((c) => c.name === g.game);
     const entry = catalog[index];
