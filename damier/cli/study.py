@@ -123,7 +123,8 @@ def serve(
     """Start the browser arcade: play every game against the computer or online, watch, replay."""
     import uvicorn
 
-    from damier.server.app import MAX_WS_MESSAGE, create_app, open_secret
+    from damier.server import sockets
+    from damier.server.app import create_app, open_secret
     from damier.server.limits import Limits
     from damier.server.storage import Storage, StorageError, default_url, safe_url
 
@@ -144,7 +145,7 @@ def serve(
         raise fail(str(exc)) from None
     console.print(Text(f"damier arcade on http://{host}:{port}/  (database: {safe_url(url)})"))
     config = uvicorn.Config(create_app(url, workers, secret_file, client_limits), log_level="warning",
-                            ws_max_size=MAX_WS_MESSAGE)
+                            ws_max_size=sockets.MAX_WS_MESSAGE)
     try:
         uvicorn.Server(config).run(sockets=[listening])
     except KeyboardInterrupt:  # uvicorn stopped cleanly on Ctrl-C, then raises it again: say so, exit 130

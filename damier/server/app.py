@@ -12,11 +12,11 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -30,11 +30,12 @@ from damier.ai.analysis import kind as analysis_kind
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.core.howto import page as howto_page
-from damier.server import analysis, api_docs, secret
+from damier.server import analysis, api_docs, secret, sockets
 from damier.server.computer import ComputerPool
 from damier.server.guards import BodyGuard, SecurityHeaders
 from damier.server.identity import IdentityError, address_group
 from damier.server.limits import ClientLimits, Limits
+from damier.server.lobby import Lobby
 from damier.server.players import Players
 from damier.server.rooms import (
     Arcade,
@@ -45,7 +46,6 @@ from damier.server.rooms import (
     NotFound,
     NotYourSeat,
     RaceRoom,
-    Room,
     RoomError,
     TooMany,
     Unavailable,
@@ -53,7 +53,6 @@ from damier.server.rooms import (
     clocks,
     commands,
     creation,
-    encode,
     idle,
     presence,
     puzzles,
@@ -64,6 +63,7 @@ from damier.server.rooms import (
     views,
 )
 from damier.server.rooms.race_log import MAX_CLAIM
+from damier.server.routes import lobby as lobby_routes
 from damier.server.routes import players as players_routes
 from damier.server.storage import Storage
 
@@ -75,10 +75,6 @@ MAX_BODY_BYTES = 64 * 1024
 TOO_DEEP = "the JSON body is nested too deeply"
 #: seconds a request body has to arrive whole (a slow upload is answered 408 and its connection closed)
 BODY_SECONDS = 10.0
-#: messages a WebSocket may send a second (and at once): a client past it is disconnected (code 1008)
-WS_RATE = 20.0
-WS_BURST = 60.0
-MAX_WS_MESSAGE = 4096
 MAX_POSITION = 2000
 #: the longest line of moves a position check plays (a solution or a hint's line), and a move's longest text
 MAX_LINE = 200
@@ -268,7 +264,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         pool.warm_up()
         arcade = Arcade(storage, pool, key)
         app.state.arcade = arcade
-        app.state.players = Players(storage, key)
+        players = app.state.players = Players(storage, key)
+        lobby = app.state.lobby = Lobby(arcade, players)
+        await lobby.reload()
         app.state.analyses = analysis.Analyses(pool, client_limits, analysis_seconds)
         resumed = await turns.resume(arcade)
         if resumed:
@@ -281,17 +279,31 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         # other servers on the same PostgreSQL database: hear of their changes
         loop = asyncio.get_running_loop()
         stop_listening = threading.Event()
+
+        def heard(payload: str) -> None:  # on the event loop: the lobby's words to the lobby, the rooms' to the arcade
+            kind, _, rest = payload.partition(" ")
+            if kind == "lobby":
+                lobby.heard(rest)
+            elif payload == "lost":
+                arcade.heard(payload)
+                lobby.changed(tell_others=False)
+            else:
+                arcade.heard(payload)
+
         listener = threading.Thread(
             target=storage.listen, name="damier-listen", daemon=True,
-            args=(lambda payload: loop.call_soon_threadsafe(arcade.heard, payload), stop_listening))
+            args=(lambda payload: loop.call_soon_threadsafe(heard, payload), stop_listening))
         listener.start()
         sweeper = asyncio.create_task(turns.sweep(arcade))
         beating = asyncio.create_task(presence.beat(arcade))
+        lobby_beat = asyncio.create_task(lobby.beat())
         try:
             yield
         finally:
             sweeper.cancel()
             beating.cancel()
+            lobby_beat.cancel()
+            lobby.close()
             resuming_clocks.cancel()
             stop_listening.set()
             await asyncio.to_thread(listener.join, 5)
@@ -303,7 +315,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     app = FastAPI(title="damier arcade", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Play damier's games in the browser, against the computer or online.")
     api_docs.mount(app)
+    app.state.client_limits = client_limits
     app.include_router(players_routes.router)
+    app.include_router(lobby_routes.router)  # before the games' routes: /api/games/live is not a game's id
     app.add_middleware(BodyGuard, limit=MAX_BODY_BYTES, seconds=BODY_SECONDS)
     app.add_middleware(SecurityHeaders)
 
@@ -703,7 +717,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         except NotFound as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
-        await _watch(websocket, lambda: arcade.room(game_id),
+        await sockets.watch(websocket, lambda: arcade.room(game_id),
                      lambda text, watcher: _socket_message(arcade, game_id, text, watcher, websocket))
 
     @app.websocket("/api/races/{race_id}/ws")
@@ -715,7 +729,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         except NotFound as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
-        await _watch(websocket, lambda: race_commands.look(arcade, race_id),
+        await sockets.watch(websocket, lambda: race_commands.look(arcade, race_id),
                      lambda text, _watcher: _race_message(arcade, race_id, text))
 
     # ----- the web client ---------------------------------------------------------------------------------
@@ -729,86 +743,6 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     return app
 
 
-def _error(status: int, message: str) -> dict[str, Any]:
-    return {"type": "error", "status": status, "error": message}
-
-
-async def _watch(websocket: WebSocket, load: Callable[[], Awaitable[Room]],
-                 handle: Callable[[str, Watcher], Awaitable[dict[str, Any] | None]]) -> None:
-    """Accept the socket and make it a watcher of the room ``load`` gives once it is accepted (the room in
-    memory then: nothing awaited between the two, so never one that was replaced); it is sent the room at once
-    and after every change (a large view's change as a delta when its address asks for them: ``?deltas=1``);
-    each message it sends is handled by ``handle``, whose reply (if any) goes to this socket only (``handle`` is
-    given the message and this socket's watcher)."""
-    await websocket.accept()
-    try:
-        room = await load()
-    except RoomError as exc:
-        with contextlib.suppress(Exception):
-            await websocket.close(code=4404, reason=exc.message[:120])
-        return
-
-    async def close() -> None:
-        with contextlib.suppress(Exception):
-            await websocket.close(code=1013, reason="too far behind; reconnect")
-
-    watcher = Watcher(websocket.send_text, close, deltas=websocket.query_params.get("deltas") == "1")
-    room.watch(watcher)
-    budget = MessageBudget(WS_RATE, WS_BURST)
-    try:
-        while not watcher.dropped:  # a dropped watcher (too far behind) is not read any more
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            if not budget.take():
-                with contextlib.suppress(Exception):
-                    await websocket.close(code=1008, reason=f"more than {WS_RATE} messages a second; reconnect")
-                break
-            text = message.get("text")
-            if text is None:
-                watcher.offer(encode(_error(422, "messages are JSON text")))
-                continue
-            reply = await handle(text, watcher)
-            if reply is not None:
-                watcher.offer(encode(reply))
-    except WebSocketDisconnect:
-        pass
-    finally:
-        room.unwatch(watcher)
-
-
-class MessageBudget:
-    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-def _read_message(text: str) -> tuple[str, dict[str, Any]] | dict[str, Any]:
-    """A socket message's type and body, or the error to answer."""
-    if len(text) > MAX_WS_MESSAGE:
-        return _error(413, f"messages are limited to {MAX_WS_MESSAGE} bytes")
-    try:
-        message = json.loads(text)
-        kind = message["type"]
-    except (ValueError, KeyError, TypeError, RecursionError):
-        return _error(422, "messages are JSON objects with a 'type'")
-    if not isinstance(kind, str) or not isinstance(message, dict):
-        return _error(422, "messages are JSON objects with a 'type'")
-    return kind, message
-
-
 RACE_MESSAGES = ("start", "claim", "move", "demonstrate", "giveup", "ping")
 
 
@@ -816,24 +750,24 @@ async def _race_message(arcade: Arcade, race_id: str, text: str) -> dict[str, An
     """Handle a race socket's ``start``, ``claim`` (``count``, ``round``?), ``move`` (``move``), ``demonstrate``
     (``moves``), ``giveup`` (each with ``token``) or ``ping``; the reply, if any (a change's success is the
     state every watcher receives)."""
-    read = _read_message(text)
+    read = sockets.read_message(text)
     if isinstance(read, dict):
         return read
     kind, message = read
     if kind == "ping":
         return {"type": "pong"}
     if kind not in RACE_MESSAGES:
-        return _error(422, f"unknown message type {kind[:40]!r}; accepted: {', '.join(RACE_MESSAGES)}")
+        return sockets.error(422, f"unknown message type {kind[:40]!r}; accepted: {', '.join(RACE_MESSAGES)}")
     token, round_number = message.get("token"), message.get("round")
     if not isinstance(token, str) or not (round_number is None or type(round_number) is int):
-        return _error(422, f"a {kind} message has 'token' (and may have 'round', a number)")
+        return sockets.error(422, f"a {kind} message has 'token' (and may have 'round', a number)")
     try:
         if kind == "start":
             await race_commands.start(arcade, race_id, token)
         elif kind == "claim":
             count = message.get("count")
             if type(count) is not int:
-                return _error(422, "a claim message has 'count', a number of moves")
+                return sockets.error(422, "a claim message has 'count', a number of moves")
             await race_commands.claim(arcade, race_id, token, count, round_number)
         elif kind == "giveup":
             await race_commands.give_up(arcade, race_id, token)
@@ -841,14 +775,14 @@ async def _race_message(arcade: Arcade, race_id: str, text: str) -> dict[str, An
             moves = [message.get("move")] if kind == "move" else message.get("moves")
             if not isinstance(moves, list) or not 1 <= len(moves) <= MAX_CLAIM or \
                     not all(isinstance(m, str) and 1 <= len(m) <= 64 for m in moves):
-                return _error(422, "a move message has 'move' (notation); a demonstrate message has 'moves' "
+                return sockets.error(422, "a move message has 'move' (notation); a demonstrate message has 'moves' "
                                    f"(1 to {MAX_CLAIM} moves in notation)")
             await race_commands.demonstrate(arcade, race_id, token, moves, round_number)
     except RoomError as exc:
-        return _error(status_of(exc), exc.message)
+        return sockets.error(status_of(exc), exc.message)
     except Exception:
         log.exception("a %s over the WebSocket failed in race %s", kind, race_id)
-        return _error(500, "internal error; the server logged it")
+        return sockets.error(500, "internal error; the server logged it")
     return None
 
 
@@ -857,7 +791,7 @@ async def _socket_message(arcade: Arcade, game_id: str, text: str, watcher: Watc
     """Handle ``{"type": "move", "move", "version", "token"}``, ``{"type": "hello", "token", "away"?}`` (this
     socket plays the token's seat; ``away``: its page is hidden) or ``{"type": "ping"}``; the reply, if any (a
     move's success is the state every watcher receives, a hello's the ``presence`` message)."""
-    read = _read_message(text)
+    read = sockets.read_message(text)
     if isinstance(read, dict):
         return read
     kind, message = read
@@ -866,29 +800,29 @@ async def _socket_message(arcade: Arcade, game_id: str, text: str, watcher: Watc
     if kind == "hello":
         token, away = message.get("token"), message.get("away", False)
         if not isinstance(token, str) or not isinstance(away, bool):
-            return _error(422, "a hello message has 'token' (a seat's) and 'away' (true or false)")
+            return sockets.error(422, "a hello message has 'token' (a seat's) and 'away' (true or false)")
         try:
             room = await arcade.room(game_id)
             if watcher not in room.watchers:
-                return _error(409, "this socket watches a copy of the game that was replaced; reconnect")
+                return sockets.error(409, "this socket watches a copy of the game that was replaced; reconnect")
             seat = arcade.require_seat(room, token)
             room.present(watcher, seat, away)
             await commands.arrive(arcade, room, seat)
             with contextlib.suppress(IdentityError):  # a socket with a bad cookie plays all the same
                 await players_of(websocket).hold(players_of(websocket).identify(websocket), "game", room.id, seat)
         except RoomError as exc:
-            return _error(status_of(exc), exc.message)
+            return sockets.error(status_of(exc), exc.message)
         return None
     if kind != "move":
-        return _error(422, f"unknown message type {kind[:40]!r}; accepted: move, hello, ping")
+        return sockets.error(422, f"unknown message type {kind[:40]!r}; accepted: move, hello, ping")
     move, version, token = message.get("move"), message.get("version"), message.get("token")
     if not isinstance(move, str) or not (version is None or isinstance(version, int)) or not isinstance(token, str):
-        return _error(422, "a move message has 'move' (notation), 'token' and 'version'")
+        return sockets.error(422, "a move message has 'move' (notation), 'token' and 'version'")
     try:
         await commands.move(arcade, game_id, token, move[:64], version)
     except RoomError as exc:
-        return _error(status_of(exc), exc.message)
+        return sockets.error(status_of(exc), exc.message)
     except Exception:
         log.exception("move over the WebSocket failed in game %s", game_id)
-        return _error(500, "internal error; the server logged it")
+        return sockets.error(500, "internal error; the server logged it")
     return None

@@ -625,6 +625,17 @@ class Storage:
         with self.engine.connect() as conn:
             return [(r[0], r[1]) for r in conn.execute(query)]
 
+    def live_games(self, since: str, limit: int) -> list[str]:
+        """Games going on between two seats or more, with a move, changed since ``since`` (ISO), the most recently
+        changed first."""
+        several = select(seats.c.game_id).where(seats.c.idx == 1)
+        moved = select(moves.c.game_id).where(moves.c.ply == 1)
+        query = (select(games.c.id).where(games.c.status == "active", games.c.updated_at >= since,
+                                          games.c.id.in_(moved), games.c.id.in_(several))
+                 .order_by(games.c.updated_at.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
     def idle_games(self, before: str, limit: int) -> list[str]:
         """Games going on whose last change is older than ``before`` (ISO): left unfinished, to be ended."""
         query = (select(games.c.id).where(games.c.status == "active", games.c.updated_at < before)

@@ -150,7 +150,7 @@ def test_servers_starting_at_once_on_a_new_database_all_open_it(tmp_path: Path) 
 def test_a_socket_that_floods_messages_is_closed_with_1008(client: TestClient) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    from damier.server.app import WS_BURST
+    from damier.server.sockets import WS_BURST
 
     game = client.post("/api/games", json=NEW_GAME).json()
     pongs = 0

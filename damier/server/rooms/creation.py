@@ -112,7 +112,7 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
 async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
                  seed: int | None, start: str | None = None, hints_on: bool = False,
                  clock: dict[str, Any] | None = None, owner: str | None = None,
-                 client: str | None = None) -> tuple[GameRoom, dict[int, str]]:
+                 client: str | None = None, game_id: str | None = None) -> tuple[GameRoom, dict[int, str]]:
     """A new game and the token of each human seat; ``start`` is a position in the game's notation to begin
     from (None: its usual start). A game whose usual start is drawn from a seed (``GameInfo.seeded_setup``: a
     board, a puzzle) gets a new one from its usual start when ``seed`` is None (``game_seed``). ``hints_on``: a
@@ -120,8 +120,10 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     ``clock``: a time control ``{"minutes", "increment"}`` (``clocks.parse``), None for none; each seat's clock
     runs from its first move on (``clocks``). ``owner`` and ``client``: the identity and the address group that
     create it, stored with it (its computer's jobs take that address's share of the pool from the first turn on,
-    through restarts). The rules' work (the first state, a seeded setup) runs off the event loop."""
-    room = await asyncio.to_thread(new_room, arcade, name, options, seat_specs, seed, start, hints_on, clock)
+    through restarts). ``game_id``: the new game's id when it was chosen before (a seek paired with it). The rules'
+    work (the first state, a seeded setup) runs off the event loop."""
+    room = await asyncio.to_thread(new_room, arcade, name, options, seat_specs, seed, start, hints_on, clock,
+                                   game_id)
     room.row.owner, room.row.client = owner, client
     await asyncio.wrap_future(arcade.storage.create_game(room.row))
     arcade.rooms.add(room)
@@ -131,7 +133,8 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
 
 
 def new_room(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
-             seed: int | None, start: str | None, hints_on: bool, clock: dict[str, Any] | None) -> GameRoom:
+             seed: int | None, start: str | None, hints_on: bool, clock: dict[str, Any] | None,
+             game_id: str | None = None) -> GameRoom:
     """The room of a new game, not stored yet (``create``; in a thread: it plays the rules)."""
     game = load_game(name, options)
     control = clocks.parse(clock, game)
@@ -139,8 +142,8 @@ def new_room(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: lis
     state = first_state(game, start, seed)
     seats = seat_rows(game, seat_specs)
     now = now_iso()
-    row = GameRow(id=new_room_id(), game=game.name, options=dict(game.options), seed=seed, start=state.start,
-                  status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
+    row = GameRow(id=game_id or new_room_id(), game=game.name, options=dict(game.options), seed=seed,
+                  start=state.start, status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
                   created_at=now, updated_at=now, seats=seats, hints_on=hints_on)
     row.moves = chance_moves(arcade, row.id, state)
     if control is not None:

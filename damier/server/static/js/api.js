@@ -72,6 +72,13 @@ export const api = {
   makeLink() { return request("POST", "/api/me/links"); },
   /** Take the identity a link carries: {games, races} (404 used or unknown, 410 expired). */
   takeLink(code) { return request("POST", "/api/me/take", { body: { code } }); },
+  // the lobby (docs/server.md): seeks everyone sees, joined in one click
+  /** {game, options, clock, side?, quick?} -> {seek} (waiting) or {game: {id, seat, token}} (paired at once). */
+  offerSeek(body) { return request("POST", "/api/seeks", { body }); },
+  joinSeek(id) { return request("POST", `/api/seeks/${enc(id)}/join`); },
+  cancelSeek(id) { return request("DELETE", `/api/seeks/${enc(id)}`); },
+  /** A few games going on to watch: {games: [{id, game, title, seats, moves, board, ...}]}. */
+  liveGames() { return request("GET", "/api/games/live"); },
   /** Check a position of `game` (null: the usual start, drawn from `seed` for a game with a seeded setup):
    * {position, player, legal_moves, board}, or an error; with `moves` (a line from it) also `boards`, the board after
    * each move. */

@@ -6,10 +6,13 @@ import { showError } from "../messages.js";
 import { startGame, startPuzzle, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { seatColour } from "../players.js";
 import { showYours } from "./home/yours.js";
+import { LobbyPanel } from "./home/lobby.js";
 
 export async function mount(root) {
   const cards = h("div", { class: "cards", "aria-busy": "true" }, h("div", { class: "card skeleton" }));
   const yoursBox = h("section", { class: "recent yours", hidden: true, "aria-labelledby": "yours-title" });
+  const lobbyBox = h("div", { class: "lobby-box" });
+  const watchBox = h("div", { class: "watch-box" });
   const recentBox = h("section", { class: "recent", hidden: true, "aria-labelledby": "recent-title" });
   root.append(h("div", { class: "page home" },
     h("section", { class: "hero" },
@@ -18,7 +21,9 @@ export async function mount(root) {
         "Play against the computer, with friends on this device or by a link, "
         + "and replay every game move by move.")),
     yoursBox,
+    lobbyBox,
     cards,
+    watchBox,
     recentBox,
     h("section", { class: "features", "aria-label": "What you can do" },
       feature("cpu", "Against the computer", "Several strengths, and a hint from the strongest when you are stuck."),
@@ -47,7 +52,12 @@ export async function mount(root) {
   };
   const refresh = async () => showRecent(recentBox, catalog, modules, await showYours(yoursBox, describe));
   yoursBox.addEventListener("refresh", refresh);
+  const lobby = new LobbyPanel(catalog, modules);
+  replace(lobbyBox, lobby.el);
+  replace(watchBox, lobby.watch);
+  lobby.start();
   await refresh();
+  return () => lobby.close();
 }
 
 function feature(name, title, text) {

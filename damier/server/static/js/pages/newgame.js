@@ -1,10 +1,12 @@
 // #/new/<game>[?options=<json>&seed=<n>] : the game's options (built from the catalog, or given), presets, the
 // board's seed for a game with a seeded setup (empty: a new board), one row per seat (human or computer and its
-// level), then POST /api/games and on to the game.
+// level), then POST /api/games and on to the game; a game between two people may be offered in the lobby instead
+// (POST /api/seeks, then the home page).
 import { h, icon, replace } from "../dom.js";
 import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
+import { navigate } from "../router.js";
 import { seatColour } from "../players.js";
 import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { buildPuzzlePage } from "./newpuzzle.js";
@@ -57,6 +59,13 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
   const hintsRow = h("div", { class: "field field-check", hidden: true },
     h("label", { for: "casual-hints" }, "Casual game, hints on"), hintsBox,
     h("small", { class: "field-help" }, "Any player may ask the computer for a move; joining the game is agreeing to it."));
+  // two people: the game may be offered in the lobby instead, where anyone joins it (lichess's seeks)
+  const lobbyBox = h("input", { type: "checkbox", id: "in-lobby", "data-testid": "in-lobby" });
+  const lobbyRow = h("div", { class: "field field-check", hidden: true },
+    h("label", { for: "in-lobby" }, "Offer it in the lobby"), lobbyBox,
+    h("small", { class: "field-help" }, "Anyone on the arcade may join it from the home page (you play the first "
+      + "seat); it stays while your home page is open."));
+  lobbyBox.addEventListener("change", () => refresh());
   const clock = clockField(entry);
   const seed = entry.seeded_setup ? seedField(query.get("seed"), () => refresh()) : null;
   const presetBox = mod.presets?.length ? h("div", { class: "presets", role: "group", "aria-label": "Board presets" }) : null;
@@ -83,6 +92,7 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
           h("p", { class: "hint-text" }, "Each seat is a person or the computer. People play on this device, "
             + "or you send them an invitation link from the game page."),
           seatsBox,
+          lobbyRow,
           hintsRow),
         clock.fieldset),
       h("aside", { class: "form-preview", "aria-label": "Preview" }, preview, previewText)),
@@ -102,6 +112,11 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
     submit.textContent = "Starting…";
     try {
       const n = seatCount(entry, values);
+      if (!lobbyRow.hidden && lobbyBox.checked) {
+        await api.offerSeek({ game: entry.name, options: { ...values }, clock: clock.value() || null, side: "first" });
+        navigate("/"); // the home page's lobby shows the seek, and opens the game when someone joins
+        return;
+      }
       const seatsSpec = seatChoices.slice(0, n).map((s) => (s.kind === "computer" ? { kind: "computer", level: s.level } : { kind: "human" }));
       const casual = !hintsRow.hidden && hintsBox.checked;
       const extra = casual ? { hints: true } : {};
@@ -114,7 +129,7 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
       formError.hidden = false;
       formError.textContent = err.message;
       submit.disabled = false;
-      submit.textContent = "Start game";
+      submit.textContent = !lobbyRow.hidden && lobbyBox.checked ? "Offer in the lobby" : "Start game";
     }
   });
 
@@ -139,7 +154,12 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
       seatChoices.push(seatChoices.length === 0 ? { kind: "human", level: defaultLevel(entry) } : { kind: "computer", level: defaultLevel(entry) });
     }
     const people = () => seatChoices.slice(0, n).filter((s) => s.kind === "human").length;
-    const showHints = () => { hintsRow.hidden = people() < 2; };
+    const showHints = () => {
+      lobbyRow.hidden = n !== 2 || people() !== 2;
+      const inLobby = !lobbyRow.hidden && lobbyBox.checked;
+      hintsRow.hidden = people() < 2 || inLobby; // a seek is a game without hints
+      submit.textContent = inLobby ? "Offer in the lobby" : "Start game";
+    };
     replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(i, names[i] || `Player ${i + 1}`, seatChoices[i], levels, showHints)));
     showHints();
     // preview: the start the server makes of these options (and of the seed given)
