@@ -135,9 +135,8 @@ def serve(
     listening = listen(host, port)  # first: a port in use is one clear error, and no database is made
     url = db or default_url()
     try:  # open and migrate now, and read the secret, so a bad --db or key fails with one clear line
-        storage = Storage(url)
+        storage = Storage(url, alone=True)
         try:
-            storage.serve_alone()
             open_secret(storage, secret_file)
         finally:
             storage.close()

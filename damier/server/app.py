@@ -255,8 +255,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(db_url)
-        storage.serve_alone()
+        storage = Storage(db_url, alone=True)
         if storage.is_sqlite:
             storage.forget_turns()  # alone on the file: the leases of an earlier run are this server's to take
         key = open_secret(storage, secret_file)

@@ -351,7 +351,14 @@ def default_url() -> str:
 
 
 def sqlite_path(url: str) -> Path | None:
-    """The file of a SQLite URL (None for another database or an in-memory one)."""
+    """The file of a SQLite URL, in any form (a path, or a ``file:`` URI), None for another database or an
+    in-memory one.
+
+    >>> sqlite_path("sqlite:////tmp/a.db"), sqlite_path("sqlite:///file:/tmp/a%20b.db?mode=ro&uri=true")
+    (PosixPath('/tmp/a.db'), PosixPath('/tmp/a b.db'))
+    >>> sqlite_path("sqlite://"), sqlite_path("sqlite:///file::memory:?uri=true"), sqlite_path("postgresql://h/d")
+    (None, None, None)
+    """
     if not url.startswith("sqlite"):
         return None
     try:
@@ -360,7 +367,34 @@ def sqlite_path(url: str) -> Path | None:
         database = make_url(url).database
     except Exception:
         return None
-    return Path(database) if database and database != ":memory:" and not database.startswith("file:") else None
+    if not database or database == ":memory:":
+        return None
+    if database.startswith("file:"):
+        from urllib.parse import parse_qs, unquote, urlsplit
+
+        parts = urlsplit(database)
+        path = unquote(parts.path)
+        if not path or path == ":memory:" or "memory" in parse_qs(parts.query).get("mode", []):
+            return None
+        return Path(path)
+    return Path(database)
+
+
+def lock_holder(file: Path) -> str | None:
+    """Who holds the ``flock`` on ``file`` (by its device and inode, whatever its name), read from the kernel's
+    ``/proc/locks``: ``pid N: <its command line>``; None where that cannot be told."""
+    try:
+        info = file.stat()
+        wanted = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+        for line in Path("/proc/locks").read_text().splitlines():
+            fields = line.split()
+            if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == wanted:
+                pid = fields[4]
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                return f"pid {pid}: {command.strip()[:200]}"
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def make_private(path: Path) -> None:
@@ -386,12 +420,24 @@ def make_private(path: Path) -> None:
 class Storage:
     """The arcade's database. Methods are synchronous; the server calls them from worker threads."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, alone: bool = False) -> None:
+        """Open (and upgrade) the database at ``url``; ``alone``: a server's storage, which on a SQLite file first
+        takes the file's server lock (``serve_alone``), before SQLite reads or writes it."""
         self.url = url or default_url()
         self.is_sqlite = self.url.startswith("sqlite")
         file = sqlite_path(self.url)
+        self._server_lock: int | None = None
         if file is not None:
             make_private(file)
+            if alone:
+                self.serve_alone()
+        try:
+            self._open(file)
+        except BaseException:
+            self._release_lock()
+            raise
+
+    def _open(self, file: Path | None) -> None:
         connect_args: dict[str, Any] = {"check_same_thread": False, "timeout": 30} if self.is_sqlite else {}
         try:
             self.engine: Engine = create_engine(self.url, connect_args=connect_args, pool_pre_ping=not self.is_sqlite)
@@ -399,7 +445,6 @@ class Storage:
             raise StorageError(f"cannot open database {safe_url(self.url)!r}: {exc}") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self._server_lock: int | None = None
         with self._migration_lock(file):
             self.migrate()
         self._check_writable()
@@ -468,21 +513,33 @@ class Storage:
             yield
 
     def serve_alone(self) -> None:
-        """For a server on a SQLite file: hold its server lock (``<database>.lock``, an ``flock`` the kernel
-        releases when the process ends, even killed) until ``close``; ``StorageError`` when another server holds it.
-        Servers do not share a SQLite file (their rooms would not see each other's changes): PostgreSQL serves
-        several."""
+        """For a server on a SQLite file: hold an exclusive ``flock`` on the database file itself until ``close``,
+        so that no other server opens it by any name (a symlink, a hard link, a ``file:`` URI: the kernel locks
+        the file, its device and inode); the kernel releases it when the process ends, even killed.
+        ``StorageError`` naming the server that holds it. Servers do not share a SQLite file (their rooms would
+        not see each other's changes, and a hard link would have its own write-ahead log): PostgreSQL serves
+        several. The descriptor stays open while SQLite runs (closing a descriptor of the file would drop
+        SQLite's own ``fcntl`` locks in this process), and is closed last."""
         file = sqlite_path(self.url)
         if file is None or self._server_lock is not None:
             return
-        lock = file.with_name(file.name + ".lock")
-        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        descriptor = -1
+        for flags in (os.O_RDWR, os.O_RDONLY):  # a read-only file: refused as such later, but locked meanwhile
+            with contextlib.suppress(OSError):
+                descriptor = os.open(file, flags)
+                break
+        if descriptor < 0:
+            return  # no such file and none can be made (a missing folder): opening the database says so
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(descriptor)
-            raise StorageError(f"another damier server is running on {file} (it holds {lock}); a SQLite database "
-                               "serves one server at a time: stop the other, or run several on PostgreSQL "
+            holder = lock_holder(file)
+            real = file.resolve()
+            named = f"{file}" if real == file else f"{file} (that is {real})"
+            raise StorageError(f"another damier server is running on {named}"
+                               f"{f' ({holder})' if holder else ''}; a SQLite database serves one server at a time, "
+                               "whatever its name (a link to it too): stop the other, or run several on PostgreSQL "
                                "(--db postgresql://...)") from None
         self._server_lock = descriptor
 
@@ -846,6 +903,9 @@ class Storage:
         self._queue.put(None)
         self._writer.join(timeout=30)
         self.engine.dispose()
+        self._release_lock()
+
+    def _release_lock(self) -> None:
         if self._server_lock is not None:
             os.close(self._server_lock)  # releases the server lock
             self._server_lock = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from concurrent.futures import wait
 from pathlib import Path
@@ -119,3 +120,34 @@ def test_postgresql_storage_round_trip_and_conflicts(postgres_url: str) -> None:
         exercise(storage)
     finally:
         storage.close()
+
+
+@pytest.mark.parametrize("alias", ["same", "symlink", "hard link", "file URI", "relative"])
+def test_one_server_per_sqlite_file_whatever_its_name(tmp_path: Path, alias: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    database = tmp_path / "arcade.sqlite3"
+    first = Storage(f"sqlite:///{database}", alone=True)
+    try:
+        if alias == "symlink":
+            other = tmp_path / "elsewhere.sqlite3"
+            other.symlink_to(database)
+            url = f"sqlite:///{other}"
+        elif alias == "hard link":
+            other = tmp_path / "hard.sqlite3"
+            os.link(database, other)
+            url = f"sqlite:///{other}"
+        elif alias == "file URI":
+            url = f"sqlite:///file:{database}?uri=true"
+        elif alias == "relative":
+            monkeypatch.chdir(tmp_path)
+            url = "sqlite:///arcade.sqlite3"
+        else:
+            url = f"sqlite:///{database}"
+        with pytest.raises(StorageError, match=rf"another damier server is running on .* \(pid {os.getpid()}: "):
+            Storage(url, alone=True)
+        # refused before SQLite opened it: nothing was written through the other name (no write-ahead log of its own)
+        assert not (tmp_path / "hard.sqlite3-wal").exists() and not (tmp_path / "elsewhere.sqlite3-wal").exists()
+    finally:
+        first.close()
+    again = Storage(f"sqlite:///{database}", alone=True)  # the lock went with the first
+    again.close()
