@@ -454,12 +454,15 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             yield
 
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
-    async def position(body: PositionBody) -> dict[str, Any]:
+    async def position(body: PositionBody, request: Request) -> dict[str, Any]:
+        client_limits.heavy_read(address(request))
         return await asyncio.to_thread(creation.check_position, body.game, dict(body.options), body.position,
                                      body.moves, body.seed)
 
     @app.post("/api/positions/board", summary="The position of a board set up in a position editor, checked")
-    async def position_of_board(body: EditedBoard) -> dict[str, Any]:
+    async def position_of_board(body: EditedBoard, request: Request) -> dict[str, Any]:
+        client_limits.heavy_read(address(request))
+
         def convert() -> dict[str, Any]:
             # the game's declared editor writes the position; the position check judges it
             try:
@@ -486,7 +489,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     @app.post("/api/analysis/board", summary="A position to try moves on: its board and legal moves, after a line "
               "and a tried move")
-    async def analysis_board(body: AnalysisBoard) -> dict[str, Any]:
+    async def analysis_board(body: AnalysisBoard, request: Request) -> dict[str, Any]:
+        client_limits.heavy_read(address(request))
         # a long line is replayed in a thread: a few at once, the others told to come back (the threads are shared)
         if board_slots.locked():
             raise Unavailable(f"the analysis board is busy ({analysis.BOARDS_AT_ONCE} positions being set up); "
@@ -614,6 +618,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     async def replay(game_id: str, request: Request,
                      first: Annotated[int, Query(alias="from", ge=0, le=10**6)] = 0,
                      count: Annotated[int, Query(ge=1, le=views.MAX_REPLAY_PAGE)] = views.REPLAY_PAGE) -> Response:
+        client_limits.heavy_read(address(request))
         arcade = arcade_of(request)
         room = await arcade.room(game_id)
         version = room.version
@@ -652,7 +657,9 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return {"id": room.id, "token": token, "state": views.view(room, 0)}
 
     @app.get("/api/puzzles/{game}/daily", summary="The puzzle of the day (UTC), the same for everyone")
-    async def daily_puzzle(game: str, date: Annotated[str | None, Query(max_length=10)] = None) -> dict[str, Any]:
+    async def daily_puzzle(game: str, request: Request,
+                           date: Annotated[str | None, Query(max_length=10)] = None) -> dict[str, Any]:
+        client_limits.heavy_read(address(request))
         day = puzzles.day_of(date)
         return await asyncio.to_thread(puzzles.daily, game[:40], day)
 

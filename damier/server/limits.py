@@ -29,18 +29,21 @@ MAX_CLIENTS = 10_000
 @dataclass(frozen=True)
 class Limits:
     """Per client address: ``new_games`` created a minute (games, puzzles, races, rematches, imported records;
-    as many at once), ``computer_games`` going on at once with a computer seat, ``hints`` computing at once."""
+    as many at once), ``computer_games`` going on at once with a computer seat, ``hints`` computing at once,
+    ``heavy_reads`` a minute (position checks, the analysis board's positions, replay pages, the puzzle of the day:
+    answers that cost the server more than they cost the asker; as many at once)."""
 
     new_games: int = 30
     computer_games: int = 4
     hints: int = 2
+    heavy_reads: int = 120
 
     @classmethod
     def parse(cls, text: str) -> Limits:
         """``"new_games=30,computer_games=4,hints=2"`` (any of them; the others keep their defaults).
 
         >>> Limits.parse("hints=1")
-        Limits(new_games=30, computer_games=4, hints=1)
+        Limits(new_games=30, computer_games=4, hints=1, heavy_reads=120)
         """
         names = [f.name for f in fields(cls)]
         limits = cls()
@@ -58,20 +61,33 @@ class ClientLimits:
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when counted
+        self._reads: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._hints: dict[str, int] = {}
         self._creating: dict[str, int] = {}
 
     def new_game(self, address: str) -> None:
         """Count a new game of ``address``; ``TooMany`` (nothing counted) past ``new_games`` a minute."""
-        rate = self.limits.new_games / 60.0
-        tokens, at = self._buckets.pop(address, (float(self.limits.new_games), time.monotonic()))
+        self._take(self._buckets, address, self.limits.new_games,
+                   f"more than {self.limits.new_games} new games a minute from your address; wait a moment")
+
+    def heavy_read(self, address: str) -> None:
+        """Count a heavy read of ``address``; ``TooMany`` (nothing done) past ``heavy_reads`` a minute."""
+        self._take(self._reads, address, self.limits.heavy_reads,
+                   f"more than {self.limits.heavy_reads} position checks, replay pages and other heavy reads a minute "
+                   "from your address; wait a moment")
+
+    def _take(self, buckets: OrderedDict[str, tuple[float, float]], address: str, per_minute: int,
+              words: str) -> None:
+        """Take one from ``address``'s token bucket of ``per_minute`` (as many at once); ``TooMany`` saying
+        ``words`` when it is empty."""
+        rate = per_minute / 60.0
+        tokens, at = buckets.pop(address, (float(per_minute), time.monotonic()))
         now = time.monotonic()
-        tokens = min(float(self.limits.new_games), tokens + (now - at) * rate)
+        tokens = min(float(per_minute), tokens + (now - at) * rate)
         if tokens < 1.0:
-            self._remember(self._buckets, address, (tokens, now))
-            raise TooMany(f"more than {self.limits.new_games} new games a minute from your address; wait a moment",
-                          math.ceil((1.0 - tokens) / rate))
-        self._remember(self._buckets, address, (tokens - 1.0, now))
+            self._remember(buckets, address, (tokens, now))
+            raise TooMany(words, math.ceil((1.0 - tokens) / rate))
+        self._remember(buckets, address, (tokens - 1.0, now))
 
     def check_computer_games(self, address: str, holding: list[dict[str, str]]) -> None:
         """``TooMany`` naming the games that hold the limit when ``address`` (or the identity asking) already has

@@ -59,6 +59,9 @@ def public(seek: Seek) -> dict[str, Any]:
 class Lobby(Room):
     """The arcade's lobby: its open seeks, its pages, and pairing."""
 
+    #: the lobby's list is small and changes seldom: more pages hear each change as it happens than a game's crowd
+    live_watchers = 512
+
     def __init__(self, arcade: Arcade, players: Players) -> None:
         super().__init__("lobby")
         self.arcade = arcade

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from damier.server.rooms.delta import apply
-from damier.server.rooms.room import DELTA_THRESHOLD
+from damier.server.rooms.room import DELTA_THRESHOLD, Room
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -83,3 +84,38 @@ def test_a_small_view_is_always_sent_whole(client: TestClient) -> None:
     messages = [json.loads(text) for text in texts]
     assert [m["type"] for m in messages] == ["state"] * 4 and [m["seq"] for m in messages] == [0, 1, 2, 3]
     assert max(map(len, texts)) < DELTA_THRESHOLD
+
+
+def test_a_crowd_past_the_live_watchers_hears_the_latest_view_later_and_players_never_wait(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from damier.server.rooms import room as room_module
+
+    monkeypatch.setattr(Room, "live_watchers", 2)
+    monkeypatch.setattr(room_module, "SLOW_SECONDS", 0.3)
+    created = client.post("/api/games", json={"game": "atoms", "options": {"rows": 3, "cols": 3},
+                                              "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    game_id, tokens = created["id"], created["tokens"]
+    path = f"/api/games/{game_id}/ws"
+    with client.websocket_connect(path) as first, client.websocket_connect(path) as second, \
+            client.websocket_connect(path) as crowd, client.websocket_connect(path) as player:
+        for socket in (first, second, crowd, player):
+            assert socket.receive_json()["type"] == "state"
+        room = client.app.state.arcade.rooms.peek(game_id)  # type: ignore[attr-defined]
+        assert len(room.slow) == 2  # past the two live watchers
+        player.send_json({"type": "hello", "token": tokens["1"]})  # a player is never slowed
+        while player.receive_json().get("type") != "presence":
+            pass
+        assert len(room.slow) == 1
+        client.post(f"/api/games/{game_id}/moves", json={"move": "A1"}, headers={"X-Seat-Token": tokens["0"]})
+        client.post(f"/api/games/{game_id}/moves", json={"move": "C3"}, headers={"X-Seat-Token": tokens["1"]})
+        seen: dict[str, list[int]] = {name: [] for name in ("first", "player")}
+        for name, socket in (("first", first), ("player", player)):
+            while len(seen[name]) < 2:
+                message = socket.receive_json()
+                if message["type"] in ("state", "delta"):
+                    seen[name].append(message["seq"])
+        # the crowd hears once, the latest view, whole
+        message = crowd.receive_json()
+        while message["type"] != "state":
+            message = crowd.receive_json()
+        assert message["state"]["version"] == 2 and message["seq"] == max(seen["first"])

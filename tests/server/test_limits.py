@@ -109,3 +109,34 @@ def test_limits_are_read_from_their_text_and_a_bad_one_is_refused() -> None:
     done = subprocess.run([sys.executable, "-m", "damier.cli", "serve", "--limits", "hints=0"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.strip().startswith("error: --limits: a limit is NAME=N"), done.stderr
+
+
+@pytest.mark.parametrize("limited", [Limits(heavy_reads=5)], indirect=True)
+def test_heavy_reads_past_the_limit_a_minute_get_429(limited: TestClient) -> None:
+    check = {"game": "atoms", "options": {"rows": 3, "cols": 3}}
+    answers = [limited.post("/api/positions", json=check).status_code for _ in range(5)]
+    assert answers == [200] * 5
+    refused = limited.post("/api/positions", json=check)
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+    assert "heavy reads a minute from your address" in refused.json()["error"]
+    # the analysis board and the puzzle of the day come from the same allowance
+    assert limited.post("/api/analysis/board", json=check).status_code == 429
+    assert limited.get("/api/puzzles/micro/daily").status_code == 429
+
+
+def test_a_short_request_cannot_buy_a_huge_answer(limited: TestClient) -> None:
+    # 200 moves on the largest Atoms board with eight colours: each board is large; their sum is refused
+    import damier
+
+    game = damier.load("atoms", rows=26, cols=26, players=8)
+    state = game.new_state()
+    line = []
+    for _ in range(200):
+        move = state.legal_moves()[len(line) % len(state.legal_moves())]
+        line.append(state.move_to_str(move))
+        state.play(move)
+    refused = limited.post("/api/positions", json={"game": "atoms", "options": {"rows": 26, "cols": 26, "players": 8},
+                                                   "moves": line})
+    assert refused.status_code == 422, refused.text
+    assert "the boards of this line pass 256 KB at move" in refused.json()["error"]
+    assert len(refused.content) < 1024

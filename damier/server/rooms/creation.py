@@ -4,6 +4,7 @@ a replay room from an imported record, and the position check a position editor 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 
 #: the most moves an imported record may have (a replay is paged, but replaying the record is not)
 MAX_RECORD_PLIES = 5_000
+#: the most a position check's boards of a line may weigh (the JSON text of them all): a short request must not
+#: buy a huge answer
+MAX_LINE_BYTES = 256 * 1024
 
 
 def new_room_id() -> str:
@@ -217,7 +221,15 @@ def check_position(name: str, options: dict[str, Any], position: str | None,
               "board": state.board_json(previews=False)}
     if moves is not None:
         line = state.copy()
-        answer["boards"] = [line.board_json(previews=False) for _ in play_line(line, moves)]
+        boards, size = [], 0
+        for number in play_line(line, moves):
+            board = line.board_json(previews=False)
+            size += len(json.dumps(board, separators=(",", ":")))
+            if size > MAX_LINE_BYTES:
+                raise Invalid(f"the boards of this line pass {MAX_LINE_BYTES // 1024} KB at move {number} of "
+                              f"{len(moves)}: the arcade answers at most that; ask for a shorter line")
+            boards.append(board)
+        answer["boards"] = boards
     return answer
 
 

@@ -16,6 +16,12 @@ from damier.server.rooms import delta
 #: a view whose message is at least this long (characters of its JSON text) is sent as what changed since the
 #: last one (a ``delta`` message) when that is shorter: small views are sent whole, as diffing them saves little
 DELTA_THRESHOLD = 2048
+#: the watchers of a room sent each change as it happens (the players' sockets always are); those past them (a
+#: crowd watching one game) are sent the room's latest view at most every SLOW_SECONDS, SLOW_BATCH at a time with
+#: the event loop free between batches, so that a crowd never slows the players of this game or of others
+LIVE_WATCHERS = 64
+SLOW_SECONDS = 2.0
+SLOW_BATCH = 64
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -102,10 +108,17 @@ class Room(abc.ABC):
     (``delta.diff``), computed once per change. A socket's messages arrive in order and a watcher that falls
     behind is dropped, so a watcher always holds the base of the next delta it is sent."""
 
+    #: how many watchers hear each change as it happens (``LIVE_WATCHERS``; a room may allow more)
+    live_watchers = LIVE_WATCHERS
+
     def __init__(self, room_id: str) -> None:
         self.id = room_id
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
+        #: the watchers past ``LIVE_WATCHERS`` (a subset of ``watchers``), sent the latest view now and then, and
+        #: the task that sends it
+        self.slow: set[Watcher] = set()
+        self._slow_task: asyncio.Task[None] | None = None
         #: who is here through other servers (``rooms.presence``): by server, its seats and until when (monotonic
         #: seconds) that word holds
         self.elsewhere: dict[str, tuple[dict[str, str], float]] = {}
@@ -134,12 +147,17 @@ class Room(abc.ABC):
         text = encode(self.snapshot())
         watcher.in_step = text == self._sent
         watcher.offer(state_message(self.seq, text))
+        if len(self.watchers) - len(self.slow) >= self.live_watchers:
+            self.slow.add(watcher)
+            watcher.in_step = False
         self.watchers.add(watcher)
         if self.presence():
             watcher.offer(self.presence_message())
 
     def unwatch(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
+        self.slow.discard(watcher)
+        self._promote()
         watcher.stop()
         if watcher.seat is not None:
             self.tell_presence()
@@ -192,6 +210,8 @@ class Room(abc.ABC):
         that changes who is here, and the other servers when it changes who is here through this one."""
         before, mine = self.presence(), self.local_presence()
         watcher.seat, watcher.away = seat, away
+        if watcher in self.slow:  # a player is never slowed: its socket hears every change as it happens
+            self.slow.discard(watcher)
         if self.presence() != before:
             self.tell_presence()
         if self.local_presence() != mine and self.on_presence is not None:
@@ -223,10 +243,34 @@ class Room(abc.ABC):
             patch = self._delta(value, len(whole))
         self._sent, self._sent_value = text, value
         for watcher in list(self.watchers):
+            if watcher in self.slow:
+                continue
             sent = watcher.offer(patch if patch is not None and watcher.takes_delta else whole)
             watcher.in_step = True
             if not sent:  # too far behind: dropped, its socket closed
                 self.watchers.discard(watcher)
+        if self.slow and (self._slow_task is None or self._slow_task.done()):
+            self._slow_task = asyncio.create_task(self._tell_the_crowd())
+
+    async def _tell_the_crowd(self) -> None:
+        """``SLOW_SECONDS`` after a change, send the slow watchers the latest view (whole), ``SLOW_BATCH`` at a
+        time with the event loop free between batches."""
+        await asyncio.sleep(SLOW_SECONDS)
+        if self._sent is None:
+            return
+        whole = state_message(self.seq, self._sent)
+        crowd = list(self.slow)
+        for start in range(0, len(crowd), SLOW_BATCH):
+            for watcher in crowd[start:start + SLOW_BATCH]:
+                if watcher in self.slow and not watcher.offer(whole):
+                    self.watchers.discard(watcher)
+                    self.slow.discard(watcher)
+            await asyncio.sleep(0)
+
+    def _promote(self) -> None:
+        """A live watcher left: slow ones take the places freed (each sent the next change whole)."""
+        while self.slow and len(self.watchers) - len(self.slow) < self.live_watchers:
+            self.slow.pop()
 
     def _delta(self, value: Any, whole: int) -> str | None:
         """The ``delta`` message from the last view broadcast to ``value`` (the view numbered ``seq``), when it
@@ -245,9 +289,14 @@ class Room(abc.ABC):
         for watcher in list(self.watchers):
             watcher.drop()
         self.watchers.clear()
+        self.slow.clear()
+        if self._slow_task is not None:
+            self._slow_task.cancel()
 
     def close(self) -> None:
         """Stop whatever the room runs in the background (the server is stopping): subclasses stop their own
         work, then call this, which stops sending to the watchers."""
         for watcher in self.watchers:
             watcher.stop()
+        if self._slow_task is not None:
+            self._slow_task.cancel()
