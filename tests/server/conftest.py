@@ -48,7 +48,7 @@ def warm_kernels() -> None:
     the session starts: its workers then load them, as an installed arcade's do after its first start, instead of
     compiling them while a test waits for a computer's move (from a clean clone that warming took about a minute
     on two cores, as long as a browser test waits)."""
-    from damier.server.computer import warm_kernels as warm
+    from damier.server.kernels import warm_kernels as warm
 
     warm()
 

@@ -76,10 +76,17 @@ class Arcade:
             race_timers.schedule(self, room)
         return room
 
+    async def rules_ready(self, game: str) -> None:
+        """Wait until game ``game``'s rules kernels are compiled (the game goes to the front of the compiling), so
+        that this process loads them from numba's cache instead of compiling them itself."""
+        if self.pool.kernels is not None:
+            await self.pool.kernels.ready(game, "rules")
+
     async def _load(self, game_id: str) -> Room | None:
         row = await asyncio.to_thread(self.storage.load_game, game_id)
         if row is None:
             return None
+        await self.rules_ready(row.game)
         return await asyncio.to_thread(_build, row)
 
     async def _load_race(self, race_id: str) -> Room | None:

@@ -83,6 +83,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     they play each other (``GameRoom.hints_allowed``). ``clock``: a time control ``{"minutes", "increment"}``
     (``clocks.parse``), None for none; the first seat to move's clock runs from the creation."""
     game = load_game(name, options)
+    await arcade.rules_ready(game.name)
     control = clocks.parse(clock, game)
     if game.num_players == 1 and start is None and seed is None:
         seed = secrets.randbelow(2**62)

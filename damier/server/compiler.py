@@ -1,0 +1,180 @@
+"""The games' kernels compiled once, in the background, when the arcade starts, in the order players ask for them.
+
+From an empty numba cache every game's kernels take about a minute and a half of CPU to compile (a fresh install,
+or after an upgrade; docs/development.md). Nobody waits for what they do not need: the catalog and the How to play
+pages run no kernel compiled (``damier.server.descriptions``), and the rest is compiled here, once.
+
+``Compiler`` runs the parts of each game's kernels (``damier.server.kernels``: the rules the server runs, and what
+the computer's jobs run) in a few processes of their own, at a lower priority than the server and its workers,
+into numba's cache; the workers, and the server itself, then load the cache instead of compiling again. The parts
+wait in a queue, every game's rules first, then the computer's; a game somebody creates, plays or asks a hint for
+goes to the front (``ask``), and a game's computer part starts only once its rules are done (it replays them).
+Who needs a part waits for it (``ready``): a computer job waits for its game's computer kernels, and its deadline
+counts from when they are ready. ``status`` says how far it is (``/api/health``, the home page's note), and
+``report`` hears each step (the terminal's progress line). With a warm cache every part only loads: the whole
+takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from damier.core import registry
+from damier.server.computer import Worker
+from damier.server.kernels import PARTS, Part
+
+log = logging.getLogger("damier.server")
+
+#: the niceness of the compiling processes: the server and the computer's workers come first
+NICENESS = 10
+#: the longest one part may compile before its process is killed (the workers then compile what they need)
+PART_SECONDS = 900.0
+
+Report = Callable[[dict[str, Any]], None]
+
+
+class Compiler:
+    """Every registered game's kernel parts, compiled by ``processes`` processes (0: none; every part counts as
+    ready, and a worker compiles what its job needs on first use)."""
+
+    def __init__(self, processes: int, report: Report | None = None) -> None:
+        self.processes = max(0, processes)
+        self.report = report
+        self._queue: list[Part] = []
+        self._running: set[Part] = set()
+        self._done: dict[Part, asyncio.Event] = {}
+        #: the parts, with how many kernels each compiled (None: failed) and its seconds
+        self.finished: dict[Part, tuple[int | None, float]] = {}
+        self._workers: set[Worker] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._threads: ThreadPoolExecutor | None = None
+        self._started = 0.0
+        self._ended: float | None = None
+        #: told each time a part ends (a process waiting for a game's rules to end elsewhere looks again)
+        self._ended_one = asyncio.Condition()
+
+    def start(self) -> None:
+        """Queue every part of every registered game and start the processes (in the running event loop)."""
+        games = [info.name for info in registry.all_infos()]
+        parts = [Part(game, part) for part in PARTS for game in games]
+        self._done = {part: asyncio.Event() for part in parts}
+        self._started = time.monotonic()
+        if not self.processes:
+            for event in self._done.values():
+                event.set()
+            self._ended = self._started
+            return
+        self._queue = parts
+        self._threads = ThreadPoolExecutor(max_workers=self.processes, thread_name_prefix="damier-compile")
+        for _ in range(min(self.processes, len(parts))):
+            task = asyncio.create_task(self._compile())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        self._tell()
+
+    def ask(self, game: str) -> None:
+        """Put game ``game``'s parts not started yet at the front of the queue (its rules first)."""
+        mine = [part for part in self._queue if part.game == game]
+        if mine:
+            self._queue = mine + [part for part in self._queue if part.game != game]
+
+    def is_ready(self, game: str, part: str = "computer") -> bool:
+        """Whether ``game``'s ``part`` is compiled (a game the compiler does not know counts as ready)."""
+        event = self._done.get(Part(game, part))
+        return event is None or event.is_set()
+
+    async def ready(self, game: str, part: str = "computer", timeout: float | None = None) -> bool:
+        """Wait until ``game``'s ``part`` is compiled, moving the game to the front of the queue; False when it was
+        not within ``timeout`` seconds (None: no bound)."""
+        event = self._done.get(Part(game, part))
+        if event is None or event.is_set():
+            return True
+        self.ask(game)
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    @property
+    def done(self) -> bool:
+        return all(event.is_set() for event in self._done.values())
+
+    def status(self) -> dict[str, Any]:
+        """How far compiling is: ``{"ready", "done", "total" (parts), "compiling" (the parts under way, "game
+        part"), "compiled" (kernels compiled so far: 0 when the cache had them all), "seconds" (since the start, or
+        what the whole took)}``."""
+        end = self._ended if self._ended is not None else time.monotonic()
+        return {"ready": self.done, "done": sum(event.is_set() for event in self._done.values()),
+                "total": len(self._done), "compiling": sorted(f"{p.game} {p.part}" for p in self._running),
+                "compiled": sum(count or 0 for count, _ in self.finished.values()),
+                "seconds": round(end - self._started, 1)}
+
+    def _next(self) -> Part | None:
+        """The first part of the queue whose game's rules are done, or are not in the queue (a computer part
+        replays the rules: compiling both at once would compile the rules twice)."""
+        for part in self._queue:
+            if part.part == PARTS[0] or self.is_ready(part.game, PARTS[0]):
+                self._queue.remove(part)
+                return part
+        return None
+
+    async def _compile(self) -> None:
+        """One process's life: compile the next part while there is one, then end the process."""
+        loop = asyncio.get_running_loop()
+        worker: Worker | None = None
+        try:
+            while self._queue or self._running:
+                part = self._next()
+                if part is None:  # only parts waiting for rules under way elsewhere: wait for one to end
+                    async with self._ended_one:
+                        await self._ended_one.wait()
+                    continue
+                if worker is None:
+                    worker = Worker(nice=NICENESS)
+                    self._workers.add(worker)
+                self._running.add(part)
+                self._tell()
+                status, value = await loop.run_in_executor(self._threads, worker.run, part, PART_SECONDS)
+                self._running.discard(part)
+                if status == "ok":
+                    compiled, seconds = value
+                    self.finished[part] = (compiled, seconds)
+                else:  # nothing waits for a part that failed: the workers compile what they need themselves
+                    log.warning("compiling the %s part of %s's kernels failed: %s", part.part, part.game, value)
+                    self.finished[part] = (None, 0.0)
+                    if status == "killed":
+                        self._workers.discard(worker)
+                        worker = None
+                self._done[part].set()
+                async with self._ended_one:
+                    self._ended_one.notify_all()
+                if self.done and self._ended is None:
+                    self._ended = time.monotonic()
+                self._tell()
+        finally:
+            if worker is not None:
+                worker.kill()
+                self._workers.discard(worker)
+
+    def _tell(self) -> None:
+        if self.report is not None:
+            try:
+                self.report(self.status())
+            except Exception:  # a progress line that fails must not stop compiling
+                log.exception("reporting the kernels' compilation failed")
+
+    def close(self) -> None:
+        """Stop compiling now: kill the processes (a part under way is left to the workers)."""
+        for task in self._tasks:
+            task.cancel()
+        for worker in list(self._workers):
+            worker.kill()
+        self._workers.clear()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
