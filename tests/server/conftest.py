@@ -54,12 +54,15 @@ def warm_kernels() -> None:
 
 
 class ServerProcess:
-    """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database."""
+    """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database; ``env``: more
+    environment variables, ``args``: more options of `damier serve`."""
 
-    def __init__(self, db: str, log: Path) -> None:
+    def __init__(self, db: str, log: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> None:
         self.db = db
         self.port = free_port()
         self.log = log
+        self.env = env or {}
+        self.args = args
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -71,8 +74,8 @@ class ServerProcess:
         handle = open(self.log, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "damier.cli", "serve", "--port", str(self.port), "--db", self.db,
-             "--workers", "1", "--limits", GENEROUS_TEXT],
-            stdout=handle, stderr=subprocess.STDOUT, env=dict(os.environ),
+             "--workers", "1", "--limits", GENEROUS_TEXT, *self.args],
+            stdout=handle, stderr=subprocess.STDOUT, env={**os.environ, **self.env},
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -66,6 +66,9 @@ export const api = {
     return howtoPromises.get(name);
   },
   createGame(body) { return request("POST", "/api/games", { body }); },
+  /** {status, version, kernels: {ready, done, total, compiling, compiled, seconds} or null}: how far compiling the
+   * games' kernels is on a fresh server */
+  health() { return request("GET", "/api/health"); },
   /** Check a position of `game` (null: the usual start): {position, player, legal_moves, board}, or an error; with
    * `moves` (a line from it) also `boards`, the board after each move. */
   position(game, options, position, moves = null) {

@@ -5,6 +5,7 @@ import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { startGame, startPuzzle, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { seatColour } from "../players.js";
+import { compilingNote } from "../compiling.js";
 
 export async function mount(root) {
   const cards = h("div", { class: "cards", "aria-busy": "true" }, h("div", { class: "card skeleton" }));
@@ -14,7 +15,8 @@ export async function mount(root) {
       h("h1", {}, "Grid games, one arcade"),
       h("p", { class: "lead" },
         "Play against the computer, with friends on this device or by a link, "
-        + "and replay every game move by move.")),
+        + "and replay every game move by move."),
+      compilingNote()),
     cards,
     recentBox,
     h("section", { class: "features", "aria-label": "What you can do" },
