@@ -230,6 +230,16 @@ def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
     return key
 
 
+async def start_in_turn(descriptions: Descriptions, pool: ComputerPool, kernels: Compiler) -> None:
+    """Once the catalog's descriptions are made (or failed: the next request tries again), start the computer's
+    workers and compiling the games' kernels: on two cores, starting them all at once made the first home page
+    wait for a core."""
+    with contextlib.suppress(Exception):
+        await descriptions.get()
+    pool.start()
+    kernels.start()
+
+
 def create_app(db_url: str | None = None, workers: int | None = None,
                secret_file: str | None = None, limits: Limits | None = None,
                analysis_seconds: float = analysis.ANALYSIS_SECONDS, compilers: int | None = None,
@@ -251,9 +261,10 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             storage.forget_turns()  # alone on the file: the leases of an earlier run are this server's to take
         key = open_secret(storage, secret_file)
         pool = ComputerPool(workers)
-        kernels = pool.kernels = Compiler(pool.workers if compilers is None else compilers, compiling)
-        kernels.start()
-        descriptions.start()  # the home page is the first thing asked for
+        kernels = pool.kernels = Compiler(pool.workers if compilers is None else compilers, compiling, pool.prepare)
+        # the home page is the first thing asked for: its descriptions first, then the workers and the compiling
+        descriptions.start()
+        starting = asyncio.create_task(start_in_turn(descriptions, pool, kernels))
         arcade = Arcade(storage, pool, key)
         app.state.arcade = arcade
         app.state.analyses = analysis.Analyses(pool, client_limits, analysis_seconds)
@@ -277,6 +288,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         try:
             yield
         finally:
+            starting.cancel()
             sweeper.cancel()
             beating.cancel()
             resuming_clocks.cancel()

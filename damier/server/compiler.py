@@ -5,8 +5,8 @@ or after an upgrade; docs/development.md). Nobody waits for what they do not nee
 pages run no kernel compiled (``damier.server.descriptions``), and the rest is compiled here, once.
 
 ``Compiler`` runs the parts of each game's kernels (``damier.server.kernels``: the rules the server runs, and what
-the computer's jobs run) in a few processes of their own, at a lower priority than the server and its workers,
-into numba's cache; the workers, and the server itself, then load the cache instead of compiling again. The parts
+the computer's jobs run) in a few processes of their own, compiling at a lower priority than the server and its
+workers, into numba's cache; the workers, and the server itself, then load the cache instead of compiling again. The parts
 wait in a queue, every game's rules first, then the computer's; a game somebody creates, plays or asks a hint for
 goes to the front (``ask``), and a game's computer part starts only once its rules are done (it replays them).
 Who needs a part waits for it (``ready``): a computer job waits for its game's computer kernels, and its deadline
@@ -30,7 +30,8 @@ from damier.server.kernels import PARTS, Part
 
 log = logging.getLogger("damier.server")
 
-#: the niceness of the compiling processes: the server and the computer's workers come first
+#: the niceness a compiling process takes once it compiles (loading from the cache goes at full speed): the server
+#: and the computer's workers come first
 NICENESS = 10
 #: the longest one part may compile before its process is killed (the workers then compile what they need)
 PART_SECONDS = 900.0
@@ -42,34 +43,37 @@ class Compiler:
     """Every registered game's kernel parts, compiled by ``processes`` processes (0: none; every part counts as
     ready, and a worker compiles what its job needs on first use)."""
 
-    def __init__(self, processes: int, report: Report | None = None) -> None:
+    def __init__(self, processes: int, report: Report | None = None,
+                 compiled: Callable[[str], None] | None = None) -> None:
         self.processes = max(0, processes)
         self.report = report
-        self._queue: list[Part] = []
+        #: told the name of each game whose computer part is compiled (the pool's workers then load it)
+        self.compiled = compiled
         self._running: set[Part] = set()
-        self._done: dict[Part, asyncio.Event] = {}
         #: the parts, with how many kernels each compiled (None: failed) and its seconds
         self.finished: dict[Part, tuple[int | None, float]] = {}
         self._workers: set[Worker] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._threads: ThreadPoolExecutor | None = None
-        self._started = 0.0
+        self._started = time.monotonic()
         self._ended: float | None = None
         #: told each time a part ends (a process waiting for a game's rules to end elsewhere looks again)
         self._ended_one = asyncio.Condition()
-
-    def start(self) -> None:
-        """Queue every part of every registered game and start the processes (in the running event loop)."""
+        # every part of every registered game, in the queue from now on (what asks for one waits for it)
         games = [info.name for info in registry.all_infos()]
-        parts = [Part(game, part) for part in PARTS for game in games]
-        self._done = {part: asyncio.Event() for part in parts}
-        self._started = time.monotonic()
+        self._queue = [Part(game, part) for part in PARTS for game in games]
+        self._done = {part: asyncio.Event() for part in self._queue}
         if not self.processes:
+            self._queue = []
             for event in self._done.values():
                 event.set()
             self._ended = self._started
+
+    def start(self) -> None:
+        """Start the processes (in the running event loop; the parts are queued from the making on)."""
+        if not self._queue or self._threads is not None:
             return
-        self._queue = parts
+        parts = self._queue
         self._threads = ThreadPoolExecutor(max_workers=self.processes, thread_name_prefix="damier-compile")
         for _ in range(min(self.processes, len(parts))):
             task = asyncio.create_task(self._compile())
@@ -107,11 +111,12 @@ class Compiler:
 
     def status(self) -> dict[str, Any]:
         """How far compiling is: ``{"ready", "done", "total" (parts), "compiling" (the parts under way, "game
-        part"), "compiled" (kernels compiled so far: 0 when the cache had them all), "seconds" (since the start, or
-        what the whole took)}``."""
+        part"), "pending" (the parts not done, under way or waiting), "compiled" (kernels compiled so far: 0 when
+        the cache had them all), "seconds" (since the start, or what the whole took)}``."""
         end = self._ended if self._ended is not None else time.monotonic()
         return {"ready": self.done, "done": sum(event.is_set() for event in self._done.values()),
                 "total": len(self._done), "compiling": sorted(f"{p.game} {p.part}" for p in self._running),
+                "pending": [f"{p.game} {p.part}" for p, event in self._done.items() if not event.is_set()],
                 "compiled": sum(count or 0 for count, _ in self.finished.values()),
                 "seconds": round(end - self._started, 1)}
 
@@ -136,15 +141,17 @@ class Compiler:
                         await self._ended_one.wait()
                     continue
                 if worker is None:
-                    worker = Worker(nice=NICENESS)
+                    worker = Worker(nice=NICENESS, name="damier-compiler")
                     self._workers.add(worker)
                 self._running.add(part)
                 self._tell()
                 status, value = await loop.run_in_executor(self._threads, worker.run, part, PART_SECONDS)
                 self._running.discard(part)
                 if status == "ok":
-                    compiled, seconds = value
-                    self.finished[part] = (compiled, seconds)
+                    count, seconds = value
+                    self.finished[part] = (count, seconds)
+                    if part.part == PARTS[-1] and self.compiled is not None:
+                        self.compiled(part.game)
                 else:  # nothing waits for a part that failed: the workers compile what they need themselves
                     log.warning("compiling the %s part of %s's kernels failed: %s", part.part, part.game, value)
                     self.finished[part] = (None, 0.0)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import logging
 import multiprocessing
 import os
 import signal
@@ -34,6 +35,9 @@ from damier.server.kernels import Part, compile_part
 
 if TYPE_CHECKING:
     from damier.server.compiler import Compiler
+
+log = logging.getLogger("damier.server")
+
 #: A job still running its time budget plus this after it was asked for is killed (a computer move then becomes
 #: a random move, a hint an error): the budget is the search's, the grace covers replaying the game and a queue.
 GRACE_SECONDS = 5.0
@@ -47,6 +51,8 @@ MAX_REMEMBERED = 4096
 STOP = "stop"
 #: how often a thread waiting for a worker looks whether its job was stopped (seconds)
 STOP_POLL = 0.1
+#: the longest an idle worker may take to load a game's kernels from numba's cache (``ComputerPool.prepare``)
+PREPARE_SECONDS = 120.0
 
 
 class Busy(Exception):
@@ -120,12 +126,12 @@ def _exit_with_parent(parent: int) -> None:
 
 def _serve(conn: Connection, parent: int, nice: int = 0) -> None:
     """A worker's life: answer each job sent on ``conn`` with ``("ok", answer)`` or ``("error", text)`` (a
-    ``Part``: compile it, answering how many kernels it compiled and its seconds). Ctrl-C in the terminal reaches
-    the whole process group: a worker leaves it to the server, which stops its workers."""
+    ``Part``: compile it, answering how many kernels it compiled and its seconds; ``nice``: the niceness it takes
+    once it compiles). Ctrl-C in the terminal reaches the whole process group: a worker leaves it to the server,
+    which stops its workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent(parent)
-    if nice:
-        os.nice(nice)
+    _import_games()
     while True:
         try:
             job = conn.recv()
@@ -135,13 +141,24 @@ def _serve(conn: Connection, parent: int, nice: int = 0) -> None:
             continue  # for a job that had ended already
         try:
             if isinstance(job, Part):
-                conn.send(("ok", compile_part(job.game, job.part)))
+                conn.send(("ok", compile_part(job.game, job.part, nice)))
             elif job.analysis_seconds is not None:
                 conn.send(("ok", _analyse(conn, job)))
             else:
                 conn.send(("ok", think(job)))
         except Exception as exc:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def _import_games() -> None:
+    """Import what every job imports (the agents, numba, every game's rules; compiling nothing), while the worker
+    waits for its first job: about half a second that no job then spends."""
+    import damier.ai.analysis
+    import damier.ai.spec  # noqa: F401
+    from damier.core.registry import all_infos
+
+    for info in all_infos():
+        info.game_class()
 
 
 def _analyse(conn: Connection, job: Job) -> dict[str, Any]:
@@ -177,13 +194,15 @@ def budget_seconds(spec: str) -> float:
 
 
 class Worker:
-    """One worker process and the server's end of its pipe (``nice``: its niceness, for a background one)."""
+    """One worker process and the server's end of its pipe (``nice``: the niceness it takes once it compiles, for
+    a background one), and the games whose kernels it has loaded."""
 
-    def __init__(self, nice: int = 0) -> None:
+    def __init__(self, nice: int = 0, name: str = "damier-computer") -> None:
         context = multiprocessing.get_context("spawn")  # free of the server's threads and event loop
         self.conn, child = context.Pipe()
         self.process: BaseProcess = context.Process(target=_serve, args=(child, os.getpid(), nice), daemon=True,
-                                                    name="damier-computer")
+                                                    name=name)
+        self.loaded: set[str] = set()
         self.process.start()
         child.close()
 
@@ -240,6 +259,8 @@ class ComputerPool:
     def __init__(self, workers: int | None = None, kernels: Compiler | None = None) -> None:
         self.workers = workers or max(1, os.cpu_count() or 1)
         self.kernels = kernels
+        #: the games whose kernels every worker loads while it is idle (``prepare``)
+        self.prepared: list[str] = []
         self._idle: list[Worker] = []
         self._started = 0
         self._lines: collections.OrderedDict[str, collections.deque[_Waiting]] = collections.OrderedDict()
@@ -255,6 +276,51 @@ class ComputerPool:
         #: jobs killed at their deadline, and jobs dropped in the queue past it (for the logs and the tests)
         self.killed = 0
         self.dropped = 0
+
+    def start(self) -> None:
+        """Start every worker now (in the running event loop), so that no job waits for a process to start."""
+        while not self._closed and self._started < self.workers:
+            self._idle.append(Worker())  # on the event loop's thread: the workers' parent-death signal follows it
+            self._started += 1
+
+    def prepare(self, game: str) -> None:
+        """Have every worker load game ``game``'s computer kernels from numba's cache while it is idle (they are
+        compiled: ``damier.server.compiler``), so that its first job there does not spend its time loading them."""
+        if game not in self.prepared:
+            self.prepared.append(game)
+        self._prepare_idle()
+
+    def _prepare_idle(self) -> None:
+        """Give each idle worker that lacks a prepared game's kernels the first it lacks to load, when no job
+        waits (a worker back from loading is looked at again)."""
+        if self._closed or self._waiting:
+            return
+        for worker in list(self._idle):
+            game = next((g for g in self.prepared if g not in worker.loaded), None)
+            if game is not None:
+                self._idle.remove(worker)
+                task = asyncio.ensure_future(self._load(worker, game))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _load(self, worker: Worker, game: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            status, value = await loop.run_in_executor(self._threads, worker.run, Part(game, "computer"),
+                                                       PREPARE_SECONDS)
+        except Exception as exc:  # the thread pool is shut down: the server is stopping
+            worker.kill()
+            status, value = "killed", f"the pool is closing ({exc})"
+        worker.loaded.add(game)  # loaded, or failed: its jobs load what they need, as without preparing
+        if status != "ok" and not self._closed:
+            log.warning("a worker could not load %s's kernels: %s", game, value)
+        if status == "killed":
+            self._started -= 1
+        elif self._closed:
+            worker.kill()
+        else:
+            self._idle.append(worker)
+        self._dispatch()
 
     @property
     def waiting(self) -> int:
@@ -343,6 +409,7 @@ class ComputerPool:
         while not self._closed and (self._idle or self._started < self.workers):
             entry = self._next()
             if entry is None:
+                self._prepare_idle()
                 return
             if self._idle:
                 worker = self._idle.pop()
@@ -372,6 +439,7 @@ class ComputerPool:
         elif self._closed:
             worker.kill()
         else:
+            worker.loaded.add(entry.job.game)  # what its jobs need is loaded now
             self._idle.append(worker)
         if not entry.future.done():
             entry.future.set_result((status, value))

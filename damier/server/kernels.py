@@ -16,6 +16,7 @@ the background, in the order players ask for them.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import time
 from collections.abc import Callable
@@ -131,12 +132,16 @@ def shallow(spec: str) -> str:
     return f"{kind}:{','.join([*kept, cut])}"
 
 
+#: whether this process lowered its priority already (``compile_part``)
+_niced: list[int] = []
+
 COMPILE: dict[str, Callable[[str], None]] = {"rules": compile_rules, "computer": compile_computer}
 
 
-def compile_part(name: str, part: str) -> tuple[int, float]:
+def compile_part(name: str, part: str, nice: int = 0) -> tuple[int, float]:
     """Compile (or load from numba's cache) the part ``part`` of game ``name``'s kernels: how many kernels were
-    compiled (0: all loaded from the cache), and the seconds it took."""
+    compiled (0: all loaded from the cache), and the seconds it took. With ``nice``, the process lowers its
+    priority by that much once it starts compiling (loading from the cache is quick, and is not slowed)."""
     from numba.core import event
 
     class Counter(event.Listener):
@@ -145,6 +150,9 @@ def compile_part(name: str, part: str) -> tuple[int, float]:
         count = 0
 
         def on_start(self, _event: Any) -> None:
+            if nice and not _niced:
+                os.nice(nice)
+                _niced.append(nice)
             self.count += 1
 
         def on_end(self, _event: Any) -> None:
