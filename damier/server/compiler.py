@@ -1,18 +1,20 @@
 """The games' kernels compiled once, in the background, when the arcade starts, in the order players ask for them.
 
 From an empty numba cache every game's kernels take about a minute and a half of CPU to compile (a fresh install,
-or after an upgrade; docs/development.md). Nobody waits for what they do not need: the catalog and the How to play
-pages run no kernel compiled (``damier.server.descriptions``), and the rest is compiled here, once.
+or after an upgrade; docs/server.md, "A fast first start"). Nobody waits for what they do not need: the catalog
+and the How to play pages run no kernel compiled (``damier.server.descriptions``), and the rest is compiled here,
+once.
 
 ``Compiler`` runs the parts of each game's kernels (``damier.server.kernels``: the rules the server runs, and what
-the computer's jobs run) in a few processes of their own, compiling at a lower priority than the server and its
-workers, into numba's cache; the workers, and the server itself, then load the cache instead of compiling again. The parts
-wait in a queue, every game's rules first, then the computer's; a game somebody creates, plays or asks a hint for
-goes to the front (``ask``), and a game's computer part starts only once its rules are done (it replays them).
-Who needs a part waits for it (``ready``): a computer job waits for its game's computer kernels, and its deadline
-counts from when they are ready. ``status`` says how far it is (``/api/health``, the home page's note), and
-``report`` hears each step (the terminal's progress line). With a warm cache every part only loads: the whole
-takes a few seconds.
+the computer's jobs run) in a few processes of their own, which lower their priority once they compile (the server
+and its workers come first), into numba's cache; the workers then load the cache (``ComputerPool.prepare``). The
+parts wait in a queue, every game's rules first, then the computer's; a game somebody creates, plays or asks a
+hint for goes to the front (``ask``), and a game's computer part starts only once its rules are done (it replays
+them). A computer job waits for its game's computer part (``ready``), and its deadline counts from then. The
+server needs a game's rules itself to make or show it (``here``): it takes them from the queue and compiles them
+in a thread, at its own priority (with a full cache: loads them, in a fraction of a second), unless a compiling
+process has them under way. ``status`` says how far it is (``/api/health``, the home page's note), and ``report``
+hears each step (the terminal's progress line). With a full cache every part only loads: a few seconds in all.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from damier.core import registry
 from damier.server.computer import Worker
-from damier.server.kernels import PARTS, Part
+from damier.server.kernels import PARTS, Part, compile_part
 
 log = logging.getLogger("damier.server")
 
@@ -146,28 +148,59 @@ class Compiler:
                 self._running.add(part)
                 self._tell()
                 status, value = await loop.run_in_executor(self._threads, worker.run, part, PART_SECONDS)
-                self._running.discard(part)
-                if status == "ok":
-                    count, seconds = value
-                    self.finished[part] = (count, seconds)
-                    if part.part == PARTS[-1] and self.compiled is not None:
-                        self.compiled(part.game)
-                else:  # nothing waits for a part that failed: the workers compile what they need themselves
-                    log.warning("compiling the %s part of %s's kernels failed: %s", part.part, part.game, value)
-                    self.finished[part] = (None, 0.0)
-                    if status == "killed":
-                        self._workers.discard(worker)
-                        worker = None
-                self._done[part].set()
-                async with self._ended_one:
-                    self._ended_one.notify_all()
-                if self.done and self._ended is None:
-                    self._ended = time.monotonic()
-                self._tell()
-        finally:
+                if status == "killed":
+                    self._workers.discard(worker)
+                    worker = None
+                await self._finish(part, status, value)
+        except asyncio.CancelledError:  # the server stops: the thread waiting for the answer closes the pipe
             if worker is not None:
-                worker.kill()
-                self._workers.discard(worker)
+                worker.process.kill()
+            raise
+        if worker is not None:
+            worker.kill()
+            self._workers.discard(worker)
+
+    async def here(self, game: str, part: str) -> None:
+        """``game``'s ``part`` compiled in this process, which needs it now (the server, to make or show a game):
+        nothing when it is done; when a compiling process has it under way, wait for that; else it leaves the queue
+        and is compiled here, in a thread, at this process's priority (loaded, when the cache has it), once however
+        many ask at a time."""
+        key = Part(game, part)
+        event = self._done.get(key)
+        if event is None or event.is_set():
+            return
+        if key in self._running:
+            await event.wait()
+            return
+        if key in self._queue:
+            self._queue.remove(key)
+        self._running.add(key)
+        self._tell()
+        status: str = "ok"
+        value: Any
+        try:
+            value = await asyncio.to_thread(compile_part, game, part)
+        except Exception as exc:
+            status, value = "error", f"{type(exc).__name__}: {exc}"
+        await self._finish(key, status, value)
+
+    async def _finish(self, part: Part, status: str, value: Any) -> None:
+        """Part ``part`` ended (``status`` "ok" with ``(kernels compiled, seconds)``, or else why not): whoever
+        waits for it goes on, and so do the processes waiting for a game's rules to end elsewhere."""
+        self._running.discard(part)
+        if status == "ok":
+            self.finished[part] = value
+            if part.part == PARTS[-1] and self.compiled is not None:
+                self.compiled(part.game)
+        else:  # nothing waits for a part that failed: the workers compile what they need themselves
+            log.warning("compiling the %s part of %s's kernels failed: %s", part.part, part.game, value)
+            self.finished[part] = (None, 0.0)
+        self._done[part].set()
+        async with self._ended_one:
+            self._ended_one.notify_all()
+        if self.done and self._ended is None:
+            self._ended = time.monotonic()
+        self._tell()
 
     def _tell(self) -> None:
         if self.report is not None:
@@ -181,7 +214,7 @@ class Compiler:
         for task in self._tasks:
             task.cancel()
         for worker in list(self._workers):
-            worker.kill()
+            worker.process.kill()  # the thread waiting for its answer sees it end, and closes its pipe
         self._workers.clear()
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)

@@ -203,6 +203,7 @@ class Worker:
         self.process: BaseProcess = context.Process(target=_serve, args=(child, os.getpid(), nice), daemon=True,
                                                     name=name)
         self.loaded: set[str] = set()
+        self._killing = threading.Lock()
         self.process.start()
         child.close()
 
@@ -234,10 +235,14 @@ class Worker:
         return "killed", why
 
     def kill(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(timeout=5)
-        self.conn.close()
+        """End the process and close the pipe (once, whoever else is ending it: the thread waiting for its answer,
+        or the server stopping)."""
+        with self._killing:
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join(timeout=5)
+            if not self.conn.closed:
+                self.conn.close()
 
 
 @dataclass

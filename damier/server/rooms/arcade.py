@@ -77,10 +77,11 @@ class Arcade:
         return room
 
     async def rules_ready(self, game: str) -> None:
-        """Wait until game ``game``'s rules kernels are compiled (the game goes to the front of the compiling), so
-        that this process loads them from numba's cache instead of compiling them itself."""
+        """Game ``game``'s rules kernels compiled, or loaded from numba's cache, off the event loop (once per game;
+        ``Compiler.here``), before this process plays them."""
         if self.pool.kernels is not None:
-            await self.pool.kernels.ready(game, "rules")
+            self.pool.kernels.ask(game)  # its computer next
+            await self.pool.kernels.here(game, "rules")
 
     async def _load(self, game_id: str) -> Room | None:
         row = await asyncio.to_thread(self.storage.load_game, game_id)
