@@ -5,16 +5,16 @@ or after an upgrade; docs/server.md, "A fast first start"). Nobody waits for wha
 and the How to play pages run no kernel compiled (``damier.server.descriptions``), and the rest is compiled here,
 once.
 
-``Compiler`` runs the parts of each game's kernels (``damier.server.kernels``: the rules the server runs, and what
-the computer's jobs run) in a few processes of their own, which lower their priority once they compile (the server
-and its workers come first), into numba's cache; the workers then load the cache (``ComputerPool.prepare``). The
-parts wait in a queue, every game's rules first, then the computer's; a game somebody creates, plays or asks a
-hint for goes to the front (``ask``), and a game's computer part starts only once its rules are done (it replays
-them). A computer job waits for its game's computer part (``ready``), and its deadline counts from then. The
-server needs a game's rules itself to make or show it (``here``): it takes them from the queue and compiles them
-in a thread, at its own priority (with a full cache: loads them, in a fraction of a second), unless a compiling
-process has them under way. ``status`` says how far it is (``/api/health``, the home page's note), and ``report``
-hears each step (the terminal's progress line). With a full cache every part only loads: a few seconds in all.
+``Compiler`` compiles each game's kernels in two parts (``damier.server.kernels``), each where it is run: the
+rules in the server itself, in a thread, one game after the other (``here``: with a full cache it only loads them,
+in a fraction of a second); what the computer's jobs run in a few processes of their own, which lower their
+priority once they compile (the server and its workers come first), into numba's cache, which the workers then
+load (``ComputerPool.prepare``). The parts wait in a queue; a game somebody creates, plays or asks a hint for goes
+to the front (``ask``), and a game's computer part starts once its rules are done (it replays them). A computer
+job waits for its game's computer part (``ready``), and its deadline counts from then; making or showing a game
+waits for its rules (``here``). ``status`` says how far it is (``/api/health``, the home page's note), and
+``report`` hears each step (the terminal's progress line). With a full cache every part only loads: a few seconds
+in all.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ log = logging.getLogger("damier.server")
 #: the niceness a compiling process takes once it compiles (loading from the cache goes at full speed): the server
 #: and the computer's workers come first
 NICENESS = 10
+#: the part the server compiles itself (the others are the compiling processes')
+RULES = PARTS[0]
 #: the longest one part may compile before its process is killed (the workers then compile what they need)
 PART_SECONDS = 900.0
 
@@ -61,6 +63,8 @@ class Compiler:
         self._ended: float | None = None
         #: told each time a part ends (a process waiting for a game's rules to end elsewhere looks again)
         self._ended_one = asyncio.Condition()
+        #: the parts compiled in this process (``here``), while they are
+        self._here: dict[Part, asyncio.Future[tuple[int, float]]] = {}
         # every part of every registered game, in the queue from now on (what asks for one waits for it)
         games = [info.name for info in registry.all_infos()]
         self._queue = [Part(game, part) for part in PARTS for game in games]
@@ -72,16 +76,22 @@ class Compiler:
             self._ended = self._started
 
     def start(self) -> None:
-        """Start the processes (in the running event loop; the parts are queued from the making on)."""
+        """Start compiling (in the running event loop; the parts are queued from the making on): the rules here,
+        the computer's in the processes."""
         if not self._queue or self._threads is not None:
             return
-        parts = self._queue
         self._threads = ThreadPoolExecutor(max_workers=self.processes, thread_name_prefix="damier-compile")
-        for _ in range(min(self.processes, len(parts))):
-            task = asyncio.create_task(self._compile())
+        for run in [self._rules_here] + [self._compile] * min(self.processes, len(self._queue)):
+            task = asyncio.create_task(run())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         self._tell()
+
+    async def _rules_here(self) -> None:
+        """Every game's rules, one after the other in the queue's order, compiled in this process (``here``): the
+        server plays them itself, and the workers replay them from the cache."""
+        while (part := next((p for p in self._queue if p.part == RULES), None)) is not None:
+            await self.here(part.game, part.part)
 
     def ask(self, game: str) -> None:
         """Put game ``game``'s parts not started yet at the front of the queue (its rules first)."""
@@ -123,10 +133,10 @@ class Compiler:
                 "seconds": round(end - self._started, 1)}
 
     def _next(self) -> Part | None:
-        """The first part of the queue whose game's rules are done, or are not in the queue (a computer part
-        replays the rules: compiling both at once would compile the rules twice)."""
+        """The first computer part of the queue whose game's rules are done (it replays them: compiling both at
+        once would compile the rules twice)."""
         for part in self._queue:
-            if part.part == PARTS[0] or self.is_ready(part.game, PARTS[0]):
+            if part.part != RULES and self.is_ready(part.game, RULES):
                 self._queue.remove(part)
                 return part
         return None
@@ -136,9 +146,9 @@ class Compiler:
         loop = asyncio.get_running_loop()
         worker: Worker | None = None
         try:
-            while self._queue or self._running:
+            while any(part.part != RULES for part in self._queue):
                 part = self._next()
-                if part is None:  # only parts waiting for rules under way elsewhere: wait for one to end
+                if part is None:  # only parts waiting for their rules: wait for a part to end
                     async with self._ended_one:
                         await self._ended_one.wait()
                     continue
@@ -162,35 +172,38 @@ class Compiler:
 
     async def here(self, game: str, part: str) -> None:
         """``game``'s ``part`` compiled in this process, which needs it now (the server, to make or show a game):
-        nothing when it is done; when a compiling process has it under way, wait for that; else it leaves the queue
-        and is compiled here, in a thread, at this process's priority (loaded, when the cache has it), once however
-        many ask at a time."""
+        nothing when it is done; else compiled (or loaded, from a full cache) here, in a thread, at this process's
+        priority, once however many ask at a time."""
         key = Part(game, part)
         event = self._done.get(key)
         if event is None or event.is_set():
             return
-        if key in self._running:
-            await event.wait()
-            return
-        if key in self._queue:
-            self._queue.remove(key)
-        self._running.add(key)
-        self._tell()
+        making = self._here.get(key)
+        if making is None:
+            if key in self._queue:
+                self._queue.remove(key)
+            self._running.add(key)
+            self._tell()
+            making = self._here[key] = asyncio.ensure_future(asyncio.to_thread(compile_part, game, part))
         status: str = "ok"
         value: Any
         try:
-            value = await asyncio.to_thread(compile_part, game, part)
+            value = await asyncio.shield(making)
         except Exception as exc:
             status, value = "error", f"{type(exc).__name__}: {exc}"
-        await self._finish(key, status, value)
+        if not event.is_set():
+            await self._finish(key, status, value)
 
     async def _finish(self, part: Part, status: str, value: Any) -> None:
         """Part ``part`` ended (``status`` "ok" with ``(kernels compiled, seconds)``, or else why not): whoever
-        waits for it goes on, and so do the processes waiting for a game's rules to end elsewhere."""
+        waits for it goes on, and so do the processes waiting for a game's rules to end elsewhere (a part that
+        ended twice, here and in a compiling process, counts once)."""
+        if self._done[part].is_set():
+            return
         self._running.discard(part)
         if status == "ok":
             self.finished[part] = value
-            if part.part == PARTS[-1] and self.compiled is not None:
+            if part.part != RULES and self.compiled is not None:
                 self.compiled(part.game)
         else:  # nothing waits for a part that failed: the workers compile what they need themselves
             log.warning("compiling the %s part of %s's kernels failed: %s", part.part, part.game, value)
