@@ -61,7 +61,7 @@ class Compiler:
         self._threads: ThreadPoolExecutor | None = None
         self._started = time.monotonic()
         self._ended: float | None = None
-        #: told each time a part ends (a process waiting for a game's rules to end elsewhere looks again)
+        #: told each time a part ends (a process waiting for a game's rules looks again)
         self._ended_one = asyncio.Condition()
         #: the parts compiled in this process (``here``), while they are
         self._here: dict[Part, asyncio.Future[tuple[int, float]]] = {}
@@ -196,8 +196,7 @@ class Compiler:
 
     async def _finish(self, part: Part, status: str, value: Any) -> None:
         """Part ``part`` ended (``status`` "ok" with ``(kernels compiled, seconds)``, or else why not): whoever
-        waits for it goes on, and so do the processes waiting for a game's rules to end elsewhere (a part that
-        ended twice, here and in a compiling process, counts once)."""
+        waits for it goes on, and so do the processes waiting for a game's rules."""
         if self._done[part].is_set():
             return
         self._running.discard(part)
