@@ -94,6 +94,7 @@ class Arcade:
         row = await asyncio.to_thread(self.storage.load_race, race_id)
         if row is None:
             return None
+        await self.rules_ready(row.game)
         return await asyncio.to_thread(build, row, self.now)
 
     def now(self) -> float:
