@@ -37,7 +37,7 @@ def test_a_game_asked_for_goes_first_and_every_part_is_compiled_once() -> None:
     order, ready, rules_first = asyncio.run(run())
     assert ready and rules_first
     assert order[0] == Part("micro", "rules")  # compiled here, in the server
-    assert [p for p in order if p.part != "rules"][0] == Part("micro", "computer")  # the first in the processes
+    assert next(p for p in order if p.part != "rules") == Part("micro", "computer")  # the first in the processes
     assert sorted(order, key=repr) == sorted((Part(i.name, p) for i in registry.all_infos() for p in PARTS), key=repr)
     last = reports[-1]
     assert last["ready"] and last["done"] == last["total"] == len(order) and last["pending"] == []
