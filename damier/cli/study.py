@@ -16,6 +16,7 @@ import time
 from typing import Annotated, Any
 
 import typer
+from rich.status import Status
 from rich.text import Text
 
 from damier.cli.common import JsonArg, OptArg, app, console, errors, fail, load_game
@@ -119,8 +120,15 @@ def serve(
     limits: Annotated[str, typer.Option(
         help="What one client address may ask: new games a minute, games with a computer seat at once, hints and "
              "analyses at once (past them: 429), e.g. new_games=30,computer_games=4,hints=2.")] = "",
+    compilers: Annotated[int | None, typer.Option(
+        min=0, help="Processes that compile the games' kernels in the background at the start, once, into numba's "
+                    "cache (default: one per worker; 0: none, each worker compiles what it needs).")] = None,
 ) -> None:
-    """Start the browser arcade: play every game against the computer or online, watch, replay."""
+    """Start the browser arcade: play every game against the computer or online, watch, replay.
+
+    From an empty numba cache (a fresh install) the games' kernels compile in the background for a minute or two,
+    with a progress line here; pages answer at once meanwhile, and a computer asked to move waits for its game's
+    kernels."""
     import uvicorn
 
     from damier.server import sockets
@@ -143,14 +151,50 @@ def serve(
     except StorageError as exc:
         raise fail(str(exc)) from None
     console.print(Text(f"damier arcade on http://{host}:{port}/  (database: {safe_url(url)})"))
-    config = uvicorn.Config(create_app(url, workers, secret_file, client_limits), log_level="warning",
-                            ws_max_size=sockets.MAX_WS_MESSAGE)
+    progress = CompilingLine()
+    config = uvicorn.Config(create_app(url, workers, secret_file, client_limits, compilers=compilers,
+                                       compiling=progress), log_level="warning", ws_max_size=sockets.MAX_WS_MESSAGE)
     try:
         uvicorn.Server(config).run(sockets=[listening])
     except KeyboardInterrupt:  # uvicorn stopped cleanly on Ctrl-C, then raises it again: say so, exit 130
+        progress.stop()
         console.print("damier arcade stopped")
         raise typer.Exit(code=130) from None
+    progress.stop()
     console.print("damier arcade stopped")
+
+
+class CompilingLine:
+    """The terminal's word on compiling the games' kernels (``damier.server.compiler``'s reports): in a terminal,
+    one line updated in place while it runs; in a log file, one line once something is being compiled; in both, a
+    line when it is done. Nothing once every kernel just loaded from numba's cache."""
+
+    def __init__(self) -> None:
+        self.status: Status | None = None
+        self.said = False
+
+    def __call__(self, report: dict[str, Any]) -> None:
+        if report["ready"]:
+            self.stop()
+            if report["compiled"]:
+                console.print(Text(f"the games' kernels are compiled ({report['seconds']:.0f} s)"))
+            return
+        under_way = f" ({', '.join(report['compiling'])})" if report["compiling"] else ""
+        line = Text(f"compiling the games' kernels: {report['done']} of {report['total']}{under_way}")
+        if console.is_terminal:
+            if self.status is None:
+                self.status = console.status(line)
+                self.status.start()
+            else:
+                self.status.update(line)
+        elif report["compiled"] and not self.said:
+            console.print(Text("compiling the games' kernels in the background, once (a minute or two)"))
+            self.said = True
+
+    def stop(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -12,7 +12,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -29,9 +29,10 @@ from damier import __version__
 from damier.ai.analysis import kind as analysis_kind
 from damier.core import registry
 from damier.core.errors import DamierError
-from damier.core.howto import page as howto_page
 from damier.server import analysis, api_docs, secret, sockets
+from damier.server.compiler import Compiler
 from damier.server.computer import ComputerPool
+from damier.server.descriptions import Descriptions
 from damier.server.guards import BodyGuard, SecurityHeaders
 from damier.server.identity import IdentityError, address_group
 from damier.server.limits import ClientLimits, Limits
@@ -244,14 +245,28 @@ def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
     return key
 
 
+async def start_in_turn(descriptions: Descriptions, pool: ComputerPool, kernels: Compiler) -> None:
+    """Once the catalog's descriptions are made (or failed: the next request tries again), start the computer's
+    workers and compiling the games' kernels: on two cores, starting them all at once made the first home page
+    wait for a core."""
+    with contextlib.suppress(Exception):
+        await descriptions.get()
+    pool.start()
+    kernels.start()
+
+
 def create_app(db_url: str | None = None, workers: int | None = None,
                secret_file: str | None = None, limits: Limits | None = None,
-               analysis_seconds: float = analysis.ANALYSIS_SECONDS) -> FastAPI:
+               analysis_seconds: float = analysis.ANALYSIS_SECONDS, compilers: int | None = None,
+               compiling: Callable[[dict[str, Any]], None] | None = None) -> FastAPI:
     """The arcade application: ``db_url`` is any SQLAlchemy URL (default: SQLite in the user data folder); the
     seat tokens' secret comes from ``DAMIER_SECRET`` or the key file (``damier.server.secret``); ``limits``
     are what one client address may ask (``damier.server.limits``); ``analysis_seconds`` the time an analysis
-    searches."""
+    searches; ``compilers`` the processes that compile the games' kernels at the start (default: one per
+    worker; 0: none, each worker compiles what it needs), and ``compiling`` hears how far they are
+    (``damier.server.compiler``)."""
     client_limits = ClientLimits(limits)
+    descriptions = Descriptions()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -260,7 +275,10 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             storage.forget_turns()  # alone on the file: the leases of an earlier run are this server's to take
         key = open_secret(storage, secret_file)
         pool = ComputerPool(workers)
-        pool.warm_up()
+        kernels = pool.kernels = Compiler(pool.workers if compilers is None else compilers, compiling, pool.prepare)
+        # the home page is the first thing asked for: its descriptions first, then the workers and the compiling
+        descriptions.start()
+        starting = asyncio.create_task(start_in_turn(descriptions, pool, kernels))
         arcade = Arcade(storage, pool, key)
         app.state.arcade = arcade
         players = app.state.players = Players(storage, key)
@@ -299,6 +317,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         try:
             yield
         finally:
+            starting.cancel()
             sweeper.cancel()
             beating.cancel()
             lobby_beat.cancel()
@@ -308,6 +327,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             await asyncio.to_thread(listener.join, 5)
             await arcade.close()
             app.state.analyses.close()
+            kernels.close()
+            descriptions.close()
             pool.close()
             storage.close()
 
@@ -374,20 +395,11 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     # ----- catalogue and games ------------------------------------------------------------------------
     @app.get("/api/catalog", summary="The games: options, computer levels, and what the web client draws them with")
-    async def catalog(request: Request) -> list[dict[str, Any]]:
+    async def catalog() -> list[dict[str, Any]]:
         # a game's client description (setups, palette, sample boards) is the same for every request: made once,
-        # off the event loop (it plays the game's kernels), and kept by game name
-        described: dict[str, dict[str, Any] | None] | None = getattr(request.app.state, "client_described", None)
-        if described is None:
-            described = request.app.state.client_described = {}
-
-        def describe(info: registry.GameInfo) -> dict[str, Any] | None:
-            return info.hook("client")(registry.load(info.name)) if info.has("client") else None
-
+        # without compiling a kernel (damier.server.descriptions), and kept
         out = []
         for info in registry.all_infos():
-            if info.name not in described:
-                described[info.name] = await asyncio.to_thread(describe, info)
             entry = info.to_json()
             entry["levels"] = list(info.levels or ["easy", "medium", "hard"]) + list(info.agents)
             entry["has_draws"] = info.has_draws
@@ -398,27 +410,21 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                                      "increment": [0, clocks.MAX_INCREMENT]} if info.players != "1" else None
             entry["analysis"] = analysis_kind(info)  # "search", "solver" or None: what the analysis board shows
             # the board module, setups, presets, palette...; None: the client draws a plain grid
-            entry["client"] = described[info.name]
+            entry["client"] = await descriptions.client(info)
             out.append(entry)
         return out
 
     @app.get("/api/catalog/{game}/howto",
              summary="A game's How to play page: its texts, diagrams and animated examples played by its rules")
-    async def howto(game: str, request: Request) -> dict[str, Any]:
-        # the same for every request: made once per game, off the event loop (it plays the game's kernels); the
-        # requests that come while it is made wait for that one making
-        pages: dict[str, asyncio.Task[dict[str, Any]]] | None = getattr(request.app.state, "howto_pages", None)
-        if pages is None:
-            pages = request.app.state.howto_pages = {}
+    async def howto(game: str) -> dict[str, Any]:
+        # the same for every request: made once, without compiling a kernel (damier.server.descriptions)
         try:
             info = registry.info(game[:40])
         except DamierError as exc:
             raise NotFound(str(exc)) from None
         if not info.has("howto"):
             raise NotFound(registry.missing_message(info.name, "howto"))
-        if info.name not in pages:
-            pages[info.name] = asyncio.ensure_future(asyncio.to_thread(howto_page, info))
-        return await asyncio.shield(pages[info.name])
+        return await descriptions.howto(info)
 
     @app.post("/api/games", status_code=201, summary="Create a game; returns one secret token per human seat")
     async def create_game(body: CreateGame, request: Request, response: Response) -> dict[str, Any]:
@@ -711,8 +717,10 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return race_view(arcade, await race_commands.give_up(arcade, race_id, x_seat_token), x_seat_token)
 
     @app.get("/api/health", include_in_schema=False)
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
+    async def health(request: Request) -> dict[str, Any]:
+        # and how far compiling the games' kernels is (the home page says so while it runs)
+        kernels = arcade_of(request).pool.kernels
+        return {"status": "ok", "version": __version__, "kernels": kernels.status() if kernels else None}
 
     # ----- the WebSockets -------------------------------------------------------------------------------
     @app.websocket("/api/games/{game_id}/ws")

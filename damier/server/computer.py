@@ -9,12 +9,16 @@ per hint asker), the line served longest ago first (round-robin), at most ``MAX_
 ``MAX_PER_KEY`` per line; a job whose deadline passes while it waits is dropped, not run. Workers die with the
 server in every case: the kernel kills them when the server process ends (``PR_SET_PDEATHSIG``), even while a
 search holds a worker's interpreter lock, and a watching thread covers the systems without it.
+
+A job for a game whose kernels are still compiling (``damier.server.compiler``) waits for them before it joins the
+queue: its deadline counts from when they are ready, and the worker that runs it loads them from numba's cache.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import logging
 import multiprocessing
 import os
 import signal
@@ -25,7 +29,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from damier.server.kernels import Part, compile_part
+
+if TYPE_CHECKING:
+    from damier.server.compiler import Compiler
+
+log = logging.getLogger("damier.server")
 
 #: A job still running its time budget plus this after it was asked for is killed (a computer move then becomes
 #: a random move, a hint an error): the budget is the search's, the grace covers replaying the game and a queue.
@@ -40,6 +51,8 @@ MAX_REMEMBERED = 4096
 STOP = "stop"
 #: how often a thread waiting for a worker looks whether its job was stopped (seconds)
 STOP_POLL = 0.1
+#: the longest an idle worker may take to load a game's kernels from numba's cache (``ComputerPool.prepare``)
+PREPARE_SECONDS = 120.0
 
 
 class Busy(Exception):
@@ -111,11 +124,14 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="damier-parent-watch", daemon=True).start()
 
 
-def _serve(conn: Connection, parent: int) -> None:
-    """A worker's life: answer each job sent on ``conn`` with ``("ok", answer)`` or ``("error", text)``. Ctrl-C
-    in the terminal reaches the whole process group: a worker leaves it to the server, which stops its workers."""
+def _serve(conn: Connection, parent: int, nice: int = 0) -> None:
+    """A worker's life: answer each job sent on ``conn`` with ``("ok", answer)`` or ``("error", text)`` (a
+    ``Part``: compile it, answering how many kernels it compiled and its seconds; ``nice``: the niceness it takes
+    once it compiles). Ctrl-C in the terminal reaches the whole process group: a worker leaves it to the server,
+    which stops its workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent(parent)
+    _import_games()
     while True:
         try:
             job = conn.recv()
@@ -124,15 +140,25 @@ def _serve(conn: Connection, parent: int) -> None:
         if job == STOP:
             continue  # for a job that had ended already
         try:
-            if job is None:
-                warm_kernels()
-                conn.send(("ok", None))
+            if isinstance(job, Part):
+                conn.send(("ok", compile_part(job.game, job.part, nice)))
             elif job.analysis_seconds is not None:
                 conn.send(("ok", _analyse(conn, job)))
             else:
                 conn.send(("ok", think(job)))
         except Exception as exc:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def _import_games() -> None:
+    """Import what every job imports (the agents, numba, every game's rules; compiling nothing), while the worker
+    waits for its first job: about half a second that no job then spends."""
+    import damier.ai.analysis
+    import damier.ai.spec  # noqa: F401
+    from damier.core.registry import all_infos
+
+    for info in all_infos():
+        info.game_class()
 
 
 def _analyse(conn: Connection, job: Job) -> dict[str, Any]:
@@ -155,23 +181,6 @@ def _analyse(conn: Connection, job: Job) -> dict[str, Any]:
         listener.join()
 
 
-def warm_kernels() -> None:
-    """Compile (or load from numba's cache) every game's kernels: its playouts, and its search where it has one."""
-    from damier.core.registry import all_infos, load
-
-    for info in all_infos():
-        game = load(info.name)
-        state = game.new_state(0)
-        if state.legal_moves():
-            state.play(state.legal_moves()[0])
-        game.random_playouts(state, 1, 0)
-        if info.has("search") and state.player >= 0 and state.legal_moves():  # engines compile the slowest
-            from damier.ai.alphabeta import fixed_depth_search
-            from damier.ai.deepening import Deepening
-
-            Deepening(fixed_depth_search(game)).think(state, max_depth=1)
-
-
 def budget_seconds(spec: str) -> float:
     """The time an agent spec may take (its ``time=`` parameter, else a generous default)."""
     for part in spec.replace(":", ",").split(","):
@@ -185,17 +194,20 @@ def budget_seconds(spec: str) -> float:
 
 
 class Worker:
-    """One worker process and the server's end of its pipe."""
+    """One worker process and the server's end of its pipe (``nice``: the niceness it takes once it compiles, for
+    a background one), and the games whose kernels it has loaded."""
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = 0, name: str = "damier-computer") -> None:
         context = multiprocessing.get_context("spawn")  # free of the server's threads and event loop
         self.conn, child = context.Pipe()
-        self.process: BaseProcess = context.Process(target=_serve, args=(child, os.getpid()), daemon=True,
-                                                    name="damier-computer")
+        self.process: BaseProcess = context.Process(target=_serve, args=(child, os.getpid(), nice), daemon=True,
+                                                    name=name)
+        self.loaded: set[str] = set()
+        self._killing = threading.Lock()
         self.process.start()
         child.close()
 
-    def run(self, job: Job | None, seconds: float, progress: Report | None = None,
+    def run(self, job: Job | Part, seconds: float, progress: Report | None = None,
             stop: threading.Event | None = None) -> tuple[str, Any]:
         """Send ``job`` and wait at most ``seconds`` for the answer (in a thread: it blocks), passing the reports
         sent meanwhile to ``progress`` and telling the worker to stop once ``stop`` is set; ``("killed", why)``
@@ -223,15 +235,19 @@ class Worker:
         return "killed", why
 
     def kill(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(timeout=5)
-        self.conn.close()
+        """End the process and close the pipe (once, whoever else is ending it: the thread waiting for its answer,
+        or the server stopping)."""
+        with self._killing:
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join(timeout=5)
+            if not self.conn.closed:
+                self.conn.close()
 
 
 @dataclass
 class _Waiting:
-    job: Job | None
+    job: Job
     deadline: float  # time.monotonic()
     group: str  # whose share of the workers the job takes (a client address, or the line's own key)
     future: asyncio.Future[tuple[str, Any]] = field(repr=False)
@@ -242,10 +258,14 @@ class _Waiting:
 
 class ComputerPool:
     """Worker processes for agents; ``await pool.move(job, budget, key)`` never blocks the event loop, answers
-    within ``budget + GRACE_SECONDS`` (or raises ``TimeoutError``), and shares the workers fairly between keys."""
+    within ``budget + GRACE_SECONDS`` once the job's game's kernels are ready (or raises ``TimeoutError``), and
+    shares the workers fairly between keys. ``kernels``: the compiler the jobs wait for (None: none to wait for)."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, kernels: Compiler | None = None) -> None:
         self.workers = workers or max(1, os.cpu_count() or 1)
+        self.kernels = kernels
+        #: the games whose kernels every worker loads while it is idle (``prepare``)
+        self.prepared: list[str] = []
         self._idle: list[Worker] = []
         self._started = 0
         self._lines: collections.OrderedDict[str, collections.deque[_Waiting]] = collections.OrderedDict()
@@ -262,11 +282,50 @@ class ComputerPool:
         self.killed = 0
         self.dropped = 0
 
-    def warm_up(self) -> None:
-        """Start every worker now and load the kernels there, so the first computer move is not slow (the
-        warming is queued like a job: it runs when the event loop does)."""
-        for number in range(self.workers):
-            self._enqueue(None, 600.0, f"warm {number}")
+    def start(self) -> None:
+        """Start every worker now (in the running event loop), so that no job waits for a process to start."""
+        while not self._closed and self._started < self.workers:
+            self._idle.append(Worker())  # on the event loop's thread: the workers' parent-death signal follows it
+            self._started += 1
+
+    def prepare(self, game: str) -> None:
+        """Have every worker load game ``game``'s computer kernels from numba's cache while it is idle (they are
+        compiled: ``damier.server.compiler``), so that its first job there does not spend its time loading them."""
+        if game not in self.prepared:
+            self.prepared.append(game)
+        self._prepare_idle()
+
+    def _prepare_idle(self) -> None:
+        """Give each idle worker that lacks a prepared game's kernels the first it lacks to load, when no job
+        waits (a worker back from loading is looked at again)."""
+        if self._closed or self._waiting:
+            return
+        for worker in list(self._idle):
+            game = next((g for g in self.prepared if g not in worker.loaded), None)
+            if game is not None:
+                self._idle.remove(worker)
+                task = asyncio.ensure_future(self._load(worker, game))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _load(self, worker: Worker, game: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            status, value = await loop.run_in_executor(self._threads, worker.run, Part(game, "computer"),
+                                                       PREPARE_SECONDS)
+        except Exception as exc:  # the thread pool is shut down: the server is stopping
+            worker.kill()
+            status, value = "killed", f"the pool is closing ({exc})"
+        worker.loaded.add(game)  # loaded, or failed: its jobs load what they need, as without preparing
+        if status != "ok" and not self._closed:
+            log.warning("a worker could not load %s's kernels: %s", game, value)
+        if status == "killed":
+            self._started -= 1
+        elif self._closed:
+            worker.kill()
+        else:
+            self._idle.append(worker)
+        self._dispatch()
 
     @property
     def waiting(self) -> int:
@@ -278,7 +337,10 @@ class ComputerPool:
         worker was killed, or the job waited past that); ``Busy`` when the queue is full; ``RuntimeError`` for a
         job that failed in its worker. ``key`` is the job's line (a game), ``group`` whose share of the workers it
         takes (a client address; default: the line's own). An analysis job's reports go to ``progress`` (called in
-        a thread of the pool) as they come; setting ``stop`` ends it early (a job not started yet never starts)."""
+        a thread of the pool) as they come; setting ``stop`` ends it early (a job not started yet never starts).
+        A job whose game's kernels are compiling waits for them first, however long: ``budget`` counts from then."""
+        if self.kernels is not None:
+            await self.kernels.ready(job.game)
         future = self._enqueue(job, budget + GRACE_SECONDS, key, group, progress, stop)
         status, value = await future
         if status == "ok":
@@ -288,7 +350,7 @@ class ComputerPool:
             raise TimeoutError(f"the computer gave no answer within its time ({value})")
         raise RuntimeError(f"the computer's job failed: {value}")
 
-    def _enqueue(self, job: Job | None, seconds: float, key: str, group: str | None = None,
+    def _enqueue(self, job: Job, seconds: float, key: str, group: str | None = None,
                  progress: Report | None = None,
                  stop: threading.Event | None = None) -> asyncio.Future[tuple[str, Any]]:
         if self._closed:
@@ -352,6 +414,7 @@ class ComputerPool:
         while not self._closed and (self._idle or self._started < self.workers):
             entry = self._next()
             if entry is None:
+                self._prepare_idle()
                 return
             if self._idle:
                 worker = self._idle.pop()
@@ -381,6 +444,7 @@ class ComputerPool:
         elif self._closed:
             worker.kill()
         else:
+            worker.loaded.add(entry.job.game)  # what its jobs need is loaded now
             self._idle.append(worker)
         if not entry.future.done():
             entry.future.set_result((status, value))

@@ -48,18 +48,22 @@ def warm_kernels() -> None:
     the session starts: its workers then load them, as an installed arcade's do after its first start, instead of
     compiling them while a test waits for a computer's move (from a clean clone that warming took about a minute
     on two cores, as long as a browser test waits)."""
-    from damier.server.computer import warm_kernels as warm
+    from damier.server.kernels import warm_kernels as warm
 
     warm()
 
 
 class ServerProcess:
-    """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database."""
+    """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database; ``env``: more
+    environment variables, ``args``: more options of `damier serve`, ``limits``: its per-client limits."""
 
-    def __init__(self, db: str, log: Path, limits: str = GENEROUS_TEXT) -> None:
+    def __init__(self, db: str, log: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = (),
+                 limits: str = GENEROUS_TEXT) -> None:
         self.db = db
         self.port = free_port()
         self.log = log
+        self.env = env or {}
+        self.args = args
         self.limits = limits
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -72,8 +76,8 @@ class ServerProcess:
         handle = open(self.log, "ab")  # noqa: SIM115 (kept open for the child's lifetime)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "damier.cli", "serve", "--port", str(self.port), "--db", self.db,
-             "--workers", "1", "--limits", self.limits],
-            stdout=handle, stderr=subprocess.STDOUT, env=dict(os.environ),
+             "--workers", "1", "--limits", self.limits, *self.args],
+            stdout=handle, stderr=subprocess.STDOUT, env={**os.environ, **self.env},
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

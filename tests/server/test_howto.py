@@ -1,16 +1,18 @@
 """GET /api/catalog/{game}/howto: every registered game's How to play page, its diagrams drawn from the boards of
-its rules, and a clear 404 for a game that is not there or has no page."""
+its rules (made without compiling a kernel, the same as with them), and a clear 404 for a game that is not there or
+has no page."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
 import damier
-from damier.core import registry
+from damier.core import howto, registry
 
 
 def test_every_game_has_a_how_to_play_page(client: TestClient) -> None:
@@ -54,6 +56,14 @@ def test_the_page_is_the_game_s_declaration_played_by_its_rules(client: TestClie
                 events += state.events()
             if d.example:
                 assert out["events"] == events and out["after"] == state.board_json(previews=False)
+
+
+def test_the_pages_made_without_compiling_are_those_the_kernels_make(client: TestClient) -> None:
+    """The server's pages come from a process run without JIT (damier.server.descriptions): each is the page
+    ``howto.page`` makes here, with the compiled kernels, to the last number."""
+    for info in registry.with_feature("howto"):
+        made_here = json.loads(json.dumps(howto.page(info)))
+        assert client.get(f"/api/catalog/{info.name}/howto").json() == made_here
 
 
 def test_the_khet_page_carries_its_first_game_tutorial(client: TestClient) -> None:

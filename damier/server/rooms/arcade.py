@@ -76,16 +76,25 @@ class Arcade:
             race_timers.schedule(self, room)
         return room
 
+    async def rules_ready(self, game: str) -> None:
+        """Game ``game``'s rules kernels compiled, or loaded from numba's cache, off the event loop (once per game;
+        ``Compiler.here``), before this process plays them."""
+        if self.pool.kernels is not None:
+            self.pool.kernels.ask(game)  # its computer next
+            await self.pool.kernels.here(game, "rules")
+
     async def _load(self, game_id: str) -> Room | None:
         row = await asyncio.to_thread(self.storage.load_game, game_id)
         if row is None:
             return None
+        await self.rules_ready(row.game)
         return await asyncio.to_thread(_build, row)
 
     async def _load_race(self, race_id: str) -> Room | None:
         row = await asyncio.to_thread(self.storage.load_race, race_id)
         if row is None:
             return None
+        await self.rules_ready(row.game)
         return await asyncio.to_thread(build, row, self.now)
 
     def now(self) -> float:

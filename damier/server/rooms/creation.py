@@ -126,6 +126,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     create it, stored with it (its computer's jobs take that address's share of the pool from the first turn on,
     through restarts). ``game_id``: the new game's id when it was chosen before (a seek paired with it). The rules'
     work (the first state, a seeded setup) runs off the event loop."""
+    await arcade.rules_ready(load_game(name, options).name)  # its rules compiled (or loaded) first
     room = await asyncio.to_thread(new_room, arcade, name, options, seat_specs, seed, start, hints_on, clock,
                                    game_id)
     room.row.owner, room.row.client = owner, client

@@ -45,6 +45,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], settings: d
     """A new race room of puzzle game ``name`` (one that declares a race) with the game's ``options`` and the
     room's ``settings``; the host (named ``host``) takes seat 0. The room and the host's token."""
     host_name = clean_name(host)
+    await arcade.rules_ready(name)  # its puzzles are made by its rules and solver
     try:
         info = registry.info(name)
         if not info.has("race"):

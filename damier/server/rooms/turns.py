@@ -1,5 +1,9 @@
 """Computer turns and hints: the game is sent to the worker pool (by names and notation), under the agent's
-time budget plus a grace period; a computer that does not answer in time plays a random legal move."""
+time budget plus a grace period; a computer that does not answer in time plays a random legal move.
+
+A computer turn in a game whose kernels are still compiling (a fresh install: ``damier.server.compiler``) waits for
+them first, its game put at the front of the compiling, and thinks its whole budget from then on; with a clock, it
+waits at most half of its time left (``KERNEL_WAIT_SHARE``) and then thinks within what its clock allows."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from damier.ai.spec import resolve, within
@@ -24,6 +28,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("damier.server")
 #: how often expired computer-turn leases are looked for (seconds)
 SWEEP_SECONDS = 5.0
+#: the share of its clock's time left a computer may spend waiting for its game's kernels to be compiled
+KERNEL_WAIT_SHARE = 0.5
 
 
 def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = None,
@@ -125,19 +131,26 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
         room = arcade.rooms.get(game_id)
         if isinstance(room, GameRoom):
             room.broadcast()  # the seat shows it is thinking
+        thinking = await kernels_ready(arcade, game_id, turn.seat, task_job, budget)  # before its lease runs
+        if thinking is not None:
+            task_job, budget = thinking
         # one server thinks each turn: the one holding its lease (another's answer comes through the database)
         claimed = await asyncio.wrap_future(arcade.storage.claim_turn(game_id, arcade.server_id,
                                                                       lease_until(budget), time.time()))
         if not claimed:
             return
-        try:
-            answer = await computer_move(arcade, task_job, budget, game_id, group)
-            text: str | None = answer["move"]
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # out of time, or a worker that died: the game must not stall
-            log.warning("computer seat %s of %s failed (%r); playing a random move", turn.seat, game_id, exc)
-            text = None
+        text: str | None = None
+        if thinking is None:
+            log.warning("computer seat %s of %s: its game's kernels were not compiled within its clock; playing a "
+                        "random move", turn.seat, game_id)
+        else:
+            try:
+                answer = await computer_move(arcade, task_job, budget, game_id, group)
+                text = answer["move"]
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # out of time, or a worker that died: the game must not stall
+                log.warning("computer seat %s of %s failed (%r); playing a random move", turn.seat, game_id, exc)
         room = await arcade.room(game_id)  # the room as it is now (it may have left memory meanwhile)
         async with room.lock:
             if not room.active or room.version != turn.version or room.state.player != turn.seat:
@@ -162,6 +175,26 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
     if isinstance(current, GameRoom):
         current.broadcast()
         schedule(arcade, current)
+
+
+async def kernels_ready(arcade: Arcade, game_id: str, seat: int, task_job: Job,
+                        budget: float) -> tuple[Job, float] | None:
+    """Wait until the computer kernels of ``task_job``'s game are compiled (the game goes to the front of the
+    compiling); the job and budget to think with from then (with a clock, within what the clock allows then), or
+    None when they were not ready within ``KERNEL_WAIT_SHARE`` of the time left on the seat's clock."""
+    kernels = arcade.pool.kernels
+    if kernels is None or kernels.is_ready(task_job.game):
+        return task_job, budget
+    room = await arcade.room(game_id)
+    clock = room.row.clock
+    bound = None if clock is None else clocks.remaining(clock, seat, arcade.now()) / 1000.0 * KERNEL_WAIT_SHARE
+    if not await kernels.ready(task_job.game, timeout=bound):
+        return None
+    room = await arcade.room(game_id)
+    allowed = clocks.deadline(room, seat, arcade.now())
+    if allowed is None or allowed >= budget:
+        return task_job, budget
+    return replace(task_job, spec=within(task_job.spec, task_job.game, allowed)), allowed
 
 
 async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str, group: str) -> dict[str, Any]:

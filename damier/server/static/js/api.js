@@ -79,6 +79,9 @@ export const api = {
   cancelSeek(id) { return request("DELETE", `/api/seeks/${enc(id)}`); },
   /** A few games going on to watch: {games: [{id, game, title, seats, moves, board, ...}]}. */
   liveGames() { return request("GET", "/api/games/live"); },
+  /** {status, version, kernels: {ready, done, total, compiling, compiled, seconds} or null}: how far compiling the
+   * games' kernels is on a fresh server */
+  health() { return request("GET", "/api/health"); },
   /** Check a position of `game` (null: the usual start, drawn from `seed` for a game with a seeded setup):
    * {position, player, legal_moves, board}, or an error; with `moves` (a line from it) also `boards`, the board after
    * each move. */

@@ -7,6 +7,7 @@ import { startGame, startPuzzle, seatCount, defaultLevel, optionDefaults, levels
 import { seatColour } from "../players.js";
 import { showYours } from "./home/yours.js";
 import { LobbyPanel } from "./home/lobby.js";
+import { compilingNote } from "../compiling.js";
 
 export async function mount(root) {
   const cards = h("div", { class: "cards", "aria-busy": "true" }, h("div", { class: "card skeleton" }));
@@ -19,7 +20,8 @@ export async function mount(root) {
       h("h1", {}, "Grid games, one arcade"),
       h("p", { class: "lead" },
         "Play against the computer, with friends on this device or by a link, "
-        + "and replay every game move by move.")),
+        + "and replay every game move by move."),
+      compilingNote()),
     yoursBox,
     lobbyBox,
     cards,
