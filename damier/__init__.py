@@ -42,7 +42,7 @@ from damier.core.game import (
     timeout,
 )
 from damier.core.record import Record
-from damier.core.registry import EngineInfo, GameInfo
+from damier.core.registry import EngineInfo, GameInfo, ScoreScale
 from damier.games import register_builtin_games
 
 __version__ = "0.1.0"
@@ -63,6 +63,7 @@ __all__ = [
     "ParseError",
     "Record",
     "RecordError",
+    "ScoreScale",
     "Solution",
     "State",
     "StateError",

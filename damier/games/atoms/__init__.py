@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from damier.core.grid import MAX_SIDE
 from damier.core.options import Option, OptionSet
-from damier.core.registry import EngineInfo, GameInfo
+from damier.core.registry import EngineInfo, GameInfo, ScoreScale
 
 #: Colour names in seat order (Red moves first, then Blue, then the others in this fixed order).
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange", "Cyan", "White")
@@ -46,6 +46,7 @@ INFO = GameInfo(
     agents={"atoms-classic": "alphabeta:depth=4,eval=classic"},
     hint="hard",
     evaluations=("classic", "strong"),
+    scores=ScoreScale(chance=20.0, evaluation="strong"),
     features={
         "search": "damier.games.atoms.search:AtomsSearch",
         "evaluate": "damier.games.atoms.rules:evaluate",

@@ -8,7 +8,7 @@ strings in ``notation``; see ``docs/games/jewels.md``.
 from __future__ import annotations
 
 from damier.core.options import Option, OptionSet
-from damier.core.registry import GameInfo
+from damier.core.registry import GameInfo, ScoreScale
 
 #: the players in seat order: Player 1 places and moves first
 COLOURS = ("Gold", "Silver")
@@ -54,6 +54,7 @@ INFO = GameInfo(
     # man at random, and the placement is the first decision of the game
     opening=0,
     evaluations=("standard", "material", "futures"),
+    scores=ScoreScale(chance=150.0),
     features={
         "search": "damier.games.jewels.search:JewelsSearch",
         "evaluate": "damier.games.jewels.rules:evaluate",

@@ -6,7 +6,7 @@ The rules are in ``rules`` (facade) over ``kernel`` (numba); see ``docs/games/kh
 from __future__ import annotations
 
 from damier.core.options import Option, OptionSet
-from damier.core.registry import EngineInfo, GameInfo
+from damier.core.registry import EngineInfo, GameInfo, ScoreScale
 
 #: Colour names in seat order (Silver moves first).
 COLOURS = ("Silver", "Red")
@@ -44,6 +44,7 @@ INFO = GameInfo(
     agents={},
     hint="hard",
     evaluations=("strong", "simple"),
+    scores=ScoreScale(chance=1500.0, unit="Pyramids", points=1000.0),
     features={
         "search": "damier.games.khet.search:Engine",
         "evaluate": "damier.games.khet.rules:evaluate",
