@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from damier.ai.analysis import evaluation_of, iteration_report
 from damier.ai.reading import outcome_reading
-from damier.core.game import CHANCE, TERMINAL, Game
+from damier.core.game import CHANCE, TERMINAL, Game, State
 
 #: the most a position is searched
 POSITION_SECONDS = 0.5
@@ -38,19 +38,21 @@ Report = Callable[[dict[str, Any]], None]
 
 
 def evaluate_game(game: Game, moves: list[str], seed: int | None, start: str | None, seconds: float,
-                  report: Report, stop: threading.Event | None = None, first: int = 0,
+                  report: Report, stop: threading.Event | None = None, first: int = 0, count: int | None = None,
                   position_seconds: float = POSITION_SECONDS) -> dict[str, Any]:
     """Evaluate the positions of the game ``moves`` (notation, chance events included) lead to from ``start`` (or
-    the seeded start), from the one after ``first`` moves to the last, in ``seconds`` at most, calling ``report``
-    with each (see the module). ``stop`` set from another thread ends it at once. Returns ``{"reason"}``:
-    ``done``, ``time`` (the time ran out first: the later positions were not searched) or ``stopped``."""
+    the seeded start): ``count`` of them (None: all) from the one after ``first`` moves, in ``seconds`` at most,
+    calling ``report`` with each (see the module). ``stop`` set from another thread ends it at once. Returns
+    ``{"reason"}``: ``done``, ``time`` (the time ran out first: the later positions were not searched) or
+    ``stopped``."""
     from damier.ai.alphabeta import fixed_depth_search
     from damier.ai.deepening import Deepening
 
     stop = stop or threading.Event()
     deadline = time.perf_counter() + seconds
-    state = game.replay(list(moves[:first]), seed=seed, start=start)
-    waiting = sum(1 for _ in _positions_to_search(game, moves, seed, start, first))
+    last = len(moves) if count is None else min(len(moves), first + count - 1)
+    states = _positions(game, moves, seed, start, first, last)
+    waiting = sum(1 for _, state in _positions(game, moves, seed, start, first, last) if state.player >= 0)
     driver = Deepening(fixed_depth_search(game))
     evaluation = evaluation_of(game)
 
@@ -61,7 +63,7 @@ def evaluate_game(game: Game, moves: list[str], seed: int | None, start: str | N
     watcher = threading.Thread(target=watch, daemon=True, name="damier-graph-stop")
     watcher.start()
     try:
-        for ply in range(first, len(moves) + 1):
+        for ply, state in states:
             if stop.is_set():
                 return {"reason": "stopped"}
             if state.player == TERMINAL:
@@ -84,18 +86,16 @@ def evaluate_game(game: Game, moves: list[str], seed: int | None, start: str | N
                 line = point.pop("pv")[:POINT_LINE]
                 report({"ply": ply, **point, "best": line[0] if line else None, "pv": line,
                         "movers": point["movers"][:POINT_LINE]})
-            if ply < len(moves):
-                state.play(state.parse_move(moves[ply]))
         return {"reason": "done"}
     finally:
         stop.set()  # ends the watcher thread
 
 
-def _positions_to_search(game: Game, moves: list[str], seed: int | None, start: str | None, first: int) -> Any:
-    """The plies from ``first`` on whose position has a player to move (those searched)."""
+def _positions(game: Game, moves: list[str], seed: int | None, start: str | None, first: int,
+               last: int) -> Iterator[tuple[int, State]]:
+    """The positions after ``first`` to ``last`` of ``moves``, each with its ply (one state, played on)."""
     state = game.replay(list(moves[:first]), seed=seed, start=start)
-    for ply in range(first, len(moves) + 1):
-        if state.player >= 0:
-            yield ply
+    for ply in range(first, last + 1):
+        yield ply, state
         if ply < len(moves):
             state.play(state.parse_move(moves[ply]))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from damier.ai import analysis as engine
+from damier.ai.reading import outcome_reading
 from damier.core.errors import DamierError
 from damier.core.game import CHANCE, TERMINAL, Game, State
 from damier.server.computer import Busy, ComputerPool, Job
@@ -54,7 +55,8 @@ def board(name: str, options: dict[str, Any], position: str | None, moves: list[
           move: str | None) -> dict[str, Any]:
     """What the analysis board draws: the position reached from ``position`` by ``moves`` (a game's moves, with
     its chance events) and then ``move`` (one tried on the board; the chance events after it are drawn at random),
-    its legal moves in notation and its board with the previews the player to move gets."""
+    its legal moves in notation and its board with the previews the player to move gets (once the game is over
+    there, its result and each seat's result as a chance, as the evaluation bar shows it)."""
     game = load_game(name, options)
     state = state_of(game, position)
     for _ in play_line(state, moves):
@@ -76,6 +78,7 @@ def board(name: str, options: dict[str, Any], position: str | None, moves: list[
             "player": state.player, "legal_moves": [state.move_to_str(m) for m in state.legal_moves()]
             if state.player >= 0 else [], "board": state.board_json(previews=state.player >= 0),
             "events": events, "move": move, "result": outcome.to_json() if outcome else None,
+            "chances": outcome_reading(game, outcome)["chances"] if outcome else None,
             "kind": engine.kind(game.info)}
 
 

@@ -59,11 +59,13 @@ class Job:
     hint_level: int | None = None  # a graded hint of this level from the game's ``hints`` feature instead
     agreement_seat: int | None = None  # instead of a move: whether this computer seat agrees to end the game
     analysis_seconds: float | None = None  # instead of a move: analyse the position (``start``), reporting each depth
-    #: instead of a move: evaluate every position of the game from the one after ``graph_from`` moves, in this many
-    #: seconds, reporting each (``damier.ai.game_graph``)
+    #: instead of a move: evaluate ``graph_count`` positions of the game (None: to its end) from the one after
+    #: ``graph_from`` moves, in this many seconds (each at most ``graph_position_seconds``), reporting each
+    #: (``damier.ai.game_graph``)
     graph_seconds: float | None = None
     graph_from: int = 0
-    graph_position_seconds: float = 0.5  # the most one position of the graph is searched
+    graph_count: int | None = None
+    graph_position_seconds: float = 0.5
 
 
 Report = Callable[[dict[str, Any]], None]
@@ -81,7 +83,7 @@ def think(job: Job, report: Report | None = None, stop: threading.Event | None =
         from damier.ai.game_graph import evaluate_game
 
         return evaluate_game(game, list(job.moves), job.seed, job.start, job.graph_seconds,
-                             report or (lambda _: None), stop, first=job.graph_from,
+                             report or (lambda _: None), stop, first=job.graph_from, count=job.graph_count,
                              position_seconds=job.graph_position_seconds)
     state = game.replay(list(job.moves), seed=job.seed, start=job.start)
     if job.analysis_seconds is not None:

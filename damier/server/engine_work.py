@@ -46,29 +46,41 @@ class EngineWork:
             self.release()
 
 
-async def watch(work: EngineWork, answer: asyncio.Future[dict[str, Any]], seconds: float, abandon: Callable[[], float],
-                what: str, busy: str, failed: str) -> None:
-    """Wait for the pool's ``answer`` to ``work`` (``seconds`` its time budget); stop it when nobody has read it
-    for ``abandon()`` seconds; free its client's place once the worker is done. ``what`` names it in the logs;
-    ``busy`` and ``failed`` are the errors a reader is told when the pool was too busy, or the work failed."""
-    answer.add_done_callback(lambda f: f.cancelled() or f.exception())  # read even when nobody waits for it
+Answer = asyncio.Future[dict[str, Any]]
+
+
+async def watch(work: EngineWork, answer: Answer, seconds: float, abandon: Callable[[], float], what: str,
+                busy: str, failed: str, next_part: Callable[[dict[str, Any]], Answer | None] | None = None) -> None:
+    """Wait for the pool's ``answer`` to ``work`` (``seconds`` its time budget), then for the answer to each next
+    part of it that ``next_part`` asks for (given the last answer; None: the work is done); stop it when nobody has
+    read it for ``abandon()`` seconds; free its client's place once the worker is done. ``what`` names it in the
+    logs; ``busy`` and ``failed`` are the errors a reader is told when the pool was too busy, or the work failed."""
     try:
-        while not answer.done() and work.status == "running":
-            await asyncio.wait({answer}, timeout=1.0)
-            if time.monotonic() - work.read > abandon():
-                work.end("stopped", "abandoned")
-        if work.status != "running":
-            return
-        try:
-            result = answer.result()
-            work.end("done", str(result.get("reason")))
-        except TimeoutError:
-            work.end("done", "deadline")
-        except Busy:
-            work.end("failed", "busy", busy)
-        except Exception as exc:
-            log.warning("%s failed: %s", what, exc)
-            work.end("failed", "error", failed)
+        while True:
+            answer.add_done_callback(lambda f: f.cancelled() or f.exception())  # read even when nobody waits
+            while not answer.done() and work.status == "running":
+                await asyncio.wait({answer}, timeout=1.0)
+                if time.monotonic() - work.read > abandon():
+                    work.end("stopped", "abandoned")
+            if work.status != "running":
+                return
+            try:
+                result = answer.result()
+            except TimeoutError:
+                work.end("done", "deadline")
+                return
+            except Busy:
+                work.end("failed", "busy", busy)
+                return
+            except Exception as exc:
+                log.warning("%s failed: %s", what, exc)
+                work.end("failed", "error", failed)
+                return
+            following = next_part(result) if next_part is not None and not work.stop.is_set() else None
+            if following is None:
+                work.end("done", str(result.get("reason")))
+                return
+            answer = following
     finally:
         work.end("stopped", "stopped")  # a no-op once ended
         # the client's place is taken until the worker is done (a solver does not stop early; the pool kills a

@@ -6,11 +6,12 @@ computation, kept in memory (``MAX_GRAPHS``, the oldest ended first). ``GET /api
 reads the positions evaluated so far, as the worker reports them (``damier.ai.game_graph``). A new version of a
 game (a move more) keeps what the earlier one evaluated for the moves they share, and evaluates the rest.
 
-Bounded like an analysis: at most ``MAX_GRAPH_PLIES`` positions, ``GRAPH_SECONDS`` in all (at most
-``POSITION_SECONDS`` a position; the pool kills the worker ``GRACE_SECONDS`` after), counted in the starting
-client's analyses and hints (``ClientLimits.start_analysis``) while it runs, stopped once nobody has read it for
-``ABANDON_SECONDS``, and refused for a game between people still going on (unless its hints are on), where it
-would be a hint.
+Bounded like an analysis: at most ``MAX_GRAPH_PLIES`` positions, ``GRAPH_SECONDS`` of search in all (an equal
+share a position, at most ``POSITION_SECONDS``), asked of the pool in parts of about ``PART_SECONDS`` (each a job
+with its own hard deadline, ``WAIT_SECONDS`` more for its wait in the queue; between two parts the pool serves the
+asker's other work, such as the analysis of the position on the board), counted in the starting client's analyses and hints (``ClientLimits.start_analysis``)
+while it runs, stopped once nobody has read it for ``ABANDON_SECONDS``, and refused for a game between people still
+going on (unless its hints are on), where it would be a hint.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from damier.ai import analysis as engine
@@ -31,8 +32,15 @@ from damier.server.limits import ClientLimits
 from damier.server.rooms.errors import Forbidden, Invalid, NotFound, Unavailable
 from damier.server.rooms.game_room import GameRoom
 
-#: the time the positions of one game are searched in all (its hard deadline is ``GRACE_SECONDS`` later)
+#: the time the positions of one game are searched in all
 GRAPH_SECONDS = 40.0
+#: the search time of one part of a graph (a job of the pool: its hard deadline is ``GRACE_SECONDS`` later)
+PART_SECONDS = 2.0
+#: what a part may take beyond its searches: the worker replays the game to its first position
+REPLAY_SECONDS = 1.0
+#: how long a part may wait for a worker before the pool drops it (the asker's analysis of the position on the board
+#: takes a worker for ``ANALYSIS_SECONDS``)
+WAIT_SECONDS = 30.0
 #: the positions a graph covers at most: the start and the first moves of a longer game
 MAX_GRAPH_PLIES = 1000
 #: graphs kept in memory (the oldest ended leave first; one still running only when all run)
@@ -58,8 +66,9 @@ class Graph(EngineWork):
             self.points[ply] = point
 
     def view(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "version": self.version, "plies": self.plies, "seconds": self.seconds, "status": self.status, "reason": self.reason,
-                "error": self.error, "points": [self.points[ply] for ply in sorted(self.points)]}
+        return {"game_id": self.game_id, "version": self.version, "plies": self.plies, "seconds": self.seconds,
+                "status": self.status, "reason": self.reason, "error": self.error,
+                "points": [self.points[ply] for ply in sorted(self.points)]}
 
 
 class Graphs:
@@ -92,18 +101,32 @@ class Graphs:
         release = self.limits.start_analysis(client)
         graph = Graph(game_id=room.id, version=len(moves), moves=moves, seconds=self.seconds, release=release)
         graph.points = self._shared(room.id, moves, graph.plies)
-        first = len(graph.points)
-        job = Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
-                  moves[:graph.plies], "analysis", agent_seed=0, graph_seconds=self.seconds, graph_from=first,
-                  graph_position_seconds=self.position_seconds)
+        # an equal share of the time for every position left (at most ``position_seconds``), asked for in parts of
+        # about ``PART_SECONDS``: between two parts the pool serves the client's other work (its analysis)
+        share = min(self.position_seconds, self.seconds / max(1, graph.plies + 1 - len(graph.points)))
+        count = max(1, int(PART_SECONDS / share))
+        base = Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start, moves[:graph.plies],
+                   "analysis", agent_seed=0, graph_count=count, graph_position_seconds=share)
+        budget = count * share + REPLAY_SECONDS
         loop = asyncio.get_running_loop()
 
         def progress(point: dict[str, Any]) -> None:  # in a thread of the pool
             loop.call_soon_threadsafe(graph.heard, point)
 
+        def part() -> asyncio.Future[dict[str, Any]] | None:
+            """The next part of the graph (None: every position is in)."""
+            first = len(graph.points)  # the points are contiguous from the start
+            if first > graph.plies:
+                return None
+            job = replace(base, graph_from=first, graph_seconds=budget - REPLAY_SECONDS)
+            return asyncio.ensure_future(self.pool.move(job, budget + WAIT_SECONDS, key=f"graph {room.id}",
+                                                        group=client, stop=graph.stop, progress=progress))
+
+        answer = part()
         try:
-            answer = asyncio.ensure_future(self.pool.move(
-                job, self.seconds, key=f"graph {room.id}", group=client, stop=graph.stop, progress=progress))
+            if answer is None:  # every position known already (a stopped graph that had them all)
+                answer = loop.create_future()
+                answer.set_result({"reason": "done"})
             await asyncio.sleep(0)  # the job is queued (or refused) in the pool's first step
             if answer.done() and isinstance(answer.exception(), Busy):
                 raise Unavailable("the computer players are busy; ask for the game's evaluation again in a moment")
@@ -112,9 +135,9 @@ class Graphs:
             raise
         self._remember(key, graph)
         graph.task = asyncio.ensure_future(watch(
-            graph, answer, self.seconds, lambda: analysis.ABANDON_SECONDS, f"the graph of game {room.id}",
+            graph, answer, budget + WAIT_SECONDS, lambda: analysis.ABANDON_SECONDS, f"the graph of game {room.id}",
             "the computer players are busy; ask for the game's evaluation again in a moment",
-            "the evaluation of the game failed; try again"))
+            "the evaluation of the game failed; try again", next_part=lambda _result: part()))
         return graph, True
 
     def _shared(self, game_id: str, moves: tuple[str, ...], plies: int) -> dict[int, dict[str, Any]]:
