@@ -9,9 +9,9 @@ game (a move more) keeps what the earlier one evaluated for the moves they share
 Bounded like an analysis: at most ``MAX_GRAPH_PLIES`` positions, ``GRAPH_SECONDS`` of search in all (an equal
 share a position, at most ``POSITION_SECONDS``), asked of the pool in parts of about ``PART_SECONDS`` (each a job
 with its own hard deadline, ``WAIT_SECONDS`` more for its wait in the queue; between two parts the pool serves the
-asker's other work, such as the analysis of the position on the board), counted in the starting client's analyses and hints (``ClientLimits.start_analysis``)
-while it runs, stopped once nobody has read it for ``ABANDON_SECONDS``, and refused for a game between people still
-going on (unless its hints are on), where it would be a hint.
+asker's other work, such as the analysis of the position on the board), counted in the starting client's analyses
+and hints (``ClientLimits.start_analysis``) while it runs, stopped once nobody has read it for ``ABANDON_SECONDS``,
+and refused for a game between people still going on (unless its hints are on), where it would be a hint.
 """
 
 from __future__ import annotations
