@@ -30,10 +30,13 @@ from damier.ai.analysis import evaluation_of
 from damier.core.game import CHANCE, Game
 
 
-def samples(game: Game, games: int, depths: list[int], opening: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(scores, results): each searched position's score for its mover, and the mover's result of the game."""
+def samples(game: Game, games: int, depths: list[int], opening: int,
+            seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(scores, results, draws): each searched position's score for its mover, the mover's result of the game, and
+    how many of the games were drawn."""
     scores: list[float] = []
     results: list[float] = []
+    draws = 0
     evaluation = evaluation_of(game)
     for number in range(games):
         rng = random.Random(seed * 100_003 + number)
@@ -54,10 +57,11 @@ def samples(game: Game, games: int, depths: list[int], opening: int, seed: int) 
                 state.play(move)
         outcome = state.outcome()
         assert outcome is not None
+        draws += outcome.winner is None
         for score, mover in seen:
             scores.append(score)
             results.append((outcome.returns[mover] + 1.0) / 2.0)
-    return np.array(scores), np.array(results)
+    return np.array(scores), np.array(results), draws
 
 
 def log_loss(scores: np.ndarray, results: np.ndarray, scale: float) -> float:
@@ -110,12 +114,12 @@ def main() -> None:
         options[name] = int(value) if value.lstrip("-").isdigit() else value
     game = damier.load(args.game, **options)
     depths = [int(d) for d in args.depth.split(",")]
-    scores, results = samples(game, args.games, depths, args.opening, args.seed)
+    scores, results, draws = samples(game, args.games, depths, args.opening, args.seed)
     fitted = fit(scores, results)
     declared = game.info.scores.chance if game.info.scores is not None else None
     report = {
         "game": game.name, "options": dict(game.options), "games": args.games, "depth": args.depth,
-        "positions": len(scores), "fitted_scale": round(fitted, 1), "declared_scale": declared,
+        "draws": draws, "positions": len(scores), "fitted_scale": round(fitted, 1), "declared_scale": declared,
         "log_loss": {"fitted": round(log_loss(scores, results, fitted), 4),
                      "declared": round(log_loss(scores, results, declared), 4) if declared else None,
                      "always_half": round(math.log(2.0), 4)},
@@ -124,7 +128,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"{game.title} {dict(game.options)}: {args.games} games at depth {args.depth}, {len(scores)} positions")
+    print(f"{game.title} {dict(game.options)}: {args.games} games at depth {args.depth} ({draws} drawn), "
+          f"{len(scores)} positions")
     print(f"  fitted scale {fitted:.1f}  (declared {declared})")
     print(f"  log loss: fitted {report['log_loss']['fitted']}, declared {report['log_loss']['declared']}, "
           f"always 1/2 {report['log_loss']['always_half']}")

@@ -84,7 +84,7 @@ class Graphs:
 
     async def start(self, room: GameRoom, client: str) -> tuple[Graph, bool]:
         """The graph of ``room`` at its version, and whether this call started it (False: it was computing or
-        computed already). ``Invalid`` for a game without a search, ``Forbidden`` for a game between people going
+        computed already; one that stopped before its end goes on from there). ``Invalid`` for a game without a search, ``Forbidden`` for a game between people going
         on, ``TooMany`` past the client's limit, ``Unavailable`` when the pool is full."""
         if engine.kind(room.game.info) != "search":
             raise Invalid(f"{room.game.title} has no search to evaluate its positions with: its analysis is its "
@@ -95,7 +95,7 @@ class Graphs:
         moves = tuple(move for move, _ in room.row.moves)
         key = (room.id, moves)
         known = self._graphs.get(key)
-        if known is not None and known.status in ("running", "done"):
+        if known is not None and (known.status == "running" or known.status == known.reason == "done"):
             self._graphs.move_to_end(key)
             return self._seen(known), False
         release = self.limits.start_analysis(client)

@@ -11,6 +11,7 @@ import damier
 from damier.ai.alphabeta import ContractSearch
 from damier.ai.analysis import analyse, kind
 from damier.ai.deepening import Deepening
+from damier.ai.reading import reading
 from damier.ai.spec import within
 from damier.core.game import CHANCE
 
@@ -75,3 +76,27 @@ def test_the_search_through_the_contract_reports_whole_lines() -> None:
     for move in found.pv:
         assert state.is_legal(move)
         state.play(move)
+
+
+@pytest.mark.parametrize("name", SEARCHED)
+def test_a_searched_game_declares_how_its_scores_read_and_they_read_sensibly(name: str) -> None:
+    game = damier.load(name)
+    scale = game.info.scores
+    assert scale is not None, f"{name} has a search and no ScoreScale"
+    assert not scale.evaluation or scale.evaluation in game.info.evaluations
+    even = reading(game, 0, 0.0)
+    assert even["chances"] == [0.5, 0.5] and even["ends_in"] is None
+    ahead = [reading(game, 1, points)["chances"][1] for points in (0.5 * scale.chance, scale.chance, 3 * scale.chance)]
+    assert 0.5 < ahead[0] < ahead[1] < ahead[2] < 1.0, ahead
+    assert reading(game, 1, -scale.chance)["chances"][0] == pytest.approx(ahead[1], abs=1e-4)  # seat 0's view
+    won = reading(game, 0, game.win_score - 5)
+    assert (won["chances"], won["ends_in"]) == ([1.0, 0.0], 5)
+    assert reading(game, 1, -(game.win_score - 2))["ends_in"] == -2
+    if scale.unit:
+        assert reading(game, 0, 2 * scale.points)["value"] == 2.0
+
+
+def test_with_more_than_two_players_the_chance_is_the_side_to_move_s() -> None:
+    game = damier.load("atoms", players=3)
+    seen = reading(game, 2, 0.0)
+    assert seen["chances"] == [None, None, 0.5]

@@ -204,3 +204,10 @@ def test_a_graph_nobody_reads_any_more_is_stopped(limited: TestClient, monkeypat
         raise AssertionError("the abandoned graph kept its place")
     view = limited.get(f"/api/games/{game['id']}/evaluations", params={"version": 4}).json()
     assert (view["status"], view["reason"]) == ("stopped", "abandoned")
+    for _ in range(POLLS):  # once the other one is stopped too, the first is asked again: it goes on from there
+        time.sleep(0.1)
+        resumed = limited.post(f"/api/games/{game['id']}/evaluations")
+        if resumed.status_code == 201:
+            break
+        assert resumed.status_code == 429
+    assert resumed.json()["status"] == "running" and resumed.json()["points"] == view["points"]
