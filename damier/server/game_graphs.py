@@ -84,8 +84,9 @@ class Graphs:
 
     async def start(self, room: GameRoom, client: str) -> tuple[Graph, bool]:
         """The graph of ``room`` at its version, and whether this call started it (False: it was computing or
-        computed already; one that stopped before its end goes on from there). ``Invalid`` for a game without a search, ``Forbidden`` for a game between people going
-        on, ``TooMany`` past the client's limit, ``Unavailable`` when the pool is full."""
+        computed already; one that stopped before its end goes on from there). ``Invalid`` for a game without a
+        search, ``Forbidden`` for a game between people going on, ``TooMany`` past the client's limit,
+        ``Unavailable`` when the pool is full."""
         if engine.kind(room.game.info) != "search":
             raise Invalid(f"{room.game.title} has no search to evaluate its positions with: its analysis is its "
                           "solver's solution, on the analysis board")
