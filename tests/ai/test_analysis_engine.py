@@ -37,9 +37,13 @@ def test_an_analysis_reports_each_depth_as_it_completes() -> None:
 SEARCHED = [info.name for info in damier.games() if kind(info) == "search"]
 
 
+#: small boards where a game has them (the test also runs without the JIT)
+SMALL = {"atoms": {"rows": 4, "cols": 4}, "jewels": {"size": 8, "jewels": 6, "walls": 8, "robots": 4}}
+
+
 def positions(name: str) -> list[damier.State]:
     """The start of ``name`` and a position some moves into a seeded game (chance events drawn by the seed)."""
-    game = damier.load(name)
+    game = damier.load(name, **SMALL.get(name, {}))
     start = game.new_state(seed=5)
     later = start.copy()
     rng = random.Random(5)
@@ -57,7 +61,7 @@ def positions(name: str) -> list[damier.State]:
 def test_every_searched_game_reports_whole_lines(name: str) -> None:
     for state in positions(name):
         reports: list[dict] = []
-        analyse(state, seconds=60.0, report=reports.append, max_depth=4)
+        analyse(state, seconds=60.0, report=reports.append, max_depth=3)
         deep = [r for r in reports if r["depth"] >= 3]
         assert deep, reports
         for report in deep:
