@@ -133,8 +133,6 @@ def serve(
              "ignored; each client is the address of its connection).")] = "",
 ) -> None:
     """Start the browser arcade: play every game against the computer or online, watch, replay."""
-    import uvicorn
-
     from damier.server import log_repeats, sockets
     from damier.server.app import create_app, open_secret
     from damier.server.connections import (
@@ -146,7 +144,7 @@ def serve(
         workers_default,
     )
     from damier.server.limits import Limits
-    from damier.server.protocols import ArcadeConfig
+    from damier.server.protocols import ArcadeConfig, ArcadeServer
     from damier.server.storage import Storage, StorageError, default_url, safe_url
 
     try:
@@ -184,12 +182,10 @@ def serve(
                           ws_max_size=sockets.MAX_WS_MESSAGE)
     repeats = log_repeats.install()  # after uvicorn's configuration, which sets its loggers up
     try:
-        uvicorn.Server(config).run(sockets=[listening])
+        ArcadeServer(config, repeats).run(sockets=[listening])
     except KeyboardInterrupt:  # uvicorn stopped cleanly on Ctrl-C, then raises it again: say so, exit 130
-        repeats.flush()
         console.print("damier arcade stopped")
         raise typer.Exit(code=130) from None
-    repeats.flush()
     console.print("damier arcade stopped")
 
 

@@ -25,8 +25,8 @@ from damier.server.identity import address_group
 from damier.server.sockets import WS_BURST, WS_RATE, MessageBudget
 
 #: seconds from a connection (or from the end of its last answer) until the next request's headers are whole: a
-#: browser sends them in one packet, a phone on a poor network within a second or two; 10 s is Apache's
-#: reqtimeout default for the first byte, and the request body's own deadline (``guards.BODY_SECONDS``)
+#: browser sends them in one packet, a phone on a poor network within a second or two; 10 s, as the request body's
+#: own deadline (``guards.BODY_SECONDS``), is ample (Apache allows 20 s, nginx 60 s)
 HEADER_SECONDS = 10
 #: seconds a client may leave an answer unread (the connection's send buffer full) before it is cut
 STALL_SECONDS = 30
@@ -52,10 +52,10 @@ ADDRESS_MESSAGE_RATE, ADDRESS_MESSAGE_BURST = 3 * WS_RATE, 3 * WS_BURST
 RETRY_SECONDS = 10
 
 #: open files the server keeps for itself, beside its connections: the database (its files, or a pool of
-#: PostgreSQL connections and its listener), the log, the event loop, a static file being sent; measured: 20 with
-#: two workers on SQLite
+#: PostgreSQL connections and its listener), the log, the event loop (measured: 20 in all with two workers on
+#: SQLite, workers included)
 OWN_FILES = 64
-#: and per computer worker (its pipes and process handle; measured: 3)
+#: and per computer worker (its pipes and process handle)
 FILES_PER_WORKER = 4
 #: connections the kernel queues for the server to accept, and as many it may accept at once before the arcade
 #: sees any of them (asyncio accepts up to this many in a row): kept free too
@@ -141,9 +141,9 @@ class Capacity:
     @property
     def concurrency(self) -> int:
         """uvicorn's own limit (``limit_concurrency``: its protocols and requests at once, past which it answers
-        503): a backstop past the arcade's bounds, which the connections being closed to make room for new ones
-        (at most one accepting burst) may pass for a moment."""
-        return self.connections + BACKLOG
+        503): a backstop, the open files less the reserve, far past the arcade's bounds (the connections closed to
+        make room for new ones stay uvicorn's until the event loop closes them: a few bursts of accepts)."""
+        return self.open_files - self.reserve
 
 
 @dataclass(frozen=True)
@@ -176,6 +176,8 @@ class Proxies:
 
     def __init__(self, spec: str = "") -> None:
         items = [item.strip() for item in spec.split(",") if item.strip()]
+        if "*" in items:
+            items = ["*"]
         for item in items:
             if item != "*":
                 try:

@@ -43,7 +43,7 @@ class RepeatFilter(logging.Filter):
         self._lock = threading.Lock()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if hasattr(record, "repeats"):  # a count this filter writes
+        if hasattr(record, "damier_repeats"):  # a count this filter writes
             return True
         now = self.clock()
         key = (record.name, record.levelno, str(record.msg))
@@ -85,8 +85,9 @@ class RepeatFilter(logging.Filter):
             text = first.getMessage().splitlines()[0] if first.getMessage() else str(first.msg)
             line = logging.makeLogRecord({
                 "name": first.name, "levelno": first.levelno, "levelname": first.levelname,
-                "msg": "%s (repeated %d times in the last %d s)",
-                "args": (text, count.repeats, max(1, math.ceil(now - count.started))), "repeats": count.repeats})
+                "msg": "%s (repeated %s in the last %d s)",
+                "args": (text, "once" if count.repeats == 1 else f"{count.repeats} times",
+                         max(1, math.ceil(now - count.started))), "damier_repeats": count.repeats})
             logging.getLogger(first.name).handle(line)
 
 

@@ -4,13 +4,14 @@ connection, and from the end of each answer), and is cut when it leaves an answe
 admitted within the sockets' caps, and its pings and messages are rate-limited, per socket and per address group.
 
 `damier serve` runs uvicorn with ``ArcadeConfig``, which names these protocols and holds the table of connections
-they share.
+they share, and ``ArcadeServer``, which writes the counts of repeated log messages when it stops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from typing import Any
 
 import uvicorn
@@ -31,6 +32,7 @@ from damier.server.connections import (
     Refusal,
 )
 from damier.server.identity import address_group
+from damier.server.log_repeats import RepeatFilter
 from damier.server.sockets import MessageBudget
 
 log = logging.getLogger("damier.server")
@@ -49,6 +51,21 @@ class ArcadeConfig(uvicorn.Config):
                          limit_concurrency=table.capacity.concurrency, proxy_headers=bool(table.proxies),
                          forwarded_allow_ips=table.proxies.spec or None, **options)
         self.table = table
+
+
+class ArcadeServer(uvicorn.Server):
+    """uvicorn's server, which writes the counts of repeated log messages once it has stopped (on SIGTERM too,
+    which uvicorn raises again once it stopped, ending the process before ``run`` returns)."""
+
+    def __init__(self, config: ArcadeConfig, repeats: RepeatFilter) -> None:
+        super().__init__(config)
+        self.repeats = repeats
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            await super().shutdown(sockets)
+        finally:
+            self.repeats.flush()
 
 
 def table_of(config: uvicorn.Config) -> ConnectionTable:

@@ -10,20 +10,28 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import resource
 import selectors
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.conftest import ServerProcess
+from damier.cli import app
+from damier.server.connections import ConnectionLimits
+from tests.server.conftest import ServerProcess, free_port
 
 HUMANS = {"game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]}
 PING = Frame(Opcode.PING, b"!").serialize(mask=True)
@@ -145,6 +153,9 @@ def test_connections_past_an_addresss_cap_are_answered_503(tmp_path: Path) -> No
         assert int(refused.headers["Retry-After"]) > 0
         with client("127.0.0.3") as other:
             assert other.get(f"{server.url}/api/health").status_code == 200
+        for _ in range(50):
+            with from_address(server, "127.0.0.2") as refused_again:
+                assert refused_again.recv(100).startswith(b"HTTP/1.1 503")
         for sock in held:
             sock.close()
         deadline = time.monotonic() + 10  # the server hears of the closes
@@ -152,6 +163,12 @@ def test_connections_past_an_addresss_cap_are_answered_503(tmp_path: Path) -> No
             while (status := crowded.get(f"{server.url}/api/health").status_code) == 503:
                 assert time.monotonic() < deadline
         assert status == 200
+    # the refusals are logged once, then counted in one line (written when the server stopped)
+    refusals = [line for line in server.log.read_text().splitlines() if line.startswith("refused a connection")]
+    assert len(refusals) == 2, refusals
+    assert re.fullmatch(r"refused a connection from 127\.0\.0\.2: your address has 4 connections open, .* "
+                        r"\(repeated (\d+) times in the last \d+ s\)", refusals[1])
+    assert int(re.findall(r"repeated (\d+) times", refusals[1])[0]) >= 50
 
 
 def test_a_full_arcade_refuses_sockets_with_a_close_and_requests_with_503(tmp_path: Path) -> None:
@@ -280,3 +297,33 @@ def server_side(port: int, client_port: int) -> str | None:
         if (fields[1], fields[2]) == ends:
             return fields[3]
     return None
+
+
+@pytest.mark.parametrize(("args", "open_files", "error"), [
+    (["--connections", "speed=3"], None, "error: --connections: a bound is NAME=N with N >= 1 and NAME one of "
+                                         "header_seconds, stall_seconds, connections, sockets, address_connections, "
+                                         "address_sockets; not 'speed=3'"),
+    (["--forwarded-allow-ips", "10.0.0.1,proxy.local"], None,
+     "error: --forwarded-allow-ips: 'proxy.local' is neither an address nor a network (e.g. 10.0.0.1, 10.0.0.0/8, "
+     "or * for any)"),
+    ([], (150, 150), "error: the open-file limit (150) is too low: the server keeps 132 files for itself and needs "
+                     "164 at least; raise it (ulimit -n) or use fewer --workers"),
+])
+def test_bad_bounds_proxies_or_open_file_limits_are_one_line_of_error(
+        tmp_path: Path, args: list[str], open_files: tuple[int, int] | None, error: str) -> None:
+    def limit() -> None:
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, open_files)
+
+    database = tmp_path / "arcade.sqlite3"
+    result = subprocess.run([sys.executable, "-m", "damier.cli", "serve", "--workers", "1", "--port",
+                             str(free_port()), "--db", f"sqlite:///{database}", *args],
+                            capture_output=True, text=True, timeout=120, preexec_fn=limit)
+    assert (result.returncode, result.stderr.strip().splitlines()) == (2, [error])
+    assert not database.exists()
+
+
+def test_the_help_says_the_default_bounds() -> None:
+    text = " ".join(CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "300"}).output.split())
+    for bound in fields(ConnectionLimits):
+        assert f"{bound.name}={bound.default}" in text
