@@ -134,6 +134,14 @@ def test_idle_and_half_sent_connections_cannot_exhaust_a_server_with_256_open_fi
     assert len(lines) < 10, lines[:20]
 
 
+def test_a_request_begun_on_a_kept_alive_connection_is_closed_at_the_deadline(tmp_path: Path) -> None:
+    with arcade(tmp_path, "--connections", "header_seconds=2") as server, from_address(server, "127.0.0.2") as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: arcade\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: arc")  # the next request, begun and never ended
+        assert still_open([sock], 30) == []
+
+
 def test_the_server_raises_its_open_file_limit_to_the_hard_limit(tmp_path: Path) -> None:
     with arcade(tmp_path, open_files=(256, 4096)) as server:
         assert server.process is not None
