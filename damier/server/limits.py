@@ -4,7 +4,8 @@ database, where each game keeps the address and the identity that created it), h
 at once. Past a limit the answer is 429 with ``Retry-After``, and nothing is done.
 
 The address is the connection's (behind a reverse proxy, name the proxy with ``damier serve --forwarded-allow-ips``
-so that it is the client's, not the proxy's). The rates and the work in flight are counted in memory, for this server process.
+so that it is the client's, not the proxy's). The rates and the work in flight are counted in memory, for this
+server process.
 """
 
 from __future__ import annotations
