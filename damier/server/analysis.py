@@ -136,6 +136,7 @@ class Analyses:
         game, state = await asyncio.to_thread(self._checked, name, options, position)
         how = engine.kind(game.info)
         assert how is not None  # _checked refused it
+        self.pool.admission.admit_job(self.pool.queued_seconds(), "analyse")
         release = self.limits.start_analysis(client)
         entry = Analysis(secrets.token_urlsafe(12), game.name, dict(game.options), state.position(), how,
                          self.seconds, release)

@@ -29,7 +29,7 @@ from damier import __version__
 from damier.ai.analysis import kind as analysis_kind
 from damier.core import registry
 from damier.core.errors import DamierError
-from damier.server import analysis, api_docs, secret, sockets
+from damier.server import admission, analysis, api_docs, secret, sockets
 from damier.server.compiler import Compiler
 from damier.server.computer import ComputerPool
 from damier.server.descriptions import Descriptions
@@ -352,6 +352,11 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         details = exc.details if isinstance(exc, TooMany) else {}
         return JSONResponse({"error": exc.message, "status": status, **details}, status, headers=headers)
 
+    @app.exception_handler(admission.Busy)
+    async def arcade_busy(_request: Request, exc: admission.Busy) -> JSONResponse:
+        return JSONResponse({"error": exc.message, "status": 503, "busy": True}, 503,
+                            headers={"Retry-After": str(exc.retry_after)})
+
     @app.exception_handler(IdentityError)
     async def identity_error(_request: Request, exc: IdentityError) -> JSONResponse:
         response = JSONResponse({"error": exc.message, "status": exc.status}, exc.status)
@@ -432,11 +437,12 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         client = address(request)
         owner = players_of(request).ensure(request, response)
         computer = any(s.kind == "computer" for s in body.seats)
-        async with admitting(request, client, owner, computer):
+        async with admitting(request, client, owner, computer) as admitted:
             client_limits.new_game(client)
             room, tokens = await creation.create(arcade, body.game, dict(body.options),
                                                  [s.model_dump() for s in body.seats], body.seed, body.start,
                                                  hints_on=body.hints, clock=body.clock, owner=owner, client=client)
+            admitted(room.id)
         first_human = min(tokens) if tokens else None
         if first_human is not None:
             await players_of(request).hold(owner, "game", room.id, first_human)
@@ -444,12 +450,15 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                 "state": views.view(room, first_human)}
 
     @contextlib.asynccontextmanager
-    async def admitting(request: Request, client: str, owner: str | None, computer: bool) -> AsyncIterator[None]:
-        """A new game with a computer seat (``computer``) is admitted while ``client`` (or ``owner``) has fewer
-        than its limit going on: moved in the last ``idle.ADJOURN_MINUTES`` (older ones are adjourned); the refusal
-        names and links the games that hold the limit. Counted while the block runs (creations at once)."""
+    async def admitting(request: Request, client: str, owner: str | None,
+                        computer: bool) -> AsyncIterator[Callable[[str], None]]:
+        """A new game with a computer seat (``computer``) is admitted while the arcade's computer players have room
+        for it (``admission``: 503 beyond) and ``client`` (or ``owner``) has fewer than its limit going on: moved in
+        the last ``idle.ADJOURN_MINUTES`` (older ones are adjourned); the refusal names and links the games that
+        hold the limit. Counted while the block runs (creations at once); the block calls what it yields with the
+        new game's id."""
         if not computer:
-            yield
+            yield lambda _game_id: None
             return
         with client_limits.creating_computer_game(client):
             since = idle.iso_before(idle.ADJOURN_MINUTES * 60, time.time())
@@ -457,7 +466,20 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             client_limits.check_computer_games(client, [
                 {"id": game_id, "game": name, "title": registry.info(name).title, "url": f"/#/game/{game_id}"}
                 for game_id, name in held])
-            yield
+            booking = arcade_of(request).pool.admission
+            name = booking.admit_game()
+            made = False
+
+            def admitted(game_id: str) -> None:
+                nonlocal made
+                made = True
+                booking.rename(name, game_id)
+
+            try:
+                yield admitted
+            finally:
+                if not made:
+                    booking.forget(name)
 
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
     async def position(body: PositionBody, request: Request) -> dict[str, Any]:
@@ -603,10 +625,11 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         old = await arcade.room(game_id)
         fresh = old.row.rematch is None  # the first to ask creates it: counted in that address's limits
         computer = fresh and any(seat.kind == "computer" for seat in old.row.seats)
-        async with admitting(request, client, owner, computer):
+        async with admitting(request, client, owner, computer) as admitted:
             if fresh:
                 client_limits.new_game(client)
             room, token = await commands.rematch(arcade, game_id, x_seat_token, board, owner=owner, client=client)
+            admitted(room.id)
         seat = arcade.seat_of(room, token)
         if seat is not None:
             await players_of(request).hold(owner, "game", room.id, seat)

@@ -12,6 +12,11 @@ search holds a worker's interpreter lock, and a watching thread covers the syste
 
 A job for a game whose kernels are still compiling (``damier.server.compiler``) waits for them before it joins the
 queue: its deadline counts from when they are ready, and the worker that runs it loads them from numba's cache.
+
+A game's computer turn is *patient*: it was admitted with its game (``damier.server.admission``), so it waits for
+a worker as long as it takes and its deadline counts from its start (never a random move for want of a worker).
+The turns of the games people play go first; the turns of greedy games (programs that answer at once) and long
+one-off jobs (analyses) run on all workers but one, so a person's game always finds a worker within a moment.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import math
 import multiprocessing
 import os
 import signal
@@ -31,6 +37,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any
 
+from damier.server.admission import Admission
 from damier.server.kernels import Part, compile_part
 
 if TYPE_CHECKING:
@@ -51,6 +58,9 @@ MAX_REMEMBERED = 4096
 STOP = "stop"
 #: how often a thread waiting for a worker looks whether its job was stopped (seconds)
 STOP_POLL = 0.1
+#: a one-off job that may take longer than this (an analysis) runs on all workers but one, like a greedy game's
+#: turns (``damier.server.admission``): the turns of the games people play always find a worker
+LONG_SECONDS = 3.0
 #: the longest an idle worker may take to load a game's kernels from numba's cache (``ComputerPool.prepare``)
 PREPARE_SECONDS = 120.0
 
@@ -245,15 +255,21 @@ class Worker:
                 self.conn.close()
 
 
-@dataclass
+@dataclass(eq=False)  # kept in sets: each job is itself
 class _Waiting:
     job: Job
-    deadline: float  # time.monotonic()
+    deadline: float  # time.monotonic(); a patient job's is set when it starts
     group: str  # whose share of the workers the job takes (a client address, or the line's own key)
     future: asyncio.Future[tuple[str, Any]] = field(repr=False)
     started: bool = False
     progress: Report | None = None  # hears an analysis's reports (in a thread of the pool)
     stop: threading.Event | None = None  # set: the asker no longer wants the answer (an analysis ends early)
+    #: a patient job (a game's computer turn) waits for a worker as long as it takes: its time counts from its start
+    patient: bool = False
+    seconds: float = 0.0  # its time (budget and grace)
+    #: it runs on all workers but one, leaving that one to the turns of games played by people: a long one-off job
+    #: (an analysis), or a turn of a greedy game (``admission``)
+    confined: bool = False
 
 
 class ComputerPool:
@@ -264,6 +280,11 @@ class ComputerPool:
     def __init__(self, workers: int | None = None, kernels: Compiler | None = None) -> None:
         self.workers = workers or max(1, os.cpu_count() or 1)
         self.kernels = kernels
+        #: what the games ask of the workers, and the verdicts on new work (``damier.server.admission``)
+        self.admission = Admission(self.workers)
+        #: the confined jobs running (they leave one worker to the turns of people's games), and the jobs running
+        self._confined_running = 0
+        self._started_entries: set[_Waiting] = set()
         #: the games whose kernels every worker loads while it is idle (``prepare``)
         self.prepared: list[str] = []
         self._idle: list[Worker] = []
@@ -332,17 +353,27 @@ class ComputerPool:
         return self._waiting
 
     async def move(self, job: Job, budget: float, key: str = "", group: str | None = None,
-                   progress: Report | None = None, stop: threading.Event | None = None) -> dict[str, Any]:
+                   progress: Report | None = None, stop: threading.Event | None = None,
+                   patient: bool = False) -> dict[str, Any]:
         """The agent's answer; ``TimeoutError`` when it did not come within ``budget + GRACE_SECONDS`` (the
         worker was killed, or the job waited past that); ``Busy`` when the queue is full; ``RuntimeError`` for a
         job that failed in its worker. ``key`` is the job's line (a game), ``group`` whose share of the workers it
         takes (a client address; default: the line's own). An analysis job's reports go to ``progress`` (called in
         a thread of the pool) as they come; setting ``stop`` ends it early (a job not started yet never starts).
-        A job whose game's kernels are compiling waits for them first, however long: ``budget`` counts from then."""
+        A job whose game's kernels are compiling waits for them first, however long: ``budget`` counts from then.
+        A ``patient`` job (a game's computer turn: ``key`` is the game) waits for a worker as long as it takes and
+        thinks its whole budget from its start; it counts in its game's demand (``admission``), and a greedy game's
+        leaves one worker to the others."""
         if self.kernels is not None:
             await self.kernels.ready(job.game)
-        future = self._enqueue(job, budget + GRACE_SECONDS, key, group, progress, stop)
-        status, value = await future
+        if patient:
+            self.admission.started(key)
+        try:
+            future = self._enqueue(job, budget + GRACE_SECONDS, key, group, progress, stop, patient)
+            status, value = await future
+        finally:
+            if patient:
+                self.admission.ended(key)
         if status == "ok":
             answer: dict[str, Any] = value
             return answer
@@ -351,17 +382,20 @@ class ComputerPool:
         raise RuntimeError(f"the computer's job failed: {value}")
 
     def _enqueue(self, job: Job, seconds: float, key: str, group: str | None = None,
-                 progress: Report | None = None,
-                 stop: threading.Event | None = None) -> asyncio.Future[tuple[str, Any]]:
+                 progress: Report | None = None, stop: threading.Event | None = None,
+                 patient: bool = False) -> asyncio.Future[tuple[str, Any]]:
         if self._closed:
             raise Busy("the server is stopping")
         line = self._lines.get(key)
-        if self._waiting >= MAX_WAITING or (line is not None and len(line) >= MAX_PER_KEY):
+        # a game's computer turns were admitted with the game: they wait whatever else waits
+        if (self._waiting >= MAX_WAITING and not patient) or (line is not None and len(line) >= MAX_PER_KEY):
             raise Busy("the computer players are busy; try again in a moment")
         loop = asyncio.get_running_loop()
-        entry = _Waiting(job, time.monotonic() + seconds, group if group is not None else key, loop.create_future(),
-                         progress=progress, stop=stop)
-        loop.call_later(seconds, self._expire, entry)
+        entry = _Waiting(job, math.inf if patient else time.monotonic() + seconds,
+                         group if group is not None else key, loop.create_future(), progress=progress, stop=stop,
+                         patient=patient, seconds=seconds)
+        if not patient:
+            loop.call_later(seconds, self._expire, entry)
         if line is None:
             line = self._lines[key] = collections.deque()
         line.append(entry)
@@ -381,11 +415,15 @@ class ComputerPool:
         one: each game gets its turn, and no client takes every worker from the others. Jobs whose deadline
         passed are dropped on the way."""
         cap = max(1, self.workers - 1)
+        confined_full = self._confined_running >= cap
         while self._lines:
-            open_lines = [k for k, line in self._lines.items() if self._running.get(line[0].group, 0) < cap]
+            open_lines = [k for k, line in self._lines.items() if self._running.get(line[0].group, 0) < cap
+                          and not (confined_full and self._confined(k, line[0]))]
             if not open_lines:
                 return None  # every waiting job's group has its share running: the next to finish frees one
-            key = min(open_lines, key=lambda k: (self._running.get(self._lines[k][0].group, 0),
+            # the turns of games people play first, then the others (on all workers but one)
+            key = min(open_lines, key=lambda k: (self._confined(k, self._lines[k][0]),
+                                                 self._running.get(self._lines[k][0].group, 0),
                                                  self._served.get(k, 0)))
             line = self._lines[key]
             entry = line.popleft()
@@ -401,6 +439,10 @@ class ComputerPool:
                 self._expire(entry)
                 continue
             entry.started = True
+            if entry.patient:
+                entry.deadline = time.monotonic() + entry.seconds
+            entry.confined = self._confined(key, entry)
+            self._confined_running += entry.confined
             self._running[entry.group] = self._running.get(entry.group, 0) + 1
             self._tick += 1
             self._served[key] = self._tick
@@ -409,6 +451,22 @@ class ComputerPool:
                 self._served.popitem(last=False)
             return entry
         return None
+
+    def _confined(self, key: str, entry: _Waiting) -> bool:
+        """Whether a waiting job runs on all workers but one: a turn of a greedy game, or a long one-off job (an
+        analysis)."""
+        if entry.patient:
+            return self.admission.greedy(key)
+        return entry.seconds - GRACE_SECONDS > LONG_SECONDS
+
+    def queued_seconds(self) -> float:
+        """The work the workers have ahead of them (seconds): what the running jobs have left, and the time of
+        every job waiting."""
+        now = time.monotonic()
+        waiting = sum(entry.seconds - GRACE_SECONDS for line in self._lines.values() for entry in line
+                      if not entry.future.done())
+        running = sum(max(0.0, entry.deadline - now - GRACE_SECONDS) for entry in self._started_entries)
+        return waiting + running
 
     def _dispatch(self) -> None:
         while not self._closed and (self._idle or self._started < self.workers):
@@ -427,12 +485,15 @@ class ComputerPool:
 
     async def _run(self, worker: Worker, entry: _Waiting) -> None:
         loop = asyncio.get_running_loop()
+        self._started_entries.add(entry)
         try:
             status, value = await loop.run_in_executor(self._threads, worker.run, entry.job,
                                                        entry.deadline - time.monotonic(), entry.progress, entry.stop)
         except Exception as exc:  # the thread pool is shut down: the server is stopping
             worker.kill()
             status, value = "killed", f"the pool is closing ({exc})"
+        self._started_entries.discard(entry)
+        self._confined_running -= entry.confined
         left = self._running.get(entry.group, 1) - 1
         if left > 0:
             self._running[entry.group] = left

@@ -1,5 +1,7 @@
 """Computer turns and hints: the game is sent to the worker pool (by names and notation), under the agent's
-time budget plus a grace period; a computer that does not answer in time plays a random legal move.
+time budget plus a grace period. A game's computer turn waits for a worker as long as it takes (the game was
+admitted with it: ``damier.server.admission``) and thinks its whole budget; it plays a random legal move only when
+its own search failed (its worker died, or overran its time once started), logged.
 
 A computer turn in a game whose kernels are still compiling (a fresh install: ``damier.server.compiler``) waits for
 them first, its game put at the front of the compiling, and thinks its whole budget from then on; with a clock, it
@@ -43,7 +45,9 @@ def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = No
 async def answer_of(arcade: Arcade, room: GameRoom, task: Job, budget: float, key: str, client: str | None,
                     asking: str, retry: str, after: Callable[[], Awaitable[object]] | None = None) -> dict[str, Any]:
     """The pool's answer to ``task`` (then ``after``, if given), or ``Unavailable``: busy, or ``retry`` when it
-    failed (logged as ``asking``)."""
+    failed (logged as ``asking``). Admitted only while the workers have room for it (``admission``: 503 when the
+    arcade is busy)."""
+    arcade.pool.admission.admit_job(arcade.pool.queued_seconds(), asking)
     try:
         answer = await arcade.pool.move(task, budget, key=key, group=client)
         if after is not None:
@@ -199,17 +203,11 @@ async def kernels_ready(arcade: Arcade, game_id: str, seat: int, task_job: Job,
 
 async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str, group: str) -> dict[str, Any]:
     """The computer's answer to ``task_job``, its line the game's in the pool's fair queue (its share of the
-    workers ``group``'s: the address that made the game); a full queue is asked again each second until the
-    budget and its grace are spent (then ``Busy``)."""
-    deadline = time.monotonic() + budget + GRACE_SECONDS
-    while True:
-        try:
-            return await arcade.pool.move(task_job, max(0.0, deadline - time.monotonic() - GRACE_SECONDS),
-                                          key=game_id, group=group)
-        except Busy:
-            if time.monotonic() + 1.0 >= deadline:
-                raise
-            await asyncio.sleep(1.0)
+    workers ``group``'s: the address that made the game). The game was admitted with its computer (``admission``):
+    its turn waits for a worker as long as it takes and thinks its whole budget from its start, so flooding the
+    pool never turns its move into a random one; a greedy game (a program answering at once) leaves a worker to
+    the games of people."""
+    return await arcade.pool.move(task_job, budget, key=game_id, group=group, patient=True)
 
 
 async def sweep(arcade: Arcade) -> None:

@@ -1,0 +1,138 @@
+"""Admission, not degradation (issue 36): what a game asks of the computer is measured (a person's game asks
+little, a program's all the time), the games of people always find a worker however many programs flood the pool,
+a game's computer turn waits for a worker rather than turning into a random move, and new work is refused (503,
+Retry-After, words a player understands) once the work admitted fills the workers."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from damier.server import admission
+from damier.server.admission import Admission, Busy
+from damier.server.app import create_app
+from damier.server.computer import ComputerPool, Job
+from damier.server.limits import Limits
+
+
+class Hands:
+    """A clock moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_persons_game_asks_little_and_a_programs_all_the_time() -> None:
+    hands = Hands()
+    booking = Admission(2, hands)
+    for _ in range(12):  # a person: 10 s of thought, then the computer answers in 1 s
+        hands.now += 10.0
+        booking.started("person")
+        hands.now += 1.0
+        booking.ended("person")
+    for _ in range(120):  # a program answers at once: the computer is asked all the time
+        booking.started("program")
+        hands.now += 1.0
+        booking.ended("program")
+    assert booking.demand("person") < 0.15 < admission.GREEDY < booking.demand("program")
+    assert not booking.greedy("person") and booking.greedy("program")
+    assert booking.demand("never seen") == admission.NEW_DEMAND
+
+
+def test_new_games_are_refused_once_the_games_under_way_fill_the_workers() -> None:
+    hands = Hands()
+    booking = Admission(1, hands)
+    names = [booking.admit_game() for _ in range(3)]  # 3 x 0.25 of the one worker
+    with pytest.raises(Busy, match="the arcade is busy: its computer players are fully booked"):
+        booking.admit_game()
+    booking.forget(names[0])  # one was not made after all
+    booking.rename(booking.admit_game(), "game")
+    hands.now += 10 * admission.WINDOW  # the games were left: their demand fades
+    booking.admit_game()
+
+
+def test_a_one_off_job_is_refused_when_too_much_work_waits() -> None:
+    booking = Admission(2)
+    booking.admit_job(2 * admission.MAX_WAIT, "ask for the hint")
+    with pytest.raises(Busy, match="ask for the hint again in a moment") as refused:
+        booking.admit_job(2 * admission.MAX_WAIT + 2, "ask for the hint")
+    assert refused.value.retry_after >= 2
+
+
+def slow(number: int) -> Job:
+    return Job("atoms", {"rows": 8, "cols": 8}, number, None, (), "alphabeta:time=1.0", agent_seed=number)
+
+
+def quick(number: int) -> Job:
+    return Job("atoms", {"rows": 3, "cols": 3}, number, None, (), "random", agent_seed=number)
+
+
+def test_programs_flooding_the_pool_leave_a_worker_to_the_games_of_people() -> None:
+    async def scenario() -> list[str]:
+        pool = ComputerPool(2)
+        hands = Hands()
+        pool.admission.clock = hands
+        try:
+            pool.start()
+            for _ in range(2):  # both workers ready, each with the kernels of both boards loaded
+                await asyncio.gather(*[pool.move(job, 30.0, key=f"warm {i}", patient=True)
+                                       for i, job in enumerate((quick(0), slow(0)))])
+            for i in range(4):  # four programs' games, asking the computer all the time for two minutes
+                pool.admission.started(f"program {i}")
+            hands.now += 120.0
+            finished: list[str] = []
+
+            async def turn(job: Job, key: str) -> None:
+                answer = await pool.move(job, 30.0, key=key, group=key, patient=True)
+                assert answer["move"]  # a searched move, never a random one for want of a worker
+                finished.append(key)
+
+            programs = [asyncio.create_task(turn(slow(i), f"program {i}")) for i in range(4)]
+            await asyncio.sleep(0.2)  # they are queued, one runs
+            await turn(quick(9), "person")
+            await asyncio.gather(*programs)
+            return finished
+        finally:
+            pool.close()
+
+    finished = asyncio.run(scenario())
+    # the person's turn ran at once on the worker the programs leave free: done before any program's
+    assert finished[0] == "person" and sorted(finished[1:]) == [f"program {i}" for i in range(4)]
+
+
+def test_a_computer_turn_waits_for_a_worker_instead_of_timing_out() -> None:
+    async def scenario() -> tuple[int, int]:
+        pool = ComputerPool(1)
+        try:
+            # eight turns of 1 s on one worker, each allowed its 1 s and the grace: waiting in the queue past that
+            # (the last ones wait 7 s) must not drop them, nor make their moves random
+            answers = await asyncio.gather(*[pool.move(slow(i), 1.0, key=f"game {i}", patient=True)
+                                             for i in range(8)])
+            return sum(bool(a["move"]) for a in answers), pool.dropped
+        finally:
+            pool.close()
+
+    assert asyncio.run(scenario()) == (8, 0)  # eight moves searched, none dropped
+
+
+def test_the_arcade_says_it_is_busy_and_creates_nothing(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1,
+                     limits=Limits(new_games=1000, computer_games=1000))
+    vs_computer = {"game": "atoms", "options": {"rows": 3, "cols": 3},
+                   "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}
+    with TestClient(app) as client:
+        answers = [client.post("/api/games", json=vs_computer) for _ in range(4)]
+        assert [a.status_code for a in answers] == [201, 201, 201, 503]
+        busy = answers[-1]
+        assert busy.json()["busy"] is True and int(busy.headers["retry-after"]) > 0
+        assert busy.json()["error"].startswith("the arcade is busy")
+        assert len(client.app.state.arcade.storage.active_game_ids()) == 3  # type: ignore[attr-defined]
+        # games between people need no computer: always admitted
+        people = {**vs_computer, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        assert client.post("/api/games", json=people).status_code == 201
