@@ -45,7 +45,7 @@ from damier.core.game import (
     unfinished,
 )
 from damier.core.record import Record
-from damier.core.registry import EngineInfo, GameInfo
+from damier.core.registry import EngineInfo, GameInfo, ScoreScale
 from damier.games import register_builtin_games
 
 __version__ = "0.1.0"
@@ -66,6 +66,7 @@ __all__ = [
     "ParseError",
     "Record",
     "RecordError",
+    "ScoreScale",
     "Solution",
     "State",
     "StateError",

@@ -80,7 +80,20 @@ class ContractSearch:
             move = entry.move if entry else state.legal_moves()[0]
             return Iteration(depth=depth, move=move, pv=[move], nodes=self._nodes, completed=False)
         move = self._table[state.key()].move
-        return Iteration(depth=depth, score=value, move=move, pv=[move], nodes=self._nodes)
+        return Iteration(depth=depth, score=value, move=move, pv=self._line(state, depth), nodes=self._nodes)
+
+    def _line(self, state: State, depth: int) -> list[int]:
+        """The principal variation of a completed search: the table's move from the root, then from each position
+        it leads to, for ``depth`` moves (or until a chance event, the end, or a position the table forgot)."""
+        work = state.copy()
+        line: list[int] = []
+        while len(line) < depth and work.player >= 0:
+            entry = self._table.get(work.key())
+            if entry is None or not work.is_legal(entry.move):
+                break
+            line.append(entry.move)
+            work.play(entry.move)
+        return line
 
     def _leaf(self, state: State, ply: int) -> float:
         outcome = state.outcome()

@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from damier.core.game import CHANCE, Iteration, State
+from damier.ai.reading import reading
+from damier.core.game import CHANCE, Game, Iteration, State
 from damier.core.registry import GameInfo
 
 #: the deepest depth an analysis searches (a decided score or the deadline usually comes first)
@@ -34,25 +35,46 @@ def kind(info: GameInfo) -> str | None:
     return None
 
 
-def line_in_notation(state: State, moves: list[int] | tuple[int, ...]) -> list[str]:
-    """``moves`` from ``state`` in notation, each written where it is played; the line stops before a chance
-    event (what follows a robot's random step is one sample, not a line to follow) or a move not legal there."""
+def line_in_notation(state: State, moves: list[int] | tuple[int, ...]) -> tuple[list[str], list[int]]:
+    """``moves`` from ``state`` in notation, each written where it is played, and who plays each (``CHANCE`` for a
+    chance event: the search's line goes on through the outcome it followed); the line stops at a move not legal
+    there, or once the game is over."""
     work = state.copy()
-    out = []
+    out: list[str] = []
+    movers: list[int] = []
     for move in moves:
-        if work.player < 0 or not work.is_legal(move):
+        if work.player == CHANCE:
+            if move not in (outcome for outcome, _ in work.chance_outcomes()):
+                break
+        elif work.player < 0 or not work.is_legal(move):
             break
         out.append(work.move_to_str(move))
+        movers.append(work.player)
         work.play(move)
-    return out
+    return out, movers
+
+
+def evaluation_of(game: Game) -> str | None:
+    """The evaluation an analysis searches with: the one the game's scores are read from (None: its first)."""
+    scale = game.info.scores
+    return (scale.evaluation or None) if scale is not None else None
+
+
+def iteration_report(state: State, found: Iteration) -> dict[str, Any]:
+    """A completed depth as the analysis board shows it: ``{"depth", "score", "player", "pv" (notation),
+    "movers", "nodes", "seconds"}`` and what a player reads of the score (``damier.ai.reading``)."""
+    line, movers = line_in_notation(state, found.pv)
+    return {"depth": found.depth, "score": found.score, "player": state.player, "pv": line, "movers": movers,
+            "nodes": found.nodes, "seconds": round(found.seconds, 3),
+            **reading(state.game, state.player, found.score)}
 
 
 def analyse(state: State, seconds: float, report: Report, stop: threading.Event | None = None,
             max_depth: int = MAX_DEPTH) -> dict[str, Any]:
     """Analyse ``state`` for at most ``seconds`` (a search) or ``SOLVER_NODES`` nodes (a solver), calling
-    ``report`` with each completed depth, or once with the solver's answer: ``{"depth", "score", "pv" (notation),
-    "nodes", "seconds"}`` (a solver's also ``"length"`` and ``"optimal"``; no line found: ``"pv"`` empty and
-    ``"length"`` -1). ``stop`` set from another thread ends a search at once. Returns ``{"reason"}``: ``depth``,
+    ``report`` with each completed depth (``iteration_report``), or once with the solver's answer: ``{"depth",
+    "score", "pv" (notation), "movers", "nodes", "seconds", "length", "optimal"}`` (no line found: ``"pv"`` empty
+    and ``"length"`` -1). ``stop`` set from another thread ends a search at once. Returns ``{"reason"}``: ``depth``,
     ``time``, ``stopped``, ``decided`` (a won or lost score, or a single move), ``solved``."""
     how = kind(state.game.info)
     if how is None:
@@ -79,13 +101,13 @@ def analyse(state: State, seconds: float, report: Report, stop: threading.Event 
         if stop.is_set():  # a stop that came before the search began (``think`` starts unstopped)
             driver.stop()
         last.append(found)
-        report({"depth": found.depth, "score": found.score, "pv": line_in_notation(state, found.pv),
-                "nodes": found.nodes, "seconds": round(found.seconds, 3)})
+        report(iteration_report(state, found))
 
     try:
         if stop.is_set():
             return {"reason": "stopped"}
-        driver.think(state, max_depth=max_depth, seconds=seconds, on_iteration=heard)
+        driver.think(state, max_depth=max_depth, seconds=seconds, evaluation=evaluation_of(state.game),
+                     on_iteration=heard)
         stopped = stop.is_set()
     finally:
         stop.set()  # ends the watcher thread
@@ -104,8 +126,8 @@ def analyse(state: State, seconds: float, report: Report, stop: threading.Event 
 def _solve(state: State, report: Report) -> dict[str, Any]:
     started = time.perf_counter()
     found = state.game.info.hook("solver")(state, None, SOLVER_NODES)
-    line = line_in_notation(state, found.moves)
-    report({"depth": found.cost, "score": found.cost, "pv": line, "nodes": found.nodes,
+    line, movers = line_in_notation(state, found.moves)
+    report({"depth": found.cost, "score": found.cost, "pv": line, "movers": movers, "nodes": found.nodes,
             "seconds": round(time.perf_counter() - started, 3), "length": found.cost if found.moves else -1,
             "optimal": bool(found.optimal and found.moves)})
     return {"reason": "solved"}

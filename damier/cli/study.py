@@ -123,23 +123,54 @@ def serve(
     compilers: Annotated[int | None, typer.Option(
         min=0, help="Processes that compile the games' kernels in the background at the start, once, into numba's "
                     "cache (default: one per worker; 0: none, each worker compiles what it needs).")] = None,
+    connections: Annotated[str, typer.Option(
+        help="Bounds on connections (see docs/server.md), any of: header_seconds=10 (a request's headers must "
+             "be whole this long after the connection or the last answer, else it is closed), stall_seconds=30 "
+             "(an answer left unread this long: the connection is cut), connections=4096 and sockets=3072 (at "
+             "once in all; fewer if the open-file limit allows fewer), address_connections=64 and "
+             "address_sockets=32 (at once per client address; past a cap: 503, or a WebSocket closed with "
+             "1013).")] = "",
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        help="Reverse proxies whose X-Forwarded-For header is believed: addresses or networks, comma-separated "
+             "(e.g. 127.0.0.1 for a proxy on this machine), or * for any peer. Behind a proxy, give its address, "
+             "so that the per-client limits count the client it forwards. Default: none (the header is "
+             "ignored; each client is the address of its connection).")] = "",
 ) -> None:
     """Start the browser arcade: play every game against the computer or online, watch, replay.
 
     From an empty numba cache (a fresh install) the games' kernels compile in the background for a minute or two,
     with a progress line here; pages answer at once meanwhile, and a computer asked to move waits for its game's
     kernels."""
-    import uvicorn
-
-    from damier.server import sockets
+    from damier.server import log_repeats, sockets
     from damier.server.app import create_app, open_secret
+    from damier.server.connections import (
+        Capacity,
+        ConnectionLimits,
+        ConnectionTable,
+        Proxies,
+        raise_open_file_limit,
+        workers_default,
+    )
     from damier.server.limits import Limits
+    from damier.server.protocols import ArcadeConfig, ArcadeServer
     from damier.server.storage import Storage, StorageError, default_url, safe_url
 
     try:
         client_limits = Limits.parse(limits)
     except ValueError as exc:
         raise fail(f"--limits: {exc}") from None
+    try:
+        bounds = ConnectionLimits.parse(connections)
+    except ValueError as exc:
+        raise fail(f"--connections: {exc}") from None
+    try:
+        proxies = Proxies(forwarded_allow_ips)
+    except ValueError as exc:
+        raise fail(f"--forwarded-allow-ips: {exc}") from None
+    try:  # as many open files as the system allows this process, less a reserve for its own
+        capacity = Capacity.of(raise_open_file_limit(), workers_default(workers), bounds)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     listening = listen(host, port)  # first: a port in use is one clear error, and no database is made
     url = db or default_url()
     try:  # open and migrate now, and read the secret, so a bad --db or key fails with one clear line
@@ -151,11 +182,17 @@ def serve(
     except StorageError as exc:
         raise fail(str(exc)) from None
     console.print(Text(f"damier arcade on http://{host}:{port}/  (database: {safe_url(url)})"))
+    if capacity.connections < bounds.connections:
+        console.print(Text(f"at most {capacity.connections} connections at once: the open-file limit is "
+                           f"{capacity.open_files} (raise it for more: ulimit -n)"))
+    table = ConnectionTable(capacity, bounds, proxies)
     progress = CompilingLine()
-    config = uvicorn.Config(create_app(url, workers, secret_file, client_limits, compilers=compilers,
-                                       compiling=progress), log_level="warning", ws_max_size=sockets.MAX_WS_MESSAGE)
+    config = ArcadeConfig(create_app(url, workers, secret_file, client_limits, compilers=compilers,
+                                     compiling=progress), table, log_level="warning",
+                          ws_max_size=sockets.MAX_WS_MESSAGE)
+    repeats = log_repeats.install()  # after uvicorn's configuration, which sets its loggers up
     try:
-        uvicorn.Server(config).run(sockets=[listening])
+        ArcadeServer(config, repeats).run(sockets=[listening])
     except KeyboardInterrupt:  # uvicorn stopped cleanly on Ctrl-C, then raises it again: say so, exit 130
         progress.stop()
         console.print("damier arcade stopped")

@@ -89,6 +89,35 @@ class EngineInfo:
 
 
 @dataclass(frozen=True)
+class ScoreScale:
+    """How a player reads the game's search scores: the analysis board's lines, its bar and its graph.
+
+    A score of ``s`` search points (from the side to move's view) is a winning chance of
+    ``1 / (1 + exp(-s / chance))``, lichess's curve over centipawns; ``chance`` is measured from games between the
+    game's levels (``benchmarks/score_scale.py``). The lines say a score in the game's ``unit`` (a material-like
+    unit, in the plural, worth ``points`` search points: Khet's Pyramids), or, with no unit, as that winning chance.
+    A decided score (``Game.is_decided_score``) reads as a win or a loss some moves away instead. ``evaluation`` is
+    the one the analyses search with (empty: the game's first).
+
+    >>> ScoreScale(chance=1500.0, unit="Pyramids", points=1000.0).to_json()["unit"]
+    'Pyramids'
+    """
+
+    chance: float
+    unit: str = ""
+    points: float = 1.0
+    evaluation: str = ""
+
+    def __post_init__(self) -> None:
+        if not (self.chance > 0 and self.points > 0):
+            raise ValueError(f"a score scale's chance and points are positive, not {self.chance} and {self.points}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chance": self.chance, "unit": self.unit or None, "points": self.points,
+                "evaluation": self.evaluation or None}
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """Everything known about a game before its rules are imported: its one declaration."""
 
@@ -125,6 +154,8 @@ class GameInfo:
     #: the random plies the arena plays by default at the start of each game, so that the games of deterministic
     #: engines differ; 0 where each game's seeded setup and chance events already make it a new game
     opening: int = 2
+    #: how a player reads the search's scores (a game of several players with an evaluation); None: as they are
+    scores: ScoreScale | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.features) - set(FEATURES))
@@ -134,6 +165,9 @@ class GameInfo:
             raise ValueError(f"game {self.name!r}: declare 'evaluate' and its evaluations together")
         if self.engine is not None and "search" not in self.features:
             raise ValueError(f"game {self.name!r}: an engine needs the 'search' feature")
+        if self.scores is not None and self.scores.evaluation and self.scores.evaluation not in self.evaluations:
+            raise ValueError(f"game {self.name!r}: its scores are read from evaluation {self.scores.evaluation!r}, "
+                             f"which it does not declare (it has: {', '.join(self.evaluations) or 'none'})")
 
     @property
     def players_text(self) -> str:
@@ -174,6 +208,7 @@ class GameInfo:
             "daily": dict(self.daily),
             "evaluations": list(self.evaluations),
             "features": sorted(self.features) + (["engine"] if self.engine else []),
+            "scores": self.scores.to_json() if self.scores else None,
         }
 
     def game_class(self) -> type[Game]:

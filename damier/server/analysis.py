@@ -14,17 +14,17 @@ import contextlib
 import logging
 import random
 import secrets
-import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from damier.ai import analysis as engine
+from damier.ai.reading import outcome_reading
 from damier.core.errors import DamierError
 from damier.core.game import CHANCE, TERMINAL, Game, State
-from damier.server.computer import GRACE_SECONDS, Busy, ComputerPool, Job
+from damier.server.computer import Busy, ComputerPool, Job
+from damier.server.engine_work import EngineWork, watch
 from damier.server.limits import ClientLimits
 from damier.server.rooms.creation import load_game, play_line
 from damier.server.rooms.errors import Invalid, NotFound, Unavailable
@@ -55,7 +55,8 @@ def board(name: str, options: dict[str, Any], position: str | None, moves: list[
           move: str | None) -> dict[str, Any]:
     """What the analysis board draws: the position reached from ``position`` by ``moves`` (a game's moves, with
     its chance events) and then ``move`` (one tried on the board; the chance events after it are drawn at random),
-    its legal moves in notation and its board with the previews the player to move gets."""
+    its legal moves in notation and its board with the previews the player to move gets (once the game is over
+    there, its result and each seat's result as a chance, as the evaluation bar shows it)."""
     game = load_game(name, options)
     state = state_of(game, position)
     for _ in play_line(state, moves):
@@ -77,43 +78,23 @@ def board(name: str, options: dict[str, Any], position: str | None, moves: list[
             "player": state.player, "legal_moves": [state.move_to_str(m) for m in state.legal_moves()]
             if state.player >= 0 else [], "board": state.board_json(previews=state.player >= 0),
             "events": events, "move": move, "result": outcome.to_json() if outcome else None,
+            "chances": outcome_reading(game, outcome)["chances"] if outcome else None,
             "kind": engine.kind(game.info)}
 
 
-@dataclass
-class Analysis:
+@dataclass(kw_only=True)
+class Analysis(EngineWork):
     id: str
     game: str
     options: dict[str, Any]
     position: str
     kind: str
     seconds: float
-    release: Callable[[], None]
-    stop: threading.Event = field(default_factory=threading.Event)
     iterations: list[dict[str, Any]] = field(default_factory=list)
-    status: str = "running"  # running | done | stopped | failed
-    reason: str | None = None
-    error: str | None = None
-    read: float = field(default_factory=time.monotonic)
-    task: asyncio.Task[None] | None = None
 
     def heard(self, report: dict[str, Any]) -> None:
         if self.status == "running" and len(self.iterations) < engine.MAX_DEPTH:
             self.iterations.append(report)
-
-    freed: bool = False
-
-    def end(self, status: str, reason: str | None, error: str | None = None) -> None:
-        """End it (the worker is told to stop); the client's place is freed once the worker is done (``free``)."""
-        if self.status == "running":
-            self.status, self.reason, self.error = status, reason, error
-        self.stop.set()
-
-    def free(self) -> None:
-        """Give the client's place back (once)."""
-        if not self.freed:
-            self.freed = True
-            self.release()
 
     def view(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "options": self.options, "position": self.position,
@@ -138,8 +119,8 @@ class Analyses:
         assert how is not None  # _checked refused it
         self.pool.admission.admit_job(self.pool.queued_seconds(), "analyse")
         release = self.limits.start_analysis(client)
-        entry = Analysis(secrets.token_urlsafe(12), game.name, dict(game.options), state.position(), how,
-                         self.seconds, release)
+        entry = Analysis(id=secrets.token_urlsafe(12), game=game.name, options=dict(game.options),
+                         position=state.position(), kind=how, seconds=self.seconds, release=release)
         job = Job(game.name, dict(game.options), None, entry.position, (), "analysis", agent_seed=0,
                   analysis_seconds=self.seconds)
         loop = asyncio.get_running_loop()
@@ -176,31 +157,8 @@ class Analyses:
 
     async def _watch(self, entry: Analysis, answer: asyncio.Future[dict[str, Any]]) -> None:
         """Wait for the pool's answer; stop the analysis when nobody reads it any more."""
-        answer.add_done_callback(lambda f: f.cancelled() or f.exception())  # read even when nobody waits for it
-        try:
-            while not answer.done() and entry.status == "running":
-                await asyncio.wait({answer}, timeout=1.0)
-                if time.monotonic() - entry.read > ABANDON_SECONDS:
-                    entry.end("stopped", "abandoned")
-            if entry.status != "running":
-                return
-            try:
-                result = answer.result()
-                entry.end("done", str(result.get("reason")))
-            except TimeoutError:
-                entry.end("done", "deadline")
-            except Busy:
-                entry.end("failed", "busy", "the computer players are busy; analyse again in a moment")
-            except Exception as exc:
-                log.warning("analysis %s of %s failed: %s", entry.id, entry.game, exc)
-                entry.end("failed", "error", "the analysis failed; try again")
-        finally:
-            entry.end("stopped", "stopped")  # a no-op once ended
-            # the client's place is taken until the worker is done (a solver does not stop early; the pool kills
-            # a worker past its deadline): a stop does not free a place for another search at once
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait({answer}, timeout=self.seconds + GRACE_SECONDS)
-            entry.free()
+        await watch(entry, answer, self.seconds, lambda: ABANDON_SECONDS, f"analysis {entry.id} of {entry.game}",
+                    "the computer players are busy; analyse again in a moment", "the analysis failed; try again")
 
     def read(self, analysis_id: str) -> Analysis:
         entry = self._analyses.get(analysis_id)

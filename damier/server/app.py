@@ -29,7 +29,7 @@ from damier import __version__
 from damier.ai.analysis import kind as analysis_kind
 from damier.core import registry
 from damier.core.errors import DamierError
-from damier.server import admission, analysis, api_docs, secret, sockets
+from damier.server import admission, analysis, api_docs, game_graphs, secret, sockets
 from damier.server.compiler import Compiler
 from damier.server.computer import ComputerPool
 from damier.server.descriptions import Descriptions
@@ -258,13 +258,14 @@ async def start_in_turn(descriptions: Descriptions, pool: ComputerPool, kernels:
 def create_app(db_url: str | None = None, workers: int | None = None,
                secret_file: str | None = None, limits: Limits | None = None,
                analysis_seconds: float = analysis.ANALYSIS_SECONDS, compilers: int | None = None,
-               compiling: Callable[[dict[str, Any]], None] | None = None) -> FastAPI:
+               compiling: Callable[[dict[str, Any]], None] | None = None,
+               graph_seconds: float = game_graphs.GRAPH_SECONDS) -> FastAPI:
     """The arcade application: ``db_url`` is any SQLAlchemy URL (default: SQLite in the user data folder); the
     seat tokens' secret comes from ``DAMIER_SECRET`` or the key file (``damier.server.secret``); ``limits``
     are what one client address may ask (``damier.server.limits``); ``analysis_seconds`` the time an analysis
-    searches; ``compilers`` the processes that compile the games' kernels at the start (default: one per
-    worker; 0: none, each worker compiles what it needs), and ``compiling`` hears how far they are
-    (``damier.server.compiler``)."""
+    searches, ``graph_seconds`` the time the evaluation of every position of a game takes at most; ``compilers``
+    the processes that compile the games' kernels at the start (default: one per worker; 0: none, each worker
+    compiles what it needs), and ``compiling`` hears how far they are (``damier.server.compiler``)."""
     client_limits = ClientLimits(limits)
     descriptions = Descriptions()
 
@@ -285,6 +286,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         lobby = app.state.lobby = Lobby(arcade, players)
         await lobby.reload()
         app.state.analyses = analysis.Analyses(pool, client_limits, analysis_seconds)
+        app.state.graphs = game_graphs.Graphs(pool, client_limits, graph_seconds)
         resumed = await turns.resume(arcade)
         if resumed:
             log.info("resumed %d computer turns", resumed)
@@ -327,6 +329,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             await asyncio.to_thread(listener.join, 5)
             await arcade.close()
             app.state.analyses.close()
+            app.state.graphs.close()
             kernels.close()
             descriptions.close()
             pool.close()
@@ -541,6 +544,20 @@ def create_app(db_url: str | None = None, workers: int | None = None,
               "position)")
     async def stop_analysis(analysis_id: Annotated[str, PathParam(max_length=40)], request: Request) -> dict[str, Any]:
         return analyses_of(request).stop(analysis_id).view()
+
+    @app.post("/api/games/{game_id}/evaluations", summary="Evaluate every position of the game (the analysis "
+              "board's graph), or join the evaluation already asked for: 201 when this asks for it")
+    async def start_graph(game_id: str, request: Request, response: Response) -> dict[str, Any]:
+        graphs: game_graphs.Graphs = request.app.state.graphs
+        graph, started = await graphs.start(await arcade_of(request).room(game_id), address(request))
+        response.status_code = 201 if started else 200
+        return graph.view()
+
+    @app.get("/api/games/{game_id}/evaluations", summary="The positions of the game evaluated so far, at a version")
+    async def read_graph(game_id: str, request: Request,
+                         version: Annotated[int, Query(ge=0, le=10**6)]) -> dict[str, Any]:
+        graphs: game_graphs.Graphs = request.app.state.graphs
+        return graphs.read(game_id, version).view()
 
     @app.get("/api/games/{game_id}", summary="The game as its players and watchers see it")
     async def read_game(game_id: str, request: Request, response: Response,

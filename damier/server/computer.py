@@ -82,6 +82,13 @@ class Job:
     hint_level: int | None = None  # a graded hint of this level from the game's ``hints`` feature instead
     agreement_seat: int | None = None  # instead of a move: whether this computer seat agrees to end the game
     analysis_seconds: float | None = None  # instead of a move: analyse the position (``start``), reporting each depth
+    #: instead of a move: evaluate ``graph_count`` positions of the game (None: to its end) from the one after
+    #: ``graph_from`` moves, in this many seconds (each at most ``graph_position_seconds``), reporting each
+    #: (``damier.ai.game_graph``)
+    graph_seconds: float | None = None
+    graph_from: int = 0
+    graph_count: int | None = None
+    graph_position_seconds: float = 0.5
 
 
 Report = Callable[[dict[str, Any]], None]
@@ -90,11 +97,17 @@ Report = Callable[[dict[str, Any]], None]
 def think(job: Job, report: Report | None = None, stop: threading.Event | None = None) -> dict[str, Any]:
     """Runs in a worker process: the agent's move in notation, and what it found (or, for a graded hint, what
     the game's ``hints`` feature says at that level; for an analysis, ``report`` hears each depth and ``stop``
-    ends it early)."""
+    ends it early; for a game's graph, ``report`` hears each position evaluated)."""
     from damier.ai.spec import hint_agent, make_agent
     from damier.core.registry import load
 
     game = load(job.game, **job.options)
+    if job.graph_seconds is not None:
+        from damier.ai.game_graph import evaluate_game
+
+        return evaluate_game(game, list(job.moves), job.seed, job.start, job.graph_seconds,
+                             report or (lambda _: None), stop, first=job.graph_from, count=job.graph_count,
+                             position_seconds=job.graph_position_seconds)
     state = game.replay(list(job.moves), seed=job.seed, start=job.start)
     if job.analysis_seconds is not None:
         from damier.ai.analysis import analyse
@@ -152,7 +165,7 @@ def _serve(conn: Connection, parent: int, nice: int = 0) -> None:
         try:
             if isinstance(job, Part):
                 conn.send(("ok", compile_part(job.game, job.part, nice)))
-            elif job.analysis_seconds is not None:
+            elif job.analysis_seconds is not None or job.graph_seconds is not None:
                 conn.send(("ok", _analyse(conn, job)))
             else:
                 conn.send(("ok", think(job)))
@@ -172,8 +185,8 @@ def _import_games() -> None:
 
 
 def _analyse(conn: Connection, job: Job) -> dict[str, Any]:
-    """An analysis in a worker: each depth is sent as ``("progress", report)`` while a thread listens for
-    ``STOP`` from the server (the asker left, or asked about another position)."""
+    """An analysis (or a game's graph) in a worker: each depth (each position) is sent as ``("progress", report)``
+    while a thread listens for ``STOP`` from the server (the asker left, or asked about another position)."""
     stop = threading.Event()
     done = threading.Event()
 

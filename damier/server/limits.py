@@ -3,8 +3,9 @@ games with a computer seat going on at once (moved in the last ``ADJOURN_MINUTES
 database, where each game keeps the address and the identity that created it), hints and analyses being computed
 at once. Past a limit the answer is 429 with ``Retry-After``, and nothing is done.
 
-The address is the connection's (behind a reverse proxy, run uvicorn's proxy headers so that it is the
-client's, not the proxy's). The rates and the work in flight are counted in memory, for this server process.
+The address is the connection's (behind a reverse proxy, name the proxy with ``damier serve --forwarded-allow-ips``
+so that it is the client's, not the proxy's). The rates and the work in flight are counted in memory, for this
+server process.
 """
 
 from __future__ import annotations

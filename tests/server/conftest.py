@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import functools
 import os
+import resource
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import httpx
@@ -54,17 +55,19 @@ def warm_kernels() -> None:
 
 
 class ServerProcess:
-    """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database; ``env``: more
-    environment variables, ``args``: more options of `damier serve`, ``limits``: its per-client limits."""
+    """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database: ``limits``, its
+    per-client limits; ``args``, more options of `damier serve`; ``env``, more environment variables;
+    ``open_files``, its limits of open files (soft, hard)."""
 
-    def __init__(self, db: str, log: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = (),
-                 limits: str = GENEROUS_TEXT) -> None:
+    def __init__(self, db: str, log: Path, limits: str = GENEROUS_TEXT, args: Sequence[str] = (),
+                 env: dict[str, str] | None = None, open_files: tuple[int, int] | None = None) -> None:
         self.db = db
         self.port = free_port()
         self.log = log
         self.env = env or {}
-        self.args = args
         self.limits = limits
+        self.args = list(args)  # more options of `damier serve`
+        self.open_files = open_files  # the process's limits of open files (soft, hard), if not this one's
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -78,6 +81,7 @@ class ServerProcess:
             [sys.executable, "-m", "damier.cli", "serve", "--port", str(self.port), "--db", self.db,
              "--workers", "1", "--limits", self.limits, *self.args],
             stdout=handle, stderr=subprocess.STDOUT, env={**os.environ, **self.env},
+            preexec_fn=self._limit_open_files if self.open_files else None,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -90,6 +94,10 @@ class ServerProcess:
                 raise RuntimeError(f"the server exited: {self.log.read_text()}")
             time.sleep(0.2)
         raise RuntimeError(f"the server did not start: {self.log.read_text()}")
+
+    def _limit_open_files(self) -> None:
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
 
     def kill(self) -> None:
         assert self.process is not None

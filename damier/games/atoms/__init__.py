@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from damier.core.grid import MAX_SIDE
 from damier.core.options import Option, OptionSet
-from damier.core.registry import EngineInfo, GameInfo
+from damier.core.registry import EngineInfo, GameInfo, ScoreScale
 
 #: Colour names in seat order (Red moves first, then Blue, then the others in this fixed order).
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange", "Cyan", "White")
@@ -46,6 +46,9 @@ INFO = GameInfo(
     agents={"atoms-classic": "alphabeta:depth=4,eval=classic"},
     hint="hard",
     evaluations=("classic", "strong"),
+    # the winning-chance scale measured by benchmarks/score_scale.py --game atoms --games 200 --depth 4 --opening 6
+    # --seed 2 (65.5: 21,834 positions of games between equal players); the lead over the strongest rival colour
+    scores=ScoreScale(chance=66.0, evaluation="strong"),
     features={
         "search": "damier.games.atoms.search:AtomsSearch",
         "evaluate": "damier.games.atoms.rules:evaluate",

@@ -7,6 +7,10 @@ squares that explode, then the two killer moves of the ply, then corners, edges 
 its history score (cut-offs seen so far). The search stops once it has visited ``node_limit`` nodes or when
 another thread asks it to (``AtomsSearch.stop``); ``damier.ai.deepening`` drives it depth by depth.
 
+The principal variation is collected as the search goes (a line per ply, the best move's followed by its
+child's); a node searched with a full window takes no cut-off from the table, so the line it reports is searched
+to the depth and not cut short where a transposition (or the previous move's search) answered for it.
+
 The tables are kept from one move to the next (a new game clears them): the scores are from the root player's
 view and for one evaluation, so both are part of every position's key, and won or lost scores are stored
 relative to the node (the distance to the end), so an entry is right from any root.
@@ -32,6 +36,8 @@ DECIDED = WIN - 1000  # scores beyond this are won or lost positions (WIN minus 
 HISTORY_CAP = 1 << 20
 QUIESCENCE = 2  # plies of explosions tried beyond the depth
 LATE_DEPTH, LATE_MOVE = 3, 4  # from this depth, quiet moves from this index on are searched a ply less first
+#: the column of the principal-variation table that holds the length of each ply's line
+PV_LEN = MAX_PLY
 
 
 class Tables:
@@ -175,10 +181,20 @@ def _quiesce(stack: np.ndarray, ply: int, left: int, alpha: int, beta: int, root
     return best
 
 
+@njit(cache=True, inline="always")
+def _take_line(pv: np.ndarray, ply: int, mv: int) -> None:
+    """The line of ``ply`` becomes ``mv`` followed by the line of the ply after it."""
+    length = pv[ply + 1, PV_LEN]
+    pv[ply, 0] = mv
+    for j in range(length):
+        pv[ply, j + 1] = pv[ply + 1, j]
+    pv[ply, PV_LEN] = length + 1
+
+
 _SEARCH_SIGNATURE = (
     "int64(int32[:, ::1], int64, int64, int64, int64, int64, int64, int32[:, ::1], int32[::1], int64, int64, "
     "int32[::1], int32[:, ::1], int32[:, ::1], int64[::1], int64, uint64[::1], int32[:, ::1], uint64[:, :, ::1], "
-    "uint64[::1], uint64, int32[:, ::1], int32[:, ::1], int32[::1], int64[::1], int64, int64)"
+    "uint64[::1], uint64, int32[:, ::1], int32[:, ::1], int32[::1], int64[::1], int64, int64, int32[:, ::1])"
 )
 
 
@@ -211,8 +227,10 @@ def _search(
     scores: np.ndarray,
     quiescence: int,
     late_move: int,
+    pv: np.ndarray,
 ) -> int:
     s = stack[ply]
+    pv[ply, PV_LEN] = 0
     counters[0] += 1
     if counters[0] > node_limit or counters[1] == 1:
         counters[1] = 1
@@ -228,7 +246,7 @@ def _search(
     first = -1
     if tt_keys[slot] == h:
         first = tt_data[slot, 2]
-        if ply > 0 and tt_data[slot, 0] >= depth:
+        if ply > 0 and tt_data[slot, 0] >= depth and beta - alpha == 1:  # a full window's line is searched
             flag = tt_data[slot, 1]
             value = from_table(tt_data[slot, 3], ply, DECIDED)
             if flag == EXACT:
@@ -257,24 +275,25 @@ def _search(
         if i == 0:
             value = _search(stack, ply + 1, depth - 1, a, b, root, kind, nb, cap, n, p, work, moves, keys,
                             counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history, log,
-                            scores, quiescence, late_move)
+                            scores, quiescence, late_move, pv)
         else:
             # a null window (does this move beat the best so far?), a ply less for a late quiet move
             lo, hi = (a, a + 1) if maximizing else (b - 1, b)
             reduced = 1 if late_move > 0 and depth >= LATE_DEPTH and i >= late_move and quiet else 0
             value = _search(stack, ply + 1, depth - 1 - reduced, lo, hi, root, kind, nb, cap, n, p, work, moves,
                             keys, counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history,
-                            log, scores, quiescence, late_move)
+                            log, scores, quiescence, late_move, pv)
             if reduced and (value > a if maximizing else value < b) and counters[1] == 0:
                 value = _search(stack, ply + 1, depth - 1, lo, hi, root, kind, nb, cap, n, p, work, moves, keys,
                                 counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history,
-                                log, scores, quiescence, late_move)
+                                log, scores, quiescence, late_move, pv)
             if a < value < b and b - a > 1 and counters[1] == 0:
                 value = _search(stack, ply + 1, depth - 1, a, b, root, kind, nb, cap, n, p, work, moves, keys,
                                 counters, node_limit, tt_keys, tt_data, zobrist, side, view, killers, history,
-                                log, scores, quiescence, late_move)
+                                log, scores, quiescence, late_move, pv)
         if counters[1] == 1:
             return 0
+        inside = value > a if maximizing else value < b  # a better line within the window: the new principal one
         if maximizing:
             if value > best:
                 best = value
@@ -287,6 +306,8 @@ def _search(
                 best_move = mv
                 if value < b:
                     b = value
+        if inside:
+            _take_line(pv, ply, mv)
         if ply == 0:  # the best root move so far, every move before it searched to the end
             counters[2] = best_move
         if a >= b:
@@ -328,10 +349,11 @@ def search(
     counters: np.ndarray,
     quiescence: int,
     late_move: int,
+    pv: np.ndarray,
 ) -> tuple[int, int, int, bool]:
     """Search ``s`` to ``depth`` plies: (best move, score for the player to move, nodes, completed), with
     ``quiescence`` plies of explosions at the leaves and, when ``late_move`` > 0, the quiet moves from that index
-    on searched a ply less first.
+    on searched a ply less first; the principal variation is left in ``pv[0]`` (its length at ``PV_LEN``).
 
     ``counters[1] = 1``, set by another thread while the search runs (it runs without the GIL), stops it.
     """
@@ -349,7 +371,7 @@ def search(
     counters[2] = -1
     score = _search(stack, 0, depth, -(WIN + 1), WIN + 1, root, kind, nb, cap, n, p, work, moves, keys,
                     counters, node_limit, tt_keys, tt_data, zobrist, side, view[root, kind], killers, history, log,
-                    scores, quiescence, late_move)
+                    scores, quiescence, late_move, pv)
     return int(counters[2]), score, int(counters[0]), bool(counters[1] == 0)
 
 
@@ -370,6 +392,7 @@ class AtomsSearch:
         self.quiescence, self.late_move = (QUIESCENCE, LATE_MOVE) if selective else (0, 0)
         self.tables = Tables(game.n, game.players, len(INFO.evaluations))
         self._counters = np.zeros(3, dtype=np.int64)
+        self.pv = np.zeros((MAX_PLY, PV_LEN + 1), dtype=np.int32)
 
     def new_game(self) -> None:
         self.tables.clear()
@@ -391,7 +414,10 @@ class AtomsSearch:
         move, score, nodes, completed = search(state.kernel_array(), depth, kind, g.neighbours, g.capacity, g.n,
                                                g.players, limit, t.keys, t.data, t.zobrist, t.side, t.view,
                                                t.killers, t.history, counters, self.quiescence,
-                                               self.late_move)
+                                               self.late_move, self.pv)
+        line = [int(m) for m in self.pv[0, : int(self.pv[0, PV_LEN])]]
+        if completed and line and line[0] == move:
+            return Iteration(depth=depth, score=score, move=move, pv=line, nodes=nodes, completed=True)
         if completed or move >= 0:
             return Iteration(depth=depth, score=score, move=move, pv=[move], nodes=nodes, completed=completed)
         return Iteration(depth=depth, nodes=nodes, completed=False)

@@ -8,7 +8,7 @@ strings in ``notation``; see ``docs/games/jewels.md``.
 from __future__ import annotations
 
 from damier.core.options import Option, OptionSet
-from damier.core.registry import GameInfo
+from damier.core.registry import GameInfo, ScoreScale
 
 #: the players in seat order: Player 1 places and moves first
 COLOURS = ("Gold", "Silver")
@@ -55,6 +55,9 @@ INFO = GameInfo(
     # man at random, and the placement is the first decision of the game
     opening=0,
     evaluations=("standard", "material", "futures"),
+    # the winning-chance scale measured by benchmarks/score_scale.py --game jewels --games 300 --depth 3 --opening 0
+    # --seed 2 (566.3: 73,690 positions)
+    scores=ScoreScale(chance=570.0),
     features={
         "search": "damier.games.jewels.search:JewelsSearch",
         "evaluate": "damier.games.jewels.rules:evaluate",

@@ -11,6 +11,10 @@ At the root, a move after which a single robot step could light the man is playe
 that (``safe_moves``), and the men are not placed in a room of walls with no jewel when they can be placed
 elsewhere (``open_placements``).
 
+The principal variation is collected as the search goes: at a men's node the best move's line, at a robots' turn
+the line of the outcome whose value is nearest the turn's mean (the robots' step or steps, then what follows):
+the most typical of the futures the score averages, not a forecast of the dice.
+
 The leaves are valued by an evaluation of ``damier.games.jewels.evaluation`` (``standard``, ``material``), or
 played out by ``damier.games.jewels.futures`` (``futures``). A search of depth 1 with the futures spends them
 where the choice is close (``futures_root``: successive halving), the placement's hundred squares and more too
@@ -56,6 +60,9 @@ from damier.games.jewels.kernel import (
 
 TURN_SAMPLES = 6
 MAX_PLY = 32
+#: the longest line a search reports (a robots' turn of ``robot_steps = all`` is a step per robot), and the column
+#: of the line tables that holds each line's length
+PV_LEN = 64
 
 
 @njit(cache=True)
@@ -71,17 +78,57 @@ def _terminal(s: np.ndarray, root: int, ply: int) -> float:
 #: the recursive kernel is compiled for these types up front (numba cannot infer a recursion's types reliably)
 _VALUE_SIGNATURE = (
     "float64(int32[:, ::1], int64, int64, float64, float64, int64, int32[:, ::1], int32[::1], int64, int32[:, ::1], "
-    "int32[:, ::1], float64[:, ::1], uint8[::1], int32[::1], int64[::1], int64, uint64[::1], int64)"
+    "int32[:, ::1], float64[:, ::1], uint8[::1], int32[::1], int64[::1], int64, uint64[::1], int64, int32[:, ::1], "
+    "int32[:, :, ::1], float64[:, ::1])"
 )
+
+
+@njit(cache=True, inline="always")
+def _take_line(pv: np.ndarray, ply: int, move: int) -> None:
+    """The line of ``ply`` becomes ``move`` followed by the line of the ply after it."""
+    length = min(pv[ply + 1, PV_LEN], PV_LEN - 1)
+    pv[ply, 0] = move
+    for j in range(length):
+        pv[ply, j + 1] = pv[ply + 1, j]
+    pv[ply, PV_LEN] = length + 1
+
+
+@njit(cache=True)
+def _keep_outcome(lines: np.ndarray, ply: int, i: int, steps: np.ndarray, count: int, pv: np.ndarray) -> None:
+    """Keep the line of a robots' turn's outcome ``i``: its ``count`` steps, then the line of the ply after it."""
+    kept = lines[ply, i]
+    length = min(count, PV_LEN)
+    for j in range(length):
+        kept[j] = steps[j]
+    for j in range(min(pv[ply + 1, PV_LEN], PV_LEN - length)):
+        kept[length + j] = pv[ply + 1, j]
+    kept[PV_LEN] = length + min(pv[ply + 1, PV_LEN], PV_LEN - length)
+
+
+@njit(cache=True)
+def _typical_line(pv: np.ndarray, lines: np.ndarray, values: np.ndarray, ply: int, k: int, mean: float) -> None:
+    """The line of ``ply`` (a robots' turn) becomes the kept line of the outcome valued nearest ``mean``."""
+    if k <= 0:
+        return
+    best = 0
+    for i in range(1, k):
+        if abs(values[ply, i] - mean) < abs(values[ply, best] - mean):
+            best = i
+    for j in range(lines[ply, best, PV_LEN] + 1):
+        pv[ply, j] = lines[ply, best, j]
+    pv[ply, PV_LEN] = lines[ply, best, PV_LEN]
 
 
 @njit(_VALUE_SIGNATURE, cache=True)
 def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, root: int, nb: np.ndarray,
            p: np.ndarray, kind: int, moves: np.ndarray, outs: np.ndarray, weights: np.ndarray, lit: np.ndarray,
-           emitters: np.ndarray, counters: np.ndarray, limit: int, rng: np.ndarray, seed: int) -> float:
+           emitters: np.ndarray, counters: np.ndarray, limit: int, rng: np.ndarray, seed: int, pv: np.ndarray,
+           lines: np.ndarray, values: np.ndarray) -> float:
     """The value of ``stack[ply]`` for ``root``; ``counters[0]`` counts nodes, ``counters[1]`` is set to stop;
-    ``seed`` seeds the futures of the ``futures`` evaluation (``stack[0]`` is the search's root)."""
+    ``seed`` seeds the futures of the ``futures`` evaluation (``stack[0]`` is the search's root). Its principal
+    variation is left in ``pv[ply]`` (``lines`` and ``values`` hold a robots' turn's outcomes meanwhile)."""
     s = stack[ply]
+    pv[ply, PV_LEN] = 0
     n = squares_of(s)
     counters[0] += 1
     if (counters[0] & 1023) == 0 and limit > 0 and counters[0] > limit:
@@ -98,14 +145,23 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
         return evaluate(s, nb, root, kind)
     child = stack[ply + 1]
     if phase == ROBOTS:
+        steps = outs[ply]  # a sample's steps (``robot_steps = all``)
         if p[P_ALL]:
             total = 0.0
-            for _ in range(TURN_SAMPLES):
+            for i in range(TURN_SAMPLES):
                 child[:] = s
+                count = 0
                 while child[n + PHASE] == ROBOTS:
-                    kernel.apply_chance(child, kernel.sample_chance(child, nb, p, rng, emitters), nb, p)
-                total += _value(stack, ply + 1, depth - 1, -np.inf, np.inf, root, nb, p, kind, moves, outs,
-                                weights, lit, emitters, counters, limit, rng, seed)
+                    step = kernel.sample_chance(child, nb, p, rng, emitters)
+                    steps[count] = step
+                    count += 1
+                    kernel.apply_chance(child, step, nb, p)
+                v = _value(stack, ply + 1, depth - 1, -np.inf, np.inf, root, nb, p, kind, moves, outs, weights, lit,
+                           emitters, counters, limit, rng, seed, pv, lines, values)
+                values[ply, i] = v
+                _keep_outcome(lines, ply, i, steps, count, pv)
+                total += v
+            _typical_line(pv, lines, values, ply, TURN_SAMPLES, total / TURN_SAMPLES)
             return total / TURN_SAMPLES
         k = kernel.chance_outcomes(s, nb, p, outs[ply], weights[ply])
         total = 0.0
@@ -115,7 +171,9 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
             child[:] = s
             kernel.apply_chance(child, outs[ply, i], nb, p)
             v = _value(stack, ply + 1, depth - 1, -np.inf, np.inf, root, nb, p, kind, moves, outs, weights, lit,
-                       emitters, counters, limit, rng, seed)
+                       emitters, counters, limit, rng, seed, pv, lines, values)
+            values[ply, i] = v
+            _keep_outcome(lines, ply, i, outs[ply, i:], 1, pv)
             total += w * v
             left -= w
             if left > 1e-12:
@@ -123,6 +181,7 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
                     return total + left * WIN
                 if total - left * WIN >= beta:
                     return total - left * WIN
+        _typical_line(pv, lines, values, ply, k, total)
         return total
     k = kernel.man_moves(s, nb, p, lit, emitters, moves[ply])
     # jewels first
@@ -138,7 +197,9 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
         child[:] = s
         kernel.apply_man(child, moves[ply, i], nb, p)
         v = _value(stack, ply + 1, depth - 1, alpha, beta, root, nb, p, kind, moves, outs, weights, lit, emitters,
-                   counters, limit, rng, seed)
+                   counters, limit, rng, seed, pv, lines, values)
+        if v > alpha if maximizing else v < beta:  # a better line within the window
+            _take_line(pv, ply, moves[ply, i])
         if maximizing:
             if v > best:
                 best = v
@@ -156,8 +217,10 @@ def _value(stack: np.ndarray, ply: int, depth: int, alpha: float, beta: float, r
 
 @njit(cache=True)
 def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowed: np.ndarray, kind: int,
-                counters: np.ndarray, limit: int, seed: int) -> tuple[int, float]:
-    """The best of the moves ``allowed`` for the man to move in ``s``, searched ``depth`` plies, and its value."""
+                counters: np.ndarray, limit: int, seed: int, pv: np.ndarray) -> tuple[int, float]:
+    """The best of the moves ``allowed`` for the man to move in ``s``, searched ``depth`` plies, and its value;
+    its line in ``pv[0]`` (the length at ``PV_LEN``)."""
+    pv[0, PV_LEN] = 0
     if kind == FUTURES and depth == 1:
         return futures_root(s, nb, p, allowed, counters, seed)
     n = squares_of(s)
@@ -169,6 +232,10 @@ def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowe
     lit = np.zeros(n, dtype=np.uint8)
     emitters = np.empty(n, dtype=np.int32)
     rng = new_rng(seed, 0)
+    # the outcomes' lines and values of each robots' turn on the way down (the deepest ply is a leaf)
+    plies = min(depth, MAX_PLY - 1) + 1
+    lines = np.empty((plies, max(5 * n, TURN_SAMPLES), PV_LEN + 1), dtype=np.int32)
+    values = np.empty((plies, max(5 * n, TURN_SAMPLES)), dtype=np.float64)
     root = 0 if s[n + PHASE] == PLACE else s[n + NEXT]
     stack[0, :] = s
     best_move = allowed[0]
@@ -178,11 +245,12 @@ def search_root(s: np.ndarray, nb: np.ndarray, p: np.ndarray, depth: int, allowe
         stack[1, :] = s
         kernel.apply_man(stack[1], allowed[i], nb, p)
         v = _value(stack, 1, depth - 1, alpha, np.inf, root, nb, p, kind, moves, outs, weights, lit, emitters,
-                   counters, limit, rng, seed)
+                   counters, limit, rng, seed, pv, lines, values)
         if counters[1]:
             break
         if v > best:
             best, best_move = v, allowed[i]
+            _take_line(pv, 0, allowed[i])
         if v > alpha:
             alpha = v
     return best_move, best
@@ -332,6 +400,7 @@ class JewelsSearch:
         self._counters = np.zeros(2, dtype=np.int64)
         self._lock = threading.Lock()
         self._allowed: np.ndarray | None = None
+        self.pv = np.zeros((MAX_PLY, PV_LEN + 1), dtype=np.int32)
 
     def new_game(self) -> None:
         pass
@@ -353,10 +422,14 @@ class JewelsSearch:
         limit = 0 if depth == 1 or node_limit is None else int(node_limit)
         s = state.kernel_array()  # type: ignore[attr-defined]
         seed = _seed(state)
-        move, score = search_root(s, g.neighbours, g.params, depth, self._allowed, kind, self._counters, limit, seed)
+        move, score = search_root(s, g.neighbours, g.params, depth, self._allowed, kind, self._counters, limit, seed,
+                                  self.pv)
         completed = depth == 1 or not self._counters[1]  # depth 1 has a move even when stopped early
         score = float(score) if math.isfinite(score) else 0.0
-        return Iteration(depth=depth, score=score, move=int(move), pv=[int(move)], nodes=int(self._counters[0]),
+        line = [int(m) for m in self.pv[0, : int(self.pv[0, PV_LEN])]]
+        if not completed or not line or line[0] != int(move):
+            line = [int(move)]
+        return Iteration(depth=depth, score=score, move=int(move), pv=line, nodes=int(self._counters[0]),
                          completed=completed)
 
 

@@ -6,7 +6,7 @@ The rules are in ``rules`` (facade) over ``kernel`` (numba); see ``docs/games/kh
 from __future__ import annotations
 
 from damier.core.options import Option, OptionSet
-from damier.core.registry import EngineInfo, GameInfo
+from damier.core.registry import EngineInfo, GameInfo, ScoreScale
 
 #: Colour names in seat order (Silver moves first).
 COLOURS = ("Silver", "Red")
@@ -44,6 +44,9 @@ INFO = GameInfo(
     agents={},
     hint="hard",
     evaluations=("strong", "simple"),
+    # scores read in Pyramids; the winning-chance scale measured by benchmarks/score_scale.py --game khet --games 300
+    # --depth 4 --opening 10 --seed 2 (6,887: a Pyramid ahead wins little more often between the engines)
+    scores=ScoreScale(chance=6900.0, unit="Pyramids", points=1000.0),
     features={
         "search": "damier.games.khet.search:Engine",
         "evaluate": "damier.games.khet.rules:evaluate",

@@ -98,6 +98,10 @@ export const api = {
   startAnalysis(body) { return request("POST", "/api/analysis", { body }); },
   readAnalysis(id) { return request("GET", `/api/analysis/${enc(id)}`); },
   stopAnalysis(id) { return request("POST", `/api/analysis/${enc(id)}/stop`); },
+  /** The evaluation of every position of game `id` as it is now (started, or joined): {version, plies, status,
+   * points: [{ply, player, chances, value, ends_in, best, pv, ...}]}; then read by version as it fills */
+  startGraph(id) { return request("POST", `/api/games/${enc(id)}/evaluations`); },
+  readGraph(id, version) { return request("GET", `/api/games/${enc(id)}/evaluations?version=${Number(version)}`); },
   game(id, token) { return request("GET", `/api/games/${enc(id)}`, { token }); },
   move(id, move, version, token) {
     const body = { move };

@@ -186,8 +186,8 @@ class ReplayPage {
       onclick: () => {
         const frame = this.frames[this.index];
         const moves = this.frames.slice(1, this.index + 1).map((f) => f.move);
-        openAnalysis({ game: this.game, options: this.options, start: this.startPosition, moves,
-          from: `/replay/${encodeURIComponent(this.id)}?ply=${frame.ply ?? this.index}` });
+        openAnalysis({ game: this.game, options: this.options, start: this.startPosition, moves, gameId: this.id,
+          ply: moves.length, from: `/replay/${encodeURIComponent(this.id)}?ply=${frame.ply ?? this.index}` });
       },
     }, icon("cpu"), "Analyse");
   }

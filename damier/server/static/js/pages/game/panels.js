@@ -236,7 +236,7 @@ export function renderMore(page, view) {
     analyseButton(page, view));
 }
 
-/** "Analyse" opens the analysis board at the position shown (browsed or live): for a game the engine can analyse,
+/** "Analyse" opens the analysis board of this game at the position shown (browsed or live): for a game the engine can analyse,
  * once it is over, or where hints are allowed (analysing a live game against another person would be cheating). A
  * puzzle going on has its hints, which are counted: its analysis (the solution) waits until it is over. */
 function analyseButton(page, view) {
@@ -245,14 +245,9 @@ function analyseButton(page, view) {
   return h("button", {
     type: "button", class: "btn small", "data-testid": "btn-analyse", title: "Open the analysis board at the position shown",
     onclick: () => {
-      const ply = page.browsing?.active ? page.browsing.ply : null;
-      const from = `/game/${encodeURIComponent(page.id)}`;
-      if (ply === null) {
-        openAnalysis({ game: view.game, options: view.options, position: view.position, from });
-      } else {
-        const moves = (view.moves || []).slice(0, ply).map((m) => m.move);
-        openAnalysis({ game: view.game, options: view.options, start: view.start_position, moves, from });
-      }
+      const browsed = page.browsing?.active ? page.browsing.ply : null;
+      const ply = browsed ?? (view.moves || []).length;
+      openAnalysis({ game: view.game, options: view.options, gameId: page.id, ply, from: `/game/${encodeURIComponent(page.id)}` });
     },
   }, icon("cpu"), "Analyse");
 }
