@@ -26,14 +26,18 @@ from dataclasses import dataclass
 
 #: seconds over which a game's demand is averaged (the time constant of the weighted mean)
 WINDOW = 30.0
-#: the share of the workers the games admitted together may ask (the rest absorbs their bursts)
+#: the share of the workers the games admitted together may ask (the rest absorbs their bursts; ``damier serve
+#: --limits booking=85``, in percent)
 UTILISATION = 0.85
-#: the demand of a game not measured yet (a person's game asks about a tenth; a program's shows soon)
-NEW_DEMAND = 0.25
+#: the demand of a game not measured yet: a person's game asks about a tenth (1 s answers to 10 s of thought); a
+#: program's shows within its first turns
+NEW_DEMAND = 0.1
 #: a game asking more than this is greedy: its jobs leave one worker to the others
 GREEDY = 0.5
-#: the longest a one-off job (a hint, an analysis, a puzzle drawn) may expect to wait for a worker to be admitted
+#: the longest a one-off job (a hint, a puzzle drawn) may expect to wait for a worker to be admitted, and a long
+#: one (an analysis, which reports as it deepens)
 MAX_WAIT = 2.0
+MAX_LONG_WAIT = 15.0
 #: a game whose demand has decayed below this is no longer counted (it was left: adjourned)
 NEGLIGIBLE = 0.01
 #: games measured at most (the least recently seen are forgotten first)
@@ -63,8 +67,10 @@ class Demand:
 class Admission:
     """The computer capacity of ``workers`` processes, the demand of each game, and the verdicts."""
 
-    def __init__(self, workers: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, workers: int, utilisation: float = UTILISATION,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.workers = workers
+        self.utilisation = utilisation
         self.clock = clock
         self._games: OrderedDict[str, Demand] = OrderedDict()
         self._count = 0
@@ -122,10 +128,10 @@ class Admission:
     # ----- verdicts ---------------------------------------------------------------------------------------------
     def admit_game(self) -> str:
         """Admit a new game with a computer seat, or ``Busy`` when the games under way ask for what the workers
-        have (``UTILISATION``). The game counts at once, ``NEW_DEMAND`` under the name returned until ``rename``
+        have (``utilisation``). The game counts at once, ``NEW_DEMAND`` under the name returned until ``rename``
         gives it its own (games asked for at once cannot all pass)."""
         booked = self.booked()
-        if booked + NEW_DEMAND > self.workers * UTILISATION:
+        if booked + NEW_DEMAND > self.workers * self.utilisation:
             raise Busy(f"the arcade is busy: its computer players are fully booked by the games under way (they ask "
                        f"{booked:.1f} of its {self.workers} workers); try again in a minute, or play a friend")
         self._count += 1
@@ -143,11 +149,11 @@ class Admission:
         """A game admitted as ``name`` was not made after all."""
         self._games.pop(name, None)
 
-    def admit_job(self, queued_seconds: float, asking: str) -> None:
-        """Admit a one-off job (``asking``, what the player does: "ask for the hint", "analyse", "draw a puzzle")
-        when the work queued and running, ``queued_seconds`` of it, leaves a new job waiting under ``MAX_WAIT``;
-        else ``Busy``."""
-        wait = queued_seconds / max(1, self.workers)
-        if wait > MAX_WAIT:
+    def admit_job(self, queued_seconds: float, asking: str, long: bool = False) -> None:
+        """Admit a one-off job (``asking``, what the player does: "ask for the hint", "analyse", "draw a new one")
+        when the work ahead of it, ``queued_seconds``, leaves it waiting under ``MAX_WAIT``; else ``Busy``. A
+        ``long`` job (an analysis) has all the workers but one (``computer.LONG_SECONDS``)."""
+        wait = queued_seconds / max(1, self.workers - 1 if long else self.workers)
+        if wait > (MAX_LONG_WAIT if long else MAX_WAIT):
             raise Busy(f"the arcade is busy: its computer players have {wait:.0f} s of work waiting; {asking} again "
                        "in a moment", max(2, math.ceil(wait)))

@@ -38,13 +38,16 @@ class Limits:
     computer_games: int = 4
     hints: int = 2
     heavy_reads: int = 120
+    #: not a client's: the percent of the computer workers that the games under way may ask together before a new
+    #: game against the computer is refused (``damier.server.admission``)
+    booking: int = 85
 
     @classmethod
     def parse(cls, text: str) -> Limits:
         """``"new_games=30,computer_games=4,hints=2"`` (any of them; the others keep their defaults).
 
         >>> Limits.parse("hints=1")
-        Limits(new_games=30, computer_games=4, hints=1, heavy_reads=120)
+        Limits(new_games=30, computer_games=4, hints=1, heavy_reads=120, booking=85)
         """
         names = [f.name for f in fields(cls)]
         limits = cls()

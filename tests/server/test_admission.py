@@ -30,7 +30,7 @@ class Hands:
 
 def test_a_persons_game_asks_little_and_a_programs_all_the_time() -> None:
     hands = Hands()
-    booking = Admission(2, hands)
+    booking = Admission(2, clock=hands)
     for _ in range(12):  # a person: 10 s of thought, then the computer answers in 1 s
         hands.now += 10.0
         booking.started("person")
@@ -47,8 +47,8 @@ def test_a_persons_game_asks_little_and_a_programs_all_the_time() -> None:
 
 def test_new_games_are_refused_once_the_games_under_way_fill_the_workers() -> None:
     hands = Hands()
-    booking = Admission(1, hands)
-    names = [booking.admit_game() for _ in range(3)]  # 3 x 0.25 of the one worker
+    booking = Admission(1, clock=hands)
+    names = [booking.admit_game() for _ in range(8)]  # 8 x 0.1 of the one worker
     with pytest.raises(Busy, match="the arcade is busy: its computer players are fully booked"):
         booking.admit_game()
     booking.forget(names[0])  # one was not made after all
@@ -123,7 +123,7 @@ def test_a_computer_turn_waits_for_a_worker_instead_of_timing_out() -> None:
 
 def test_the_arcade_says_it_is_busy_and_creates_nothing(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1,
-                     limits=Limits(new_games=1000, computer_games=1000))
+                     limits=Limits(new_games=1000, computer_games=1000, booking=35))  # three new games at once
     vs_computer = {"game": "atoms", "options": {"rows": 3, "cols": 3},
                    "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}
     with TestClient(app) as client:

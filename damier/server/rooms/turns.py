@@ -36,8 +36,9 @@ KERNEL_WAIT_SHARE = 0.5
 
 def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = None,
         agreement_seat: int | None = None) -> Job:
-    """What a worker needs to think about the room's position: names and notation only."""
-    return Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
+    """What a worker needs to think about the room's position: names and notation only (a start drawn from a seed
+    given as its position: the worker need not draw it again)."""
+    return Job(room.game.name, dict(room.game.options), room.row.seed, room.job_start(),
                tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint, hint_level=level,
                agreement_seat=agreement_seat)
 
@@ -91,8 +92,11 @@ class Turn:
 
 def schedule(arcade: Arcade, room: GameRoom) -> None:
     """Let the computer think if it is a computer seat's turn and it is not thinking already (a room loaded
-    again while its computer thinks shows that it does)."""
-    if not room.active or room.state.player < 0:
+    again while its computer thinks shows that it does); a puzzle just over has its solution searched."""
+    if not room.active:
+        solve(arcade, room)
+        return
+    if room.state.player < 0:
         return
     level = room.computer_level(room.state.player)
     if level is None:
@@ -113,6 +117,42 @@ def schedule(arcade: Arcade, room: GameRoom) -> None:
     room.thinking = turn.seat
     turn.task = asyncio.create_task(_computer_turn(arcade, room.id, turn, job(room, spec), budget,
                                                    room.client or room.id))
+
+
+#: a finished puzzle's shown solution is searched within this many nodes (a bound on the work it costs)
+SOLUTION_NODES = 2_000_000
+
+
+def solve(arcade: Arcade, room: GameRoom) -> None:
+    """Search a finished puzzle's optimal line from its start in the worker pool (once; the watchers are sent it
+    when it is found): the solver may search for a while, never on the event loop."""
+    info = room.game.info
+    if room.game.num_players != 1 or not info.has("solver") or room.solution is not None or room.solving \
+            or room.row.status != "finished":
+        return
+    room.solving = True
+
+    async def search() -> None:
+        task = Job(room.game.name, dict(room.game.options), room.row.seed, room.job_start(), (), "solution",
+                   agent_seed=0, solution_nodes=SOLUTION_NODES)
+        try:
+            answer = await arcade.pool.move(task, SOLUTION_SECONDS, key=f"solution {room.id}", expected=1.0)
+            room.solution = list(answer["line"])
+            room.broadcast()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the solution is shown when it can be: a later look at the room asks again
+            log.warning("the solution of puzzle %s was not found (%r)", room.id, exc)
+        finally:
+            room.solving = False
+
+    task = asyncio.create_task(search())
+    arcade.tasks.add(task)
+    task.add_done_callback(arcade.tasks.discard)
+
+
+#: the time a finished puzzle's solution may be searched for (the solver's node bound ends it long before)
+SOLUTION_SECONDS = 20.0
 
 
 def stop(arcade: Arcade, room: GameRoom) -> None:
