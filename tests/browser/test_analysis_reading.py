@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import damier
+from damier.core import registry
 from tests.browser.conftest import open_page
 from tests.browser.test_analysis import depth_reaches
 from tests.server.conftest import ServerProcess
@@ -27,7 +28,8 @@ GRAPH_MS = 90_000
 def finished_game(base: str, name: str, options: dict[str, Any], plies: int) -> dict[str, Any]:
     """A game of ``name`` between two people with ``plies`` moves played (a middle legal move each time, fewer
     when the rules end it first), then resigned if still going on: its view."""
-    created = httpx.post(f"{base}/api/games", json={"game": name, "options": options, "seed": 4,
+    seeded = {"seed": 4} if registry.info(name).seeded_setup else {}  # a seed only for a board drawn from one
+    created = httpx.post(f"{base}/api/games", json={"game": name, "options": options, **seeded,
                                                      "seats": [{"kind": "human"}, {"kind": "human"}]})
     assert created.status_code == 201, created.text
     game_id, tokens, view = created.json()["id"], created.json()["tokens"], created.json()["state"]

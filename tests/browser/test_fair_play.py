@@ -69,11 +69,25 @@ def test_against_the_computer_the_form_offers_no_casual_box_and_hints_are_there(
 
 
 def open_khet(page: Page, server: ServerProcess, start: str) -> Any:
+    """A Khet game against the computer from ``start``, Silver (the person) to move. No draw is offered before both
+    have moved (the game may be aborted instead, as on lichess): Silver makes a move that removes nothing, and the
+    computer replies."""
     created = httpx.post(f"{server.url}/api/games", json={
         "game": "khet", "start": start, "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}).json()
     page.goto(f"{server.url}/#/game/{created['id']}?seat=0&token={created['tokens']['0']}")
-    expect(page.get_by_test_id("btn-draw")).to_have_text("Offer a draw")
+    expect(page.get_by_test_id("btn-abort")).to_be_visible()
+    expect(page.get_by_test_id("btn-draw")).to_have_count(0)
+    view = httpx.get(f"{server.url}/api/games/{created['id']}", headers={"X-Seat-Token": created["tokens"]["0"]})
+    httpx.post(f"{server.url}/api/games/{created['id']}/moves", json={"move": quiet_move(view.json())},
+               headers={"X-Seat-Token": created["tokens"]["0"]}).raise_for_status()
+    expect(page.get_by_test_id("btn-draw")).to_have_text("Offer a draw")  # once the computer replied
     return created
+
+
+def quiet_move(view: Any) -> str:
+    """A move of Silver's that removes no piece (the position's balance stays as it was)."""
+    previews = view["board"]["previews"]
+    return next(move for move in sorted(previews) if previews[move]["removed"] is None)
 
 
 def test_a_draw_offered_to_the_computer_is_answered_at_once(page: Page, live_server: ServerProcess) -> None:
@@ -106,7 +120,7 @@ def test_a_takeback_request_between_two_browsers_declined(browser: Browser, live
         expect(red.get_by_test_id("btn-undo")).to_have_text("Undo asked")
         request = blue.get_by_test_id("request")
         expect(request).to_be_visible()
-        expect(request).to_contain_text("Red asks to take back the last move.")
+        expect(request).to_contain_text("Red asks to take back their move A1.")
         expect(blue.get_by_test_id("btn-undo")).to_be_disabled()
         blue.get_by_test_id("btn-undo-decline").click()
         expect(request).to_be_hidden()

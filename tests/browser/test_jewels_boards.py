@@ -71,8 +71,13 @@ def test_two_new_games_get_two_boards_and_the_seed_typed_gives_its_board(page: P
 
 
 def resign(page: Page) -> None:
-    page.get_by_test_id("btn-resign").click()
-    page.get_by_test_id("btn-resign").click()  # the second click confirms
+    """End the game: aborted before both have moved, else resigned (the second click confirms)."""
+    page.wait_for_selector("[data-testid='btn-abort']:not([hidden]), [data-testid='btn-resign']:not([hidden])")
+    if page.get_by_test_id("btn-abort").is_visible():
+        page.get_by_test_id("btn-abort").click()
+    else:
+        page.get_by_test_id("btn-resign").click()
+        page.get_by_test_id("btn-resign").click()
     expect(page.get_by_test_id("result-banner")).to_be_visible()
 
 

@@ -52,7 +52,7 @@ def test_the_tutorial_never_covers_the_controls_on_a_phone(dark_phone: Page, liv
     start_khet(page, live_server.url)
     card = page.get_by_test_id("tutorial")
     expect(card).to_be_visible()
-    expect(page.get_by_test_id("btn-resign")).to_be_visible()
+    expect(page.get_by_test_id("btn-abort")).to_be_visible()  # no move yet: the game may be aborted
     assert overlaps(page)["over"] == []
     # the card is in sight when it opens, wholly, within the phone's width
     box = card.bounding_box()
@@ -76,8 +76,7 @@ def test_the_tutorial_closes_when_the_game_ends(browser: Browser, live_server: S
     for page in in_look(browser, "light-desktop"):
         start_khet(page, live_server.url)
         expect(page.get_by_test_id("tutorial")).to_be_visible()
-        page.get_by_test_id("btn-resign").click()
-        page.get_by_test_id("btn-resign").click()  # the second click confirms
+        page.get_by_test_id("btn-abort").click()  # no move yet: the game is aborted, and so it ends
         expect(page.get_by_test_id("result-banner")).to_be_visible()
         expect(page.get_by_test_id("tutorial")).to_have_count(0)
         expect(page.locator(".tutorial-spots")).to_have_count(0)
