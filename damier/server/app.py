@@ -33,6 +33,7 @@ from damier.server import admission, analysis, api_docs, game_graphs, rendering,
 from damier.server.compiler import Compiler
 from damier.server.computer import ComputerPool
 from damier.server.descriptions import Descriptions
+from damier.server.gate import Gate
 from damier.server.guards import BodyGuard, SecurityHeaders
 from damier.server.heavy import HeavyReads
 from damier.server.identity import IdentityError, address_group
@@ -360,6 +361,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     app.include_router(lobby_routes.router)  # before the games' routes: /api/games/live is not a game's id
     app.add_middleware(BodyGuard, limit=MAX_BODY_BYTES, seconds=BODY_SECONDS)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Gate)  # the outermost: a burst of requests starts a few at a time
 
     def arcade_of(request: Request) -> Arcade:
         arcade: Arcade = request.app.state.arcade
@@ -480,13 +482,14 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         if not computer:
             yield lambda _game_id: None
             return
-        with client_limits.creating_computer_game(client):
+        booking = arcade_of(request).pool.admission
+        booking.check_game()  # a full arcade refuses at once, without asking the database
+        async with client_limits.creating_computer_game(client):
             since = idle.iso_before(idle.ADJOURN_MINUTES * 60, time.time())
             held = await asyncio.to_thread(arcade_of(request).storage.computer_games_of, client, owner, since)
             client_limits.check_computer_games(client, [
                 {"id": game_id, "game": name, "title": registry.info(name).title, "url": f"/#/game/{game_id}"}
                 for game_id, name in held])
-            booking = arcade_of(request).pool.admission
             name = booking.admit_game()
             made = False
 

@@ -393,7 +393,8 @@ class ComputerPool:
 
     async def move(self, job: Job, budget: float, key: str = "", group: str | None = None,
                    progress: Report | None = None, stop: threading.Event | None = None,
-                   patient: bool = False, expected: float | None = None) -> dict[str, Any]:
+                   patient: bool = False, expected: float | None = None,
+                   follows: str = "person") -> dict[str, Any]:
         """The agent's answer; ``TimeoutError`` when it did not come within ``budget + GRACE_SECONDS`` (the
         worker was killed, or the job waited past that); ``Busy`` when the queue is full; ``RuntimeError`` for a
         job that failed in its worker. ``key`` is the job's line (a game), ``group`` whose share of the workers it
@@ -402,12 +403,13 @@ class ComputerPool:
         A job whose game's kernels are compiling waits for them first, however long: ``budget`` counts from then.
         A ``patient`` job (a game's computer turn: ``key`` is the game) waits for a worker as long as it takes and
         thinks its whole budget from its start; it counts in its game's demand (``admission``), and a greedy game's
-        leaves one worker to the others. ``expected``: the time it usually takes, when its budget is only a bound
-        (drawing a puzzle); the queue's estimates count it (``queued_seconds``)."""
+        leaves one worker to the others; it ``follows`` a "person"'s move, a "computer"'s or the "start" (how quick
+        the game's replies are: ``Admission.started``). ``expected``: the time it usually takes, when its budget is
+        only a bound (drawing a puzzle); the queue's estimates count it (``queued_seconds``)."""
         if self.kernels is not None:
             await self.kernels.ready(job.game)
         if patient:
-            self.admission.started(key)
+            self.admission.started(key, follows)
         try:
             future = self._enqueue(job, budget + GRACE_SECONDS, key, group, progress, stop, patient,
                                    budget if expected is None else expected)
@@ -483,6 +485,7 @@ class ComputerPool:
             entry.began = time.monotonic()
             if entry.patient:
                 entry.deadline = time.monotonic() + entry.seconds
+                self.admission.running(key)
             entry.confined = self._confined(key, entry)
             self._confined_running += entry.confined
             self._running[entry.group] = self._running.get(entry.group, 0) + 1

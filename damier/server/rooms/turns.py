@@ -116,7 +116,15 @@ def schedule(arcade: Arcade, room: GameRoom) -> None:
     arcade.turns[room.id] = turn
     room.thinking = turn.seat
     turn.task = asyncio.create_task(_computer_turn(arcade, room.id, turn, job(room, spec), budget,
-                                                   room.client or room.id))
+                                                   room.client or room.id, follows(room)))
+
+
+def follows(room: GameRoom) -> str:
+    """What a computer's turn follows: a "person"'s move, a "computer"'s (chance events skipped), or the "start"."""
+    for _, player in reversed(room.row.moves):
+        if player >= 0:
+            return "person" if room.row.seats[player].kind == "human" else "computer"
+    return "start"
 
 
 #: a finished puzzle's shown solution is searched within this many nodes (a bound on the work it costs)
@@ -169,7 +177,7 @@ def lease_until(budget: float) -> float:
 
 
 async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job, budget: float,
-                         group: str) -> None:
+                         group: str, after: str) -> None:
     claimed = False
     try:
         room = arcade.rooms.get(game_id)
@@ -189,7 +197,7 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
                         "random move", turn.seat, game_id)
         else:
             try:
-                answer = await computer_move(arcade, task_job, budget, game_id, group)
+                answer = await computer_move(arcade, task_job, budget, game_id, group, after)
                 text = answer["move"]
             except asyncio.CancelledError:
                 raise
@@ -241,13 +249,14 @@ async def kernels_ready(arcade: Arcade, game_id: str, seat: int, task_job: Job,
     return replace(task_job, spec=within(task_job.spec, task_job.game, allowed)), allowed
 
 
-async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str, group: str) -> dict[str, Any]:
+async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str, group: str,
+                        after: str = "person") -> dict[str, Any]:
     """The computer's answer to ``task_job``, its line the game's in the pool's fair queue (its share of the
     workers ``group``'s: the address that made the game). The game was admitted with its computer (``admission``):
     its turn waits for a worker as long as it takes and thinks its whole budget from its start, so flooding the
     pool never turns its move into a random one; a greedy game (a program answering at once) leaves a worker to
-    the games of people."""
-    return await arcade.pool.move(task_job, budget, key=game_id, group=group, patient=True)
+    the games of people (``after``: what the turn follows, ``follows``)."""
+    return await arcade.pool.move(task_job, budget, key=game_id, group=group, patient=True, follows=after)
 
 
 async def sweep(arcade: Arcade) -> None:
