@@ -117,7 +117,12 @@ class Analyses:
         game, state = await asyncio.to_thread(self._checked, name, options, position)
         how = engine.kind(game.info)
         assert how is not None  # _checked refused it
-        release = self.limits.start_analysis(client)
+        release = self.limits.start_analysis(client)  # the client's own limit first (429), then the arcade's (503)
+        try:
+            self.pool.admission.admit_job(self.pool.queued_seconds(long=True), "analyse", long=True)
+        except BaseException:
+            release()
+            raise
         entry = Analysis(id=secrets.token_urlsafe(12), game=game.name, options=dict(game.options),
                          position=state.position(), kind=how, seconds=self.seconds, release=release)
         job = Job(game.name, dict(game.options), None, entry.position, (), "analysis", agent_seed=0,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import gc
 import logging
 import threading
 import time
@@ -29,14 +29,17 @@ from damier import __version__
 from damier.ai.analysis import kind as analysis_kind
 from damier.core import registry
 from damier.core.errors import DamierError
-from damier.server import analysis, api_docs, game_graphs, secret, sockets
+from damier.server import admission, analysis, api_docs, game_graphs, rendering, secret, sockets
 from damier.server.compiler import Compiler
 from damier.server.computer import ComputerPool
 from damier.server.descriptions import Descriptions
+from damier.server.gate import Gate
 from damier.server.guards import BodyGuard, SecurityHeaders
+from damier.server.heavy import HeavyReads
 from damier.server.identity import IdentityError, address_group
 from damier.server.limits import ClientLimits, Limits
 from damier.server.lobby import Lobby
+from damier.server.loop_watch import LoopWatch
 from damier.server.players import Players
 from damier.server.rooms import (
     Arcade,
@@ -60,6 +63,7 @@ from damier.server.rooms import (
     race_commands,
     race_timers,
     race_views,
+    setups,
     turns,
     views,
 )
@@ -245,14 +249,19 @@ def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:
     return key
 
 
-async def start_in_turn(descriptions: Descriptions, pool: ComputerPool, kernels: Compiler) -> None:
+async def start_in_turn(descriptions: Descriptions, pool: ComputerPool, kernels: Compiler,
+                        heavy: HeavyReads) -> None:
     """Once the catalog's descriptions are made (or failed: the next request tries again), start the computer's
-    workers and compiling the games' kernels: on two cores, starting them all at once made the first home page
-    wait for a core."""
+    workers, compiling the games' kernels and the heavy reads' process: on two cores, starting them all at once
+    made the first home page wait for a core. Once the games' rules are loaded here, what the server holds from
+    its start (numba's kernels and their types among it) is kept out of the collector's passes."""
     with contextlib.suppress(Exception):
         await descriptions.get()
     pool.start()
     kernels.start()
+    heavy.start()
+    await kernels.rules_loaded()
+    gc.freeze()
 
 
 def create_app(db_url: str | None = None, workers: int | None = None,
@@ -276,10 +285,11 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             storage.forget_turns()  # alone on the file: the leases of an earlier run are this server's to take
         key = open_secret(storage, secret_file)
         pool = ComputerPool(workers)
+        pool.admission.utilisation = client_limits.limits.booking / 100  # the workers' share games may book
         kernels = pool.kernels = Compiler(pool.workers if compilers is None else compilers, compiling, pool.prepare)
         # the home page is the first thing asked for: its descriptions first, then the workers and the compiling
         descriptions.start()
-        starting = asyncio.create_task(start_in_turn(descriptions, pool, kernels))
+        starting = asyncio.create_task(start_in_turn(descriptions, pool, kernels, app.state.heavy))
         arcade = Arcade(storage, pool, key)
         app.state.arcade = arcade
         players = app.state.players = Players(storage, key)
@@ -316,6 +326,10 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         sweeper = asyncio.create_task(turns.sweep(arcade))
         beating = asyncio.create_task(presence.beat(arcade))
         lobby_beat = asyncio.create_task(lobby.beat())
+        watching = asyncio.create_task(app.state.loop_watch.run())
+        # what the server holds from its start lives as long as it does: kept out of the collector's full passes,
+        # which would otherwise walk it all, stopping every thread and the event loop for tens of milliseconds
+        gc.freeze()
         try:
             yield
         finally:
@@ -323,6 +337,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
             sweeper.cancel()
             beating.cancel()
             lobby_beat.cancel()
+            watching.cancel()
+            heavy.close()
             lobby.close()
             resuming_clocks.cancel()
             stop_listening.set()
@@ -339,10 +355,13 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                   description="Play damier's games in the browser, against the computer or online.")
     api_docs.mount(app)
     app.state.client_limits = client_limits
+    app.state.loop_watch = LoopWatch()
+    heavy = app.state.heavy = HeavyReads()
     app.include_router(players_routes.router)
     app.include_router(lobby_routes.router)  # before the games' routes: /api/games/live is not a game's id
     app.add_middleware(BodyGuard, limit=MAX_BODY_BYTES, seconds=BODY_SECONDS)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Gate)  # the outermost: a burst of requests starts a few at a time
 
     def arcade_of(request: Request) -> Arcade:
         arcade: Arcade = request.app.state.arcade
@@ -354,6 +373,11 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany) else None
         details = exc.details if isinstance(exc, TooMany) else {}
         return JSONResponse({"error": exc.message, "status": status, **details}, status, headers=headers)
+
+    @app.exception_handler(admission.Busy)
+    async def arcade_busy(_request: Request, exc: admission.Busy) -> JSONResponse:
+        return JSONResponse({"error": exc.message, "status": 503, "busy": True}, 503,
+                            headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(IdentityError)
     async def identity_error(_request: Request, exc: IdentityError) -> JSONResponse:
@@ -435,11 +459,12 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         client = address(request)
         owner = players_of(request).ensure(request, response)
         computer = any(s.kind == "computer" for s in body.seats)
-        async with admitting(request, client, owner, computer):
+        async with admitting(request, client, owner, computer) as admitted:
             client_limits.new_game(client)
             room, tokens = await creation.create(arcade, body.game, dict(body.options),
                                                  [s.model_dump() for s in body.seats], body.seed, body.start,
                                                  hints_on=body.hints, clock=body.clock, owner=owner, client=client)
+            admitted(room.id)
         first_human = min(tokens) if tokens else None
         if first_human is not None:
             await players_of(request).hold(owner, "game", room.id, first_human)
@@ -447,47 +472,53 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                 "state": views.view(room, first_human)}
 
     @contextlib.asynccontextmanager
-    async def admitting(request: Request, client: str, owner: str | None, computer: bool) -> AsyncIterator[None]:
-        """A new game with a computer seat (``computer``) is admitted while ``client`` (or ``owner``) has fewer
-        than its limit going on: moved in the last ``idle.ADJOURN_MINUTES`` (older ones are adjourned); the refusal
-        names and links the games that hold the limit. Counted while the block runs (creations at once)."""
+    async def admitting(request: Request, client: str, owner: str | None,
+                        computer: bool) -> AsyncIterator[Callable[[str], None]]:
+        """A new game with a computer seat (``computer``) is admitted while the arcade's computer players have room
+        for it (``admission``: 503 beyond) and ``client`` (or ``owner``) has fewer than its limit going on: moved in
+        the last ``idle.ADJOURN_MINUTES`` (older ones are adjourned); the refusal names and links the games that
+        hold the limit. Counted while the block runs (creations at once); the block calls what it yields with the
+        new game's id."""
         if not computer:
-            yield
+            yield lambda _game_id: None
             return
-        with client_limits.creating_computer_game(client):
+        booking = arcade_of(request).pool.admission
+        booking.check_game()  # a full arcade refuses at once, without asking the database
+        async with client_limits.creating_computer_game(client):
             since = idle.iso_before(idle.ADJOURN_MINUTES * 60, time.time())
             held = await asyncio.to_thread(arcade_of(request).storage.computer_games_of, client, owner, since)
             client_limits.check_computer_games(client, [
                 {"id": game_id, "game": name, "title": registry.info(name).title, "url": f"/#/game/{game_id}"}
                 for game_id, name in held])
-            yield
+            name = booking.admit_game()
+            made = False
+
+            def admitted(game_id: str) -> None:
+                nonlocal made
+                made = True
+                booking.rename(name, game_id)
+
+            try:
+                yield admitted
+            finally:
+                if not made:
+                    booking.forget(name)
 
     @app.post("/api/positions", summary="Check a position (a position editor asks before starting a game)")
-    async def position(body: PositionBody, request: Request) -> dict[str, Any]:
+    async def position(body: PositionBody, request: Request) -> Response:
         client_limits.heavy_read(address(request))
-        return await asyncio.to_thread(creation.check_position, body.game, dict(body.options), body.position,
-                                     body.moves, body.seed)
+        checked = body.position
+        if checked is None:  # a usual start drawn from a seed (an example one without): drawn in the pool
+            game = creation.load_game(body.game, dict(body.options))
+            checked = await setups.usual_start(arcade_of(request), game, 0 if body.seed is None else body.seed)
+        return await heavy.answer(rendering.position, body.game, dict(body.options), checked, body.moves,
+                                  body.seed)
 
     @app.post("/api/positions/board", summary="The position of a board set up in a position editor, checked")
-    async def position_of_board(body: EditedBoard, request: Request) -> dict[str, Any]:
+    async def position_of_board(body: EditedBoard, request: Request) -> Response:
         client_limits.heavy_read(address(request))
-
-        def convert() -> dict[str, Any]:
-            # the game's declared editor writes the position; the position check judges it
-            try:
-                game = registry.load(body.game, **body.options)
-                if not game.info.has("editor"):
-                    raise Invalid(registry.missing_message(game.name, "editor"))
-                text = game.info.hook("editor")(game, body.board)
-            except DamierError as exc:
-                raise Invalid(str(exc)) from None
-            try:
-                return {**creation.check_position(game.name, dict(game.options), text), "valid": True}
-            except Invalid as exc:
-                return {"game": game.name, "options": dict(game.options), "position": text, "valid": False,
-                        "error": exc.message}
-
-        return await asyncio.to_thread(convert)
+        # the game's declared editor writes the position; the position check judges it
+        return await heavy.answer(rendering.edited, body.game, dict(body.options), body.board)
 
     # ----- the analysis board -------------------------------------------------------------------------
     board_slots = asyncio.Semaphore(analysis.BOARDS_AT_ONCE)
@@ -498,15 +529,15 @@ def create_app(db_url: str | None = None, workers: int | None = None,
 
     @app.post("/api/analysis/board", summary="A position to try moves on: its board and legal moves, after a line "
               "and a tried move")
-    async def analysis_board(body: AnalysisBoard, request: Request) -> dict[str, Any]:
+    async def analysis_board(body: AnalysisBoard, request: Request) -> Response:
         client_limits.heavy_read(address(request))
         # a long line is replayed in a thread: a few at once, the others told to come back (the threads are shared)
         if board_slots.locked():
             raise Unavailable(f"the analysis board is busy ({analysis.BOARDS_AT_ONCE} positions being set up); "
                               "try again in a moment")
         async with board_slots:
-            return await asyncio.to_thread(analysis.board, body.game, dict(body.options), body.position,
-                                           list(body.moves), body.move)
+            return await heavy.answer(rendering.analysis_board, body.game, dict(body.options), body.position,
+                                      list(body.moves), body.move)
 
     @app.post("/api/analysis", status_code=201, summary="Analyse a position: the engine's lines as it deepens, or "
               "a puzzle's optimal solution")
@@ -620,10 +651,11 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         old = await arcade.room(game_id)
         fresh = old.row.rematch is None  # the first to ask creates it: counted in that address's limits
         computer = fresh and any(seat.kind == "computer" for seat in old.row.seats)
-        async with admitting(request, client, owner, computer):
+        async with admitting(request, client, owner, computer) as admitted:
             if fresh:
                 client_limits.new_game(client)
             room, token = await commands.rematch(arcade, game_id, x_seat_token, board, owner=owner, client=client)
+            admitted(room.id)
         seat = arcade.seat_of(room, token)
         if seat is not None:
             await players_of(request).hold(owner, "game", room.id, seat)
@@ -646,9 +678,10 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         room = await arcade.room(game_id)
         version = room.version
 
-        async def make() -> bytes:  # long games take a while: off the event loop, once per page and version
-            page = await asyncio.to_thread(views.replay_frames, room, first, count)
-            return json.dumps(page, separators=(",", ":")).encode()
+        async def make() -> bytes:  # long games take a while: in a heavy process, once per page and version
+            page = views.replay_page(room, first)
+            return await heavy.run(rendering.replay_page, page, room.game.name, dict(room.game.options),
+                                   room.job_start(), room.row.seed, list(room.row.moves), page["from"], count)
 
         body = await arcade.answers.get(("replay", room.id, version, first, count), make)
         return Response(body, media_type="application/json")
@@ -684,7 +717,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                            date: Annotated[str | None, Query(max_length=10)] = None) -> dict[str, Any]:
         client_limits.heavy_read(address(request))
         day = puzzles.day_of(date)
-        return await asyncio.to_thread(puzzles.daily, game[:40], day)
+        return await puzzles.daily(arcade_of(request), game[:40], day)
 
     # ----- race rooms ---------------------------------------------------------------------------------------
     @app.post("/api/races", status_code=201, summary="Create a race room on a puzzle game; you are its host")
@@ -734,10 +767,13 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         return race_view(arcade, await race_commands.give_up(arcade, race_id, x_seat_token), x_seat_token)
 
     @app.get("/api/health", include_in_schema=False)
-    async def health(request: Request) -> dict[str, Any]:
+    async def health(request: Request, window: Annotated[float, Query(gt=0, le=60)] = 60) -> dict[str, Any]:
         # and how far compiling the games' kernels is (the home page says so while it runs)
         kernels = arcade_of(request).pool.kernels
-        return {"status": "ok", "version": __version__, "kernels": kernels.status() if kernels else None}
+        # the event loop's worst lag of the last minute (or ``window`` seconds; ms): anything that held it up
+        lag = round(1000 * request.app.state.loop_watch.worst(window=window), 1)
+        return {"status": "ok", "version": __version__, "kernels": kernels.status() if kernels else None,
+                "loop_lag_ms": lag}
 
     # ----- the WebSockets -------------------------------------------------------------------------------
     @app.websocket("/api/games/{game_id}/ws")
@@ -857,3 +893,4 @@ async def _socket_message(arcade: Arcade, game_id: str, text: str, watcher: Watc
         log.exception("move over the WebSocket failed in game %s", game_id)
         return sockets.error(500, "internal error; the server logged it")
     return None
+

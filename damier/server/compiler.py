@@ -117,6 +117,12 @@ class Compiler:
             return False
         return True
 
+    async def rules_loaded(self) -> None:
+        """Wait until every game's rules are compiled (or loaded) in this process, or failed."""
+        for part, event in self._done.items():
+            if part.part == RULES:
+                await event.wait()
+
     @property
     def done(self) -> bool:
         return all(event.is_set() for event in self._done.values())

@@ -12,13 +12,20 @@ search holds a worker's interpreter lock, and a watching thread covers the syste
 
 A job for a game whose kernels are still compiling (``damier.server.compiler``) waits for them before it joins the
 queue: its deadline counts from when they are ready, and the worker that runs it loads them from numba's cache.
+
+A game's computer turn is *patient*: it was admitted with its game (``damier.server.admission``), so it waits for
+a worker as long as it takes and its deadline counts from its start (never a random move for want of a worker).
+The turns of the games people play go first; the turns of greedy games (programs that answer at once) and long
+one-off jobs (analyses) run on all workers but one, so a person's game always finds a worker within a moment.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
+import math
 import multiprocessing
 import os
 import signal
@@ -31,6 +38,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any
 
+from damier.server.admission import Admission
 from damier.server.kernels import Part, compile_part
 
 if TYPE_CHECKING:
@@ -51,6 +59,12 @@ MAX_REMEMBERED = 4096
 STOP = "stop"
 #: how often a thread waiting for a worker looks whether its job was stopped (seconds)
 STOP_POLL = 0.1
+#: a one-off job that may take longer than this (an analysis) runs on all workers but one, like a greedy game's
+#: turns (``damier.server.admission``): the turns of the games people play always find a worker
+LONG_SECONDS = 3.0
+#: the niceness every worker takes: on a machine whose cores they fill, the server's event loop (which answers
+#: every request, in a few milliseconds each) comes first; a search then loses a few percent of a core to it
+NICENESS = 4
 #: the longest an idle worker may take to load a game's kernels from numba's cache (``ComputerPool.prepare``)
 PREPARE_SECONDS = 120.0
 
@@ -79,6 +93,11 @@ class Job:
     graph_from: int = 0
     graph_count: int | None = None
     graph_position_seconds: float = 0.5
+    #: instead of a move: the position the game's usual start draws from ``seed`` (a puzzle of a difficulty, a
+    #: seeded board: ``rooms.setups``)
+    setup: bool = False
+    #: instead of a move: a finished puzzle's optimal line from its start, searched within this many nodes
+    solution_nodes: int = 0
 
 
 Report = Callable[[dict[str, Any]], None]
@@ -98,6 +117,16 @@ def think(job: Job, report: Report | None = None, stop: threading.Event | None =
         return evaluate_game(game, list(job.moves), job.seed, job.start, job.graph_seconds,
                              report or (lambda _: None), stop, first=job.graph_from, count=job.graph_count,
                              position_seconds=job.graph_position_seconds)
+    if job.setup:
+        return {"position": game.start_state(job.start, job.seed).position()}
+    if job.solution_nodes:
+        start = game.start_state(job.start, job.seed)
+        found = game.info.hook("solver")(start, None, job.solution_nodes)
+        line = []
+        for move in found.moves:  # each move written in the position it is played in
+            line.append(start.move_to_str(move))
+            start.play(move)
+        return {"line": line}
     state = game.replay(list(job.moves), seed=job.seed, start=job.start)
     if job.analysis_seconds is not None:
         from damier.ai.analysis import analyse
@@ -115,7 +144,7 @@ def think(job: Job, report: Report | None = None, stop: threading.Event | None =
     return {"move": state.move_to_str(move), "info": agent.info.to_json()}
 
 
-def _exit_with_parent(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
     """Runs first in every worker: end the worker when the server is gone (killed with SIGKILL, say), which
     the pool itself never notices, so that a crash leaves no process behind. On Linux the kernel sends SIGKILL
     when the server ends (it needs no Python, so a search holding the interpreter lock cannot delay it);
@@ -141,9 +170,11 @@ def _serve(conn: Connection, parent: int, nice: int = 0) -> None:
     """A worker's life: answer each job sent on ``conn`` with ``("ok", answer)`` or ``("error", text)`` (a
     ``Part``: compile it, answering how many kernels it compiled and its seconds; ``nice``: the niceness it takes
     once it compiles). Ctrl-C in the terminal reaches the whole process group: a worker leaves it to the server,
-    which stops its workers."""
+    which stops its workers. It runs at niceness ``NICENESS``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _exit_with_parent(parent)
+    exit_with_parent(parent)
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     _import_games()
     while True:
         try:
@@ -258,15 +289,23 @@ class Worker:
                 self.conn.close()
 
 
-@dataclass
+@dataclass(eq=False)  # kept in sets: each job is itself
 class _Waiting:
     job: Job
-    deadline: float  # time.monotonic()
+    deadline: float  # time.monotonic(); a patient job's is set when it starts
     group: str  # whose share of the workers the job takes (a client address, or the line's own key)
     future: asyncio.Future[tuple[str, Any]] = field(repr=False)
     started: bool = False
     progress: Report | None = None  # hears an analysis's reports (in a thread of the pool)
     stop: threading.Event | None = None  # set: the asker no longer wants the answer (an analysis ends early)
+    #: a patient job (a game's computer turn) waits for a worker as long as it takes: its time counts from its start
+    patient: bool = False
+    seconds: float = 0.0  # its time (budget and grace)
+    expected: float = 0.0  # the time it is expected to take (the work a queue estimate counts)
+    began: float = math.inf  # when it started (time.monotonic())
+    #: it runs on all workers but one, leaving that one to the turns of games played by people: a long one-off job
+    #: (an analysis), or a turn of a greedy game (``admission``)
+    confined: bool = False
 
 
 class ComputerPool:
@@ -277,6 +316,13 @@ class ComputerPool:
     def __init__(self, workers: int | None = None, kernels: Compiler | None = None) -> None:
         self.workers = workers or max(1, os.cpu_count() or 1)
         self.kernels = kernels
+        #: what the games ask of the workers, and the verdicts on new work (``damier.server.admission``)
+        self.admission = Admission(self.workers)
+        #: the confined jobs running (they leave one worker to the turns of people's games), and the jobs running
+        self._confined_running = 0
+        self._started_entries: set[_Waiting] = set()
+        #: every worker process this pool started and has not seen die (closing the pool kills them)
+        self._workers: set[Worker] = set()
         #: the games whose kernels every worker loads while it is idle (``prepare``)
         self.prepared: list[str] = []
         self._idle: list[Worker] = []
@@ -298,7 +344,7 @@ class ComputerPool:
     def start(self) -> None:
         """Start every worker now (in the running event loop), so that no job waits for a process to start."""
         while not self._closed and self._started < self.workers:
-            self._idle.append(Worker())  # on the event loop's thread: the workers' parent-death signal follows it
+            self._idle.append(self._new_worker())
             self._started += 1
 
     def prepare(self, game: str) -> None:
@@ -334,6 +380,7 @@ class ComputerPool:
             log.warning("a worker could not load %s's kernels: %s", game, value)
         if status == "killed":
             self._started -= 1
+            self._workers.discard(worker)
         elif self._closed:
             worker.kill()
         else:
@@ -345,17 +392,31 @@ class ComputerPool:
         return self._waiting
 
     async def move(self, job: Job, budget: float, key: str = "", group: str | None = None,
-                   progress: Report | None = None, stop: threading.Event | None = None) -> dict[str, Any]:
+                   progress: Report | None = None, stop: threading.Event | None = None,
+                   patient: bool = False, expected: float | None = None,
+                   follows: str = "person") -> dict[str, Any]:
         """The agent's answer; ``TimeoutError`` when it did not come within ``budget + GRACE_SECONDS`` (the
         worker was killed, or the job waited past that); ``Busy`` when the queue is full; ``RuntimeError`` for a
         job that failed in its worker. ``key`` is the job's line (a game), ``group`` whose share of the workers it
         takes (a client address; default: the line's own). An analysis job's reports go to ``progress`` (called in
         a thread of the pool) as they come; setting ``stop`` ends it early (a job not started yet never starts).
-        A job whose game's kernels are compiling waits for them first, however long: ``budget`` counts from then."""
+        A job whose game's kernels are compiling waits for them first, however long: ``budget`` counts from then.
+        A ``patient`` job (a game's computer turn: ``key`` is the game) waits for a worker as long as it takes and
+        thinks its whole budget from its start; it counts in its game's demand (``admission``), and a greedy game's
+        leaves one worker to the others; it ``follows`` a "person"'s move, a "computer"'s or the "start" (how quick
+        the game's replies are: ``Admission.started``). ``expected``: the time it usually takes, when its budget is
+        only a bound (drawing a puzzle); the queue's estimates count it (``queued_seconds``)."""
         if self.kernels is not None:
             await self.kernels.ready(job.game)
-        future = self._enqueue(job, budget + GRACE_SECONDS, key, group, progress, stop)
-        status, value = await future
+        if patient:
+            self.admission.started(key, follows)
+        try:
+            future = self._enqueue(job, budget + GRACE_SECONDS, key, group, progress, stop, patient,
+                                   budget if expected is None else expected)
+            status, value = await future
+        finally:
+            if patient:
+                self.admission.ended(key)
         if status == "ok":
             answer: dict[str, Any] = value
             return answer
@@ -364,17 +425,20 @@ class ComputerPool:
         raise RuntimeError(f"the computer's job failed: {value}")
 
     def _enqueue(self, job: Job, seconds: float, key: str, group: str | None = None,
-                 progress: Report | None = None,
-                 stop: threading.Event | None = None) -> asyncio.Future[tuple[str, Any]]:
+                 progress: Report | None = None, stop: threading.Event | None = None,
+                 patient: bool = False, expected: float = 0.0) -> asyncio.Future[tuple[str, Any]]:
         if self._closed:
             raise Busy("the server is stopping")
         line = self._lines.get(key)
-        if self._waiting >= MAX_WAITING or (line is not None and len(line) >= MAX_PER_KEY):
+        # a game's computer turns were admitted with the game: they wait whatever else waits
+        if (self._waiting >= MAX_WAITING and not patient) or (line is not None and len(line) >= MAX_PER_KEY):
             raise Busy("the computer players are busy; try again in a moment")
         loop = asyncio.get_running_loop()
-        entry = _Waiting(job, time.monotonic() + seconds, group if group is not None else key, loop.create_future(),
-                         progress=progress, stop=stop)
-        loop.call_later(seconds, self._expire, entry)
+        entry = _Waiting(job, math.inf if patient else time.monotonic() + seconds,
+                         group if group is not None else key, loop.create_future(), progress=progress, stop=stop,
+                         patient=patient, seconds=seconds, expected=expected)
+        if not patient:
+            loop.call_later(seconds, self._expire, entry)
         if line is None:
             line = self._lines[key] = collections.deque()
         line.append(entry)
@@ -394,11 +458,15 @@ class ComputerPool:
         one: each game gets its turn, and no client takes every worker from the others. Jobs whose deadline
         passed are dropped on the way."""
         cap = max(1, self.workers - 1)
+        confined_full = self._confined_running >= cap
         while self._lines:
-            open_lines = [k for k, line in self._lines.items() if self._running.get(line[0].group, 0) < cap]
+            open_lines = [k for k, line in self._lines.items() if self._running.get(line[0].group, 0) < cap
+                          and not (confined_full and self._confined(k, line[0]))]
             if not open_lines:
                 return None  # every waiting job's group has its share running: the next to finish frees one
-            key = min(open_lines, key=lambda k: (self._running.get(self._lines[k][0].group, 0),
+            # the turns of games people play first, then the others (on all workers but one)
+            key = min(open_lines, key=lambda k: (self._confined(k, self._lines[k][0]),
+                                                 self._running.get(self._lines[k][0].group, 0),
                                                  self._served.get(k, 0)))
             line = self._lines[key]
             entry = line.popleft()
@@ -414,6 +482,12 @@ class ComputerPool:
                 self._expire(entry)
                 continue
             entry.started = True
+            entry.began = time.monotonic()
+            if entry.patient:
+                entry.deadline = time.monotonic() + entry.seconds
+                self.admission.running(key)
+            entry.confined = self._confined(key, entry)
+            self._confined_running += entry.confined
             self._running[entry.group] = self._running.get(entry.group, 0) + 1
             self._tick += 1
             self._served[key] = self._tick
@@ -422,6 +496,24 @@ class ComputerPool:
                 self._served.popitem(last=False)
             return entry
         return None
+
+    def _confined(self, key: str, entry: _Waiting) -> bool:
+        """Whether a waiting job runs on all workers but one: a turn of a greedy game, or a long one-off job (an
+        analysis)."""
+        if entry.patient:
+            return self.admission.greedy(key)
+        return entry.expected > LONG_SECONDS
+
+    def queued_seconds(self, long: bool = False) -> float:
+        """The work ahead of a new job (seconds, the time each job is expected to take): for a short job, the jobs
+        waiting and what the running ones have left, but the long ones (they leave a worker free); for a ``long``
+        job (``LONG_SECONDS``: an analysis), the long jobs waiting and running only."""
+        now = time.monotonic()
+        waiting = sum(entry.expected for line in self._lines.values() for entry in line
+                      if not entry.future.done() and (entry.expected > LONG_SECONDS) == long)
+        running = sum(max(0.0, entry.began + entry.expected - now) for entry in self._started_entries
+                      if (entry.expected > LONG_SECONDS) == long)
+        return waiting + running
 
     def _dispatch(self) -> None:
         while not self._closed and (self._idle or self._started < self.workers):
@@ -432,7 +524,7 @@ class ComputerPool:
             if self._idle:
                 worker = self._idle.pop()
             else:
-                worker = Worker()  # on the event loop's thread: the workers' parent-death signal follows it
+                worker = self._new_worker()
                 self._started += 1
             task = asyncio.ensure_future(self._run(worker, entry))
             self._tasks.add(task)
@@ -440,12 +532,15 @@ class ComputerPool:
 
     async def _run(self, worker: Worker, entry: _Waiting) -> None:
         loop = asyncio.get_running_loop()
+        self._started_entries.add(entry)
         try:
             status, value = await loop.run_in_executor(self._threads, worker.run, entry.job,
                                                        entry.deadline - time.monotonic(), entry.progress, entry.stop)
         except Exception as exc:  # the thread pool is shut down: the server is stopping
             worker.kill()
             status, value = "killed", f"the pool is closing ({exc})"
+        self._started_entries.discard(entry)
+        self._confined_running -= entry.confined
         left = self._running.get(entry.group, 1) - 1
         if left > 0:
             self._running[entry.group] = left
@@ -454,6 +549,7 @@ class ComputerPool:
         if status == "killed":
             self.killed += 1
             self._started -= 1  # the worker is gone; the next job starts a new one
+            self._workers.discard(worker)
         elif self._closed:
             worker.kill()
         else:
@@ -463,18 +559,23 @@ class ComputerPool:
             entry.future.set_result((status, value))
         self._dispatch()
 
+    def _new_worker(self) -> Worker:
+        """A new worker process of this pool (started on the event loop's thread: the workers' parent-death
+        signal follows it)."""
+        worker = Worker()
+        self._workers.add(worker)
+        return worker
+
     def close(self) -> None:
-        """Kill every worker now (a search is not waited for) and fail what waits."""
+        """Kill every worker of this pool now (a search is not waited for) and fail what waits."""
         self._closed = True
         for line in self._lines.values():
             for entry in line:
                 if not entry.future.done():
                     entry.future.set_result(("killed", "the server is stopping"))
         self._lines.clear()
-        for worker in self._idle:
-            worker.kill()
         self._idle.clear()
-        for child in multiprocessing.active_children():
-            if child.name == "damier-computer":
-                child.kill()
+        for worker in self._workers:  # idle or busy: the threads waiting for busy ones end as their pipes close
+            worker.kill()
+        self._workers.clear()
         self._threads.shutdown(wait=False, cancel_futures=True)

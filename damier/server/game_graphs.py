@@ -99,6 +99,7 @@ class Graphs:
         if known is not None and (known.status == "running" or known.status == known.reason == "done"):
             self._graphs.move_to_end(key)
             return self._seen(known), False
+        self.pool.admission.admit_job(self.pool.queued_seconds(), "ask for the graph")
         release = self.limits.start_analysis(client)
         graph = Graph(game_id=room.id, version=len(moves), moves=moves, seconds=self.seconds, release=release)
         graph.points = self._shared(room.id, moves, graph.plies)
@@ -106,7 +107,7 @@ class Graphs:
         # about ``PART_SECONDS``: between two parts the pool serves the client's other work (its analysis)
         share = min(self.position_seconds, self.seconds / max(1, graph.plies + 1 - len(graph.points)))
         count = max(1, int(PART_SECONDS / share))
-        base = Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start, moves[:graph.plies],
+        base = Job(room.game.name, dict(room.game.options), room.row.seed, room.job_start(), moves[:graph.plies],
                    "analysis", agent_seed=0, graph_count=count, graph_position_seconds=share)
         budget = count * share + REPLAY_SECONDS
         loop = asyncio.get_running_loop()

@@ -10,11 +10,12 @@ server process.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from typing import TypeVar
 
@@ -38,13 +39,16 @@ class Limits:
     computer_games: int = 4
     hints: int = 2
     heavy_reads: int = 120
+    #: not a client's: the percent of the computer workers that the games under way may ask together before a new
+    #: game against the computer is refused (``damier.server.admission``)
+    booking: int = 85
 
     @classmethod
     def parse(cls, text: str) -> Limits:
         """``"new_games=30,computer_games=4,hints=2"`` (any of them; the others keep their defaults).
 
         >>> Limits.parse("hints=1")
-        Limits(new_games=30, computer_games=4, hints=1, heavy_reads=120)
+        Limits(new_games=30, computer_games=4, hints=1, heavy_reads=120, booking=85)
         """
         names = [f.name for f in fields(cls)]
         limits = cls()
@@ -65,6 +69,7 @@ class ClientLimits:
         self._reads: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._hints: dict[str, int] = {}
         self._creating: dict[str, int] = {}
+        self._creation_locks: dict[str, asyncio.Lock] = {}
 
     def new_game(self, address: str) -> None:
         """Count a new game of ``address``; ``TooMany`` (nothing counted) past ``new_games`` a minute."""
@@ -93,21 +98,30 @@ class ClientLimits:
     def check_computer_games(self, address: str, holding: list[dict[str, str]]) -> None:
         """``TooMany`` naming the games that hold the limit when ``address`` (or the identity asking) already has
         ``holding`` games with a computer seat going on (moved in the last ``ADJOURN_MINUTES``; an older one is
-        adjourned and does not count), with those being created now, at its limit; call it inside
-        ``creating_computer_game``."""
-        going_on = len(holding) + max(0, self._creating.get(address, 0) - 1)
-        if going_on >= self.limits.computer_games:
-            titles = ", ".join(f"{game['title']} {game['id']}" for game in holding) or "games being created"
-            raise TooMany(f"you have {going_on} games with a computer seat going on, the most at once ({titles}); "
+        adjourned and does not count) at its limit; call it inside ``creating_computer_game``, with the games
+        stored then."""
+        if len(holding) >= self.limits.computer_games:
+            titles = ", ".join(f"{game['title']} {game['id']}" for game in holding)
+            raise TooMany(f"you have {len(holding)} games with a computer seat going on, the most at once ({titles}); "
                           f"finish or resign one first, or leave one for {ADJOURN_MINUTES} minutes (it is then "
                           "adjourned: it waits for you and does not count)", 30, games=holding)
 
-    @contextlib.contextmanager
-    def creating_computer_game(self, address: str) -> Iterator[None]:
-        """Count a game with a computer seat being created for ``address`` while the block runs (requests at once
-        cannot all pass the check before any is counted)."""
+    @contextlib.asynccontextmanager
+    async def creating_computer_game(self, address: str) -> AsyncIterator[None]:
+        """The block in which a game with a computer seat is checked and created for ``address``: one at a time
+        for an address, so that each check reads the games stored by the creations before it (requests at once
+        cannot all pass the check); ``TooMany`` at once when ``computer_games`` creations wait or run already."""
+        if self._creating.get(address, 0) >= self.limits.computer_games:
+            raise TooMany(f"{self.limits.computer_games} games with a computer seat are being created for your "
+                          "address already, the most at once; wait until they are made", 30)
         with _counted(self._creating, address):
-            yield
+            lock = self._creation_locks.setdefault(address, asyncio.Lock())
+            try:
+                async with lock:
+                    yield
+            finally:
+                if self._creating.get(address, 0) <= 1:  # no other creation waits for this lock
+                    self._creation_locks.pop(address, None)
 
     @contextlib.contextmanager
     def hint(self, address: str) -> Iterator[None]:

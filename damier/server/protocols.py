@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -31,6 +32,7 @@ from damier.server.connections import (
     GroupBudgets,
     Refusal,
 )
+from damier.server.event_loop import loop_factory
 from damier.server.identity import address_group
 from damier.server.log_repeats import RepeatFilter
 from damier.server.sockets import MessageBudget
@@ -51,6 +53,9 @@ class ArcadeConfig(uvicorn.Config):
                          limit_concurrency=table.capacity.concurrency, proxy_headers=bool(table.proxies),
                          forwarded_allow_ips=table.proxies.spec or None, **options)
         self.table = table
+
+    def get_loop_factory(self) -> Callable[[], asyncio.AbstractEventLoop] | None:
+        return loop_factory()  # a turn of the loop handles a bounded number of connections' events
 
 
 class ArcadeServer(uvicorn.Server):

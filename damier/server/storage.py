@@ -634,11 +634,12 @@ class Storage:
                 finished_at=row.finished_at, hints=row.hints, hints_on=int(row.hints_on),
                 clock=_dump(row.clock), flag_at=flag_time(row.clock, row.status), owner=row.owner, client=row.client,
             ))
-            for seat in row.seats:
-                conn.execute(insert(seats).values(game_id=row.id, idx=seat.index, kind=seat.kind, level=seat.level))
-            for ply, (move, player) in enumerate(row.moves, start=1):
-                conn.execute(insert(moves).values(game_id=row.id, ply=ply, move=move, player=player,
-                                                  created_at=row.created_at))
+            conn.execute(insert(seats), [{"game_id": row.id, "idx": seat.index, "kind": seat.kind,
+                                          "level": seat.level} for seat in row.seats])
+            if row.moves:  # one statement for them all (an imported record's thousands of moves)
+                conn.execute(insert(moves), [{"game_id": row.id, "ply": ply, "move": move, "player": player,
+                                              "created_at": row.created_at}
+                                             for ply, (move, player) in enumerate(row.moves, start=1)])
 
         return self.submit(write)
 
@@ -710,9 +711,10 @@ class Storage:
         clocks = {"clock": _dump(clock), "flag_at": flag_time(clock, status)} if clock is not None else {}
 
         def write(conn: Connection) -> None:
-            for offset, (move, player) in enumerate(new_moves):
-                conn.execute(insert(moves).values(game_id=game_id, ply=first_ply + offset, move=move,
-                                                  player=player, created_at=now))
+            if new_moves:
+                conn.execute(insert(moves), [{"game_id": game_id, "ply": first_ply + offset, "move": move,
+                                              "player": player, "created_at": now}
+                                             for offset, (move, player) in enumerate(new_moves)])
             _next_revision(conn, game_id, revision, status=status, result=json.dumps(result) if result else None,
                            updated_at=now, draw_offer=None, undo_request="[]",
                            finished_at=now if status == "finished" else None, **clocks)

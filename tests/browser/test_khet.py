@@ -358,6 +358,7 @@ def test_a_move_is_drawn_with_the_boards_the_server_sent(page: Page, live_server
 
 def test_on_a_phone_the_editors_palette_is_right_under_the_board(phone: Page, live_server: ServerProcess) -> None:
     phone.goto(f"{live_server.url}/#/editor/khet")
+    expect(phone.get_by_test_id("editor-status")).to_have_attribute("data-valid", "true")  # the board is drawn
     expect(phone.get_by_test_id("palette-panel")).to_be_visible()
     board = phone.get_by_test_id("board").bounding_box()
     palette = phone.get_by_test_id("palette-panel").bounding_box()

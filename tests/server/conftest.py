@@ -22,7 +22,7 @@ from damier.server.limits import Limits
 
 #: the tests of other things than the per-client limits make many games from one address quickly; the limits'
 #: own tests (test_limits.py) use the defaults
-GENEROUS_TEXT = "new_games=100000,computer_games=100000,hints=100000,heavy_reads=100000"
+GENEROUS_TEXT = "new_games=100000,computer_games=100000,hints=100000,heavy_reads=100000,booking=100000"
 GENEROUS = Limits.parse(GENEROUS_TEXT)
 
 

@@ -238,6 +238,7 @@ def test_a_game_s_view_names_the_position_it_began_from_and_its_line_replays_fro
         seed = {"seed": 11} if info.seeded_setup else {}
         created = client.post("/api/games", json={"game": info.name, **seed,
                                                    "seats": [{"kind": "human"}] * players}).json()
+        assert "state" in created, created
         view = created["state"]
         move = view["legal_moves"][0]
         after = client.post(f"/api/games/{created['id']}/moves", json={"move": move},

@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,9 @@ VS_COMPUTER = {"game": "atoms", "options": {"rows": 3, "cols": 3},
 
 @pytest.fixture
 def limited(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
-    limits = getattr(request, "param", None) or Limits()
+    # one worker: the arcade's own booking (``admission``, which the busy tests cover) would refuse a second young
+    # game against the computer before a client's limits are reached; these tests are of the client's limits
+    limits = replace(getattr(request, "param", None) or Limits(), booking=400)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=limits)) as client:
         yield client
 

@@ -161,8 +161,14 @@ def fresh_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'arcade.sqlite3'}"
 
 
+#: with one worker, the arcade's own booking (``admission``) would refuse a second young game against the computer
+#: before the client's limit is reached; these tests are of the client's limit
+TWO = Limits(new_games=100, computer_games=2, booking=400)
+ONE = Limits(new_games=100, computer_games=1, booking=400)
+
+
 def test_the_limit_of_games_against_the_computer_counts_the_games_moved_lately(fresh_url: str) -> None:
-    with TestClient(create_app(fresh_url, workers=1, limits=Limits(new_games=100, computer_games=2))) as client:
+    with TestClient(create_app(fresh_url, workers=1, limits=TWO)) as client:
         held = [client.post("/api/games", json=VS_COMPUTER).json()["id"] for _ in range(2)]
         refused = client.post("/api/games", json=VS_COMPUTER)
         assert refused.status_code == 429
@@ -178,12 +184,12 @@ def test_the_limit_of_games_against_the_computer_counts_the_games_moved_lately(f
                                                  .values(updated_at=old))).result()
         assert client.post("/api/games", json=VS_COMPUTER).status_code == 201
     # a restart forgets nothing: the games still going on still count
-    with TestClient(create_app(fresh_url, workers=1, limits=Limits(new_games=100, computer_games=2))) as client:
+    with TestClient(create_app(fresh_url, workers=1, limits=TWO)) as client:
         assert client.post("/api/games", json=VS_COMPUTER).status_code == 429
 
 
 def test_a_rematch_against_the_computer_counts_in_the_limit(fresh_url: str) -> None:
-    with TestClient(create_app(fresh_url, workers=1, limits=Limits(new_games=100, computer_games=1))) as client:
+    with TestClient(create_app(fresh_url, workers=1, limits=ONE)) as client:
         created = client.post("/api/games", json=VS_COMPUTER).json()
         token = created["tokens"]["0"]
         client.post(f"/api/games/{created['id']}/resign", headers={"X-Seat-Token": token})

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from damier.server.rooms import puzzles
+from tests.server.test_clocks import wait_until
 
 GAME = "micro"
 
@@ -139,7 +140,8 @@ def test_reset_takes_every_move_back_and_a_finished_puzzle_shows_an_optimal_line
     for move in ("R1", "R5", "B5", "B1"):  # solved, one move over the optimum
         view = client.post(f"/api/games/{game_id}/moves", json={"move": move}, headers=headers(token)).json()
     assert view["result"]["cost"] == 4 and view["result"]["optimum"] == 2
-    line = view["solution"]
+    # the solution is searched in the worker pool once the puzzle is over, then shown
+    line = wait_until(lambda: client.get(f"/api/games/{game_id}").json()["solution"])
     state = damier.load(GAME).state_from_position("A-1234-0000_R5_B1")
     for move in line:
         state.play(state.parse_move(move))

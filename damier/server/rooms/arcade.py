@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import clocks, presence, race_timers, turns
+from damier.server.rooms import clocks, presence, race_timers, setups, turns
 from damier.server.rooms.cache import CAPACITY, AnswerCache, RoomCache
 from damier.server.rooms.errors import Conflict, NotFound
 from damier.server.rooms.game_room import GameRoom
@@ -88,7 +88,7 @@ class Arcade:
         if row is None:
             return None
         await self.rules_ready(row.game)
-        return await asyncio.to_thread(_build, row)
+        return await build_game(self, row)
 
     async def _load_race(self, race_id: str) -> Room | None:
         row = await asyncio.to_thread(self.storage.load_race, race_id)
@@ -147,7 +147,7 @@ class Arcade:
             row = await asyncio.to_thread(self.storage.load_game, room.id)
             if row is None or row.revision <= room.row.revision:
                 return
-            fresh = await asyncio.to_thread(_build, row)
+            fresh = await build_game(self, row)
             room.row, room.state = fresh.row, fresh.state
             room.hint_cache, room.solution = {}, None
         clocks.arm(self, room)
@@ -171,8 +171,20 @@ class Arcade:
                 room.settling.cancel()
 
 
-def _build(row: GameRow) -> GameRoom:
-    """A stored game's room: its moves replayed from its start."""
+def _build(row: GameRow, drawn: str | None = None) -> GameRoom:
+    """A stored game's room: its moves replayed from its start (``drawn``: the position its usual start drew from
+    its seed, drawn already: ``setups``)."""
     game = registry.load(row.game, **row.options)
-    state = game.replay([m for m, _ in row.moves], seed=row.seed, start=row.start)
-    return GameRoom(row, game, state)
+    state = game.replay([m for m, _ in row.moves], seed=row.seed, start=row.start if drawn is None else drawn)
+    room = GameRoom(row, game, state)
+    if drawn is not None:
+        room.known_start(drawn)
+    return room
+
+
+async def build_game(arcade: Arcade, row: GameRow) -> GameRoom:
+    """``_build`` off the event loop, its usual start drawn in the worker pool first when a seed draws it."""
+    drawn = None
+    if row.start is None and row.seed is not None:
+        drawn = await setups.usual_start(arcade, registry.load(row.game, **row.options), row.seed)
+    return await asyncio.to_thread(_build, row, drawn)

@@ -13,7 +13,7 @@ from damier.core import registry
 from damier.core.errors import DamierError, RecordError
 from damier.core.game import TERMINAL, Game, State
 from damier.core.record import Record, now_iso
-from damier.server.rooms import clocks, turns
+from damier.server.rooms import clocks, setups, turns
 from damier.server.rooms.errors import Invalid
 from damier.server.rooms.game_room import GameRoom
 from damier.server.rooms.moves import chance_moves
@@ -126,9 +126,13 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     create it, stored with it (its computer's jobs take that address's share of the pool from the first turn on,
     through restarts). ``game_id``: the new game's id when it was chosen before (a seek paired with it). The rules'
     work (the first state, a seeded setup) runs off the event loop."""
-    await arcade.rules_ready(load_game(name, options).name)  # its rules compiled (or loaded) first
-    room = await asyncio.to_thread(new_room, arcade, name, options, seat_specs, seed, start, hints_on, clock,
-                                   game_id)
+    game = load_game(name, options)
+    control = clocks.parse(clock, game)
+    seats = seat_rows(game, seat_specs)
+    seed = game_seed(game, start, seed)
+    await arcade.rules_ready(game.name)  # its rules compiled (or loaded) first
+    drawn = await setups.usual_start(arcade, game, seed) if start is None else None
+    room = await asyncio.to_thread(new_room, arcade, game, seats, seed, start, hints_on, control, game_id, drawn)
     room.row.owner, room.row.client = owner, client
     await asyncio.wrap_future(arcade.storage.create_game(room.row))
     arcade.rooms.add(room)
@@ -137,28 +141,29 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     return room, {seat: arcade.keys.token(room.id, seat) for seat in room.human_seats()}
 
 
-def new_room(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
-             seed: int | None, start: str | None, hints_on: bool, clock: dict[str, Any] | None,
-             game_id: str | None = None) -> GameRoom:
-    """The room of a new game, not stored yet (``create``; in a thread: it plays the rules)."""
-    game = load_game(name, options)
-    control = clocks.parse(clock, game)
-    seed = game_seed(game, start, seed)
-    state = first_state(game, start, seed)
-    seats = seat_rows(game, seat_specs)
+def new_room(arcade: Arcade, game: Game, seats: list[SeatRow], seed: int | None, start: str | None,
+             hints_on: bool, control: clocks.TimeControl | None, game_id: str | None = None,
+             drawn: str | None = None) -> GameRoom:
+    """The room of a new game, not stored yet (``create``; in a thread: it plays the rules). ``drawn``: the
+    position its usual start drew from ``seed``, drawn already (``setups``): the game is stored with its seed (and
+    no start), as one drawn here."""
+    state = first_state(game, start if drawn is None else drawn, seed)
     now = now_iso()
     row = GameRow(id=game_id or new_room_id(), game=game.name, options=dict(game.options), seed=seed,
-                  start=state.start, status="active", result=None, draw_offer=None, undo_request=[], rematch=None,
-                  created_at=now, updated_at=now, seats=seats, hints_on=hints_on)
+                  start=state.start if drawn is None else None, status="active", result=None, draw_offer=None,
+                  undo_request=[], rematch=None, created_at=now, updated_at=now, seats=seats, hints_on=hints_on)
     row.moves = chance_moves(arcade, row.id, state)
     if control is not None:
         humans = [seat.index for seat in seats if seat.kind == "human"]
         row.clock = clocks.start(control, game.num_players, state.player, humans, arcade.now())
-    return GameRoom(row, game, state)
+    room = GameRoom(row, game, state)
+    if drawn is not None:
+        room.known_start(drawn)
+    return room
 
 
 async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
-    """A replay room for a record (``Invalid`` saying what is wrong with it)."""
+    """A replay room for a record (``Invalid`` saying what is wrong with it); replayed off the event loop."""
     try:
         record = Record.from_json(obj)
         if len(record.moves) > MAX_RECORD_PLIES:
@@ -171,13 +176,13 @@ async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
         raise Invalid(str(exc)) from None
     now = now_iso()
     outcome = state.outcome() or record.result
-    players = await asyncio.to_thread(players_by_ply, state)
+    players, written = await asyncio.to_thread(lambda: (players_by_ply(state), state.moves_in_notation()))
     row = GameRow(id=new_room_id(), game=state.game.name, options=dict(state.game.options), seed=record.seed,
                   start=record.start, status="replay", result=outcome.to_json() if outcome else None,
                   draw_offer=None, undo_request=[], rematch=None, created_at=now, updated_at=now,
                   seats=[imported_seat(i, record.players[i] if i < len(record.players) else "",
                                        state.game.player_names[i]) for i in range(state.game.num_players)],
-                  moves=list(zip(state.moves_in_notation(), players, strict=True)))
+                  moves=list(zip(written, players, strict=True)))
     await asyncio.wrap_future(arcade.storage.create_game(row))
     room = GameRoom(row, state.game, state)
     arcade.rooms.add(room)

@@ -28,8 +28,10 @@ class GameRoom(Room):
         self.hint_lock = asyncio.Lock()
         #: hints computed for the position: (version, graded level or None) -> answer
         self.hint_cache: dict[tuple[int, int | None], dict[str, Any]] = {}
-        #: a finished puzzle's optimal line from its start, once searched (``views.solution``)
+        #: a finished puzzle's optimal line from its start, once searched in the pool (``turns.solve``), and
+        #: whether it is being searched
         self.solution: list[str] | None = None
+        self.solving = False
         #: the move list's marks (``State.move_marks``) of the moves in ``_marked``: kept, and extended as moves come
         self._marks: list[str] = []
         self._marked: list[tuple[str, int]] = []
@@ -44,6 +46,17 @@ class GameRoom(Room):
         self._opened = time.time()
         #: when each person last acted with their token over HTTP (a player without a socket is here too)
         self._acted: dict[int, float] = {}
+
+    def job_start(self) -> str | None:
+        """The start a worker replays the game from: the stored one, or for a start drawn from a seed its position
+        (drawn once, here: the worker need not draw it again)."""
+        if self.row.start is not None or not self.game.info.seeded_setup:
+            return self.row.start
+        return self.start_position()
+
+    def known_start(self, position: str) -> None:
+        """The position the game began from, known already (drawn in the worker pool: ``setups``)."""
+        self._start_position = position
 
     def start_position(self) -> str:
         """The position the game began from, as a position string (a seeded deal's too, whose ``row.start`` is

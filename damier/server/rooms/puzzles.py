@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.core.game import Game, State
-from damier.server.rooms import creation
+from damier.server.rooms import creation, setups
 from damier.server.rooms.errors import Invalid, NotFound
 from damier.server.rooms.game_room import GameRoom
 
@@ -67,18 +67,19 @@ def day_of(text: str | None) -> date:
     return day
 
 
-def daily(name: str, day: date) -> dict[str, Any]:
+async def daily(arcade: Arcade, name: str, day: date) -> dict[str, Any]:
     """The puzzle of the day of game ``name`` (with the options its declaration gives the daily puzzle): what a
-    client shows before playing it."""
+    client shows before playing it (drawn in the worker pool once, ``setups``)."""
     try:
         game = puzzle_game(name, daily_options(name))
     except Invalid as exc:
         raise NotFound(f"no puzzle of the day: {exc.message}") from None
     seed = daily_seed(game.name, day)
-    state = _first(game, None, seed)
+    drawn = await setups.usual_start(arcade, game, seed)
+    state = await asyncio.to_thread(_first, game, drawn, seed)
     return {"game": game.name, "title": game.title, "date": day.isoformat(), "seed": seed,
-            "options": dict(game.options), "start": state.start, "position": state.position(),
-            "board": state.board_json(previews=False)}
+            "options": dict(game.options), "start": state.start if drawn is None else None,
+            "position": state.position(), "board": state.board_json(previews=False)}
 
 
 def _first(game: Game, start: str | None, seed: int | None) -> State:

@@ -1,5 +1,7 @@
 """Computer turns and hints: the game is sent to the worker pool (by names and notation), under the agent's
-time budget plus a grace period; a computer that does not answer in time plays a random legal move.
+time budget plus a grace period. A game's computer turn waits for a worker as long as it takes (the game was
+admitted with it: ``damier.server.admission``) and thinks its whole budget; it plays a random legal move only when
+its own search failed (its worker died, or overran its time once started), logged.
 
 A computer turn in a game whose kernels are still compiling (a fresh install: ``damier.server.compiler``) waits for
 them first, its game put at the front of the compiling, and thinks its whole budget from then on; with a clock, it
@@ -34,8 +36,9 @@ KERNEL_WAIT_SHARE = 0.5
 
 def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = None,
         agreement_seat: int | None = None) -> Job:
-    """What a worker needs to think about the room's position: names and notation only."""
-    return Job(room.game.name, dict(room.game.options), room.row.seed, room.row.start,
+    """What a worker needs to think about the room's position: names and notation only (a start drawn from a seed
+    given as its position: the worker need not draw it again)."""
+    return Job(room.game.name, dict(room.game.options), room.row.seed, room.job_start(),
                tuple(m for m, _ in room.row.moves), spec, agent_seed=room.version, hint=hint, hint_level=level,
                agreement_seat=agreement_seat)
 
@@ -43,7 +46,9 @@ def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = No
 async def answer_of(arcade: Arcade, room: GameRoom, task: Job, budget: float, key: str, client: str | None,
                     asking: str, retry: str, after: Callable[[], Awaitable[object]] | None = None) -> dict[str, Any]:
     """The pool's answer to ``task`` (then ``after``, if given), or ``Unavailable``: busy, or ``retry`` when it
-    failed (logged as ``asking``)."""
+    failed (logged as ``asking``). Admitted only while the workers have room for it (``admission``: 503 when the
+    arcade is busy)."""
+    arcade.pool.admission.admit_job(arcade.pool.queued_seconds(), asking)
     try:
         answer = await arcade.pool.move(task, budget, key=key, group=client)
         if after is not None:
@@ -87,8 +92,11 @@ class Turn:
 
 def schedule(arcade: Arcade, room: GameRoom) -> None:
     """Let the computer think if it is a computer seat's turn and it is not thinking already (a room loaded
-    again while its computer thinks shows that it does)."""
-    if not room.active or room.state.player < 0:
+    again while its computer thinks shows that it does); a puzzle just over has its solution searched."""
+    if not room.active:
+        solve(arcade, room)
+        return
+    if room.state.player < 0:
         return
     level = room.computer_level(room.state.player)
     if level is None:
@@ -108,7 +116,51 @@ def schedule(arcade: Arcade, room: GameRoom) -> None:
     arcade.turns[room.id] = turn
     room.thinking = turn.seat
     turn.task = asyncio.create_task(_computer_turn(arcade, room.id, turn, job(room, spec), budget,
-                                                   room.client or room.id))
+                                                   room.client or room.id, follows(room)))
+
+
+def follows(room: GameRoom) -> str:
+    """What a computer's turn follows: a "person"'s move, a "computer"'s (chance events skipped), or the "start"."""
+    for _, player in reversed(room.row.moves):
+        if player >= 0:
+            return "person" if room.row.seats[player].kind == "human" else "computer"
+    return "start"
+
+
+#: a finished puzzle's shown solution is searched within this many nodes (a bound on the work it costs)
+SOLUTION_NODES = 2_000_000
+
+
+def solve(arcade: Arcade, room: GameRoom) -> None:
+    """Search a finished puzzle's optimal line from its start in the worker pool (once; the watchers are sent it
+    when it is found): the solver may search for a while, never on the event loop."""
+    info = room.game.info
+    if room.game.num_players != 1 or not info.has("solver") or room.solution is not None or room.solving \
+            or room.row.status != "finished":
+        return
+    room.solving = True
+
+    async def search() -> None:
+        task = Job(room.game.name, dict(room.game.options), room.row.seed, room.job_start(), (), "solution",
+                   agent_seed=0, solution_nodes=SOLUTION_NODES)
+        try:
+            answer = await arcade.pool.move(task, SOLUTION_SECONDS, key=f"solution {room.id}", expected=1.0)
+            room.solution = list(answer["line"])
+            room.broadcast()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the solution is shown when it can be: a later look at the room asks again
+            log.warning("the solution of puzzle %s was not found (%r)", room.id, exc)
+        finally:
+            room.solving = False
+
+    task = asyncio.create_task(search())
+    arcade.tasks.add(task)
+    task.add_done_callback(arcade.tasks.discard)
+
+
+#: the time a finished puzzle's solution may be searched for (the solver's node bound ends it long before)
+SOLUTION_SECONDS = 20.0
 
 
 def stop(arcade: Arcade, room: GameRoom) -> None:
@@ -125,7 +177,7 @@ def lease_until(budget: float) -> float:
 
 
 async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job, budget: float,
-                         group: str) -> None:
+                         group: str, after: str) -> None:
     claimed = False
     try:
         room = arcade.rooms.get(game_id)
@@ -145,7 +197,7 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
                         "random move", turn.seat, game_id)
         else:
             try:
-                answer = await computer_move(arcade, task_job, budget, game_id, group)
+                answer = await computer_move(arcade, task_job, budget, game_id, group, after)
                 text = answer["move"]
             except asyncio.CancelledError:
                 raise
@@ -197,19 +249,14 @@ async def kernels_ready(arcade: Arcade, game_id: str, seat: int, task_job: Job,
     return replace(task_job, spec=within(task_job.spec, task_job.game, allowed)), allowed
 
 
-async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str, group: str) -> dict[str, Any]:
+async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: str, group: str,
+                        after: str = "person") -> dict[str, Any]:
     """The computer's answer to ``task_job``, its line the game's in the pool's fair queue (its share of the
-    workers ``group``'s: the address that made the game); a full queue is asked again each second until the
-    budget and its grace are spent (then ``Busy``)."""
-    deadline = time.monotonic() + budget + GRACE_SECONDS
-    while True:
-        try:
-            return await arcade.pool.move(task_job, max(0.0, deadline - time.monotonic() - GRACE_SECONDS),
-                                          key=game_id, group=group)
-        except Busy:
-            if time.monotonic() + 1.0 >= deadline:
-                raise
-            await asyncio.sleep(1.0)
+    workers ``group``'s: the address that made the game). The game was admitted with its computer (``admission``):
+    its turn waits for a worker as long as it takes and thinks its whole budget from its start, so flooding the
+    pool never turns its move into a random one; a greedy game (a program answering at once) leaves a worker to
+    the games of people (``after``: what the turn follows, ``follows``)."""
+    return await arcade.pool.move(task_job, budget, key=game_id, group=group, patient=True, follows=after)
 
 
 async def sweep(arcade: Arcade) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from damier.core.game import CHANCE, TERMINAL, Outcome, Termination
+from damier.core.game import CHANCE, TERMINAL, Game, Outcome, Termination
 from damier.core.record import Record, now_iso
 from damier.server.rooms import clocks
 
@@ -112,24 +112,9 @@ def turn_events(room: GameRoom) -> list[dict[str, Any]]:
     return [event for events in reversed(turns) for event in events]
 
 
-#: a finished puzzle's shown solution is searched within this many nodes (a bound on the work of a view)
-SOLUTION_NODES = 2_000_000
-
-
 def solution(room: GameRoom) -> list[str] | None:
-    """A finished puzzle's optimal line from its start (the game's declared solver; None for other games, or
-    when the solver finds nothing within ``SOLUTION_NODES``), searched once per room."""
-    info = room.game.info
-    if room.game.num_players != 1 or not info.has("solver"):
-        return None
-    if room.solution is None:
-        start = room.game.start_state(room.row.start, room.row.seed)
-        found = info.hook("solver")(start, None, SOLUTION_NODES)
-        line = []
-        for move in found.moves:  # each move written in the position it is played in
-            line.append(start.move_to_str(move))
-            start.play(move)
-        room.solution = line
+    """A finished puzzle's optimal line from its start, once searched in the worker pool (``turns.solve``; None
+    for other games, until it is found, or when the solver finds nothing within its bound)."""
     return room.solution or None
 
 
@@ -187,24 +172,37 @@ MAX_REPLAY_PAGE = 500
 def replay_frames(room: GameRoom, first: int = 0, count: int = REPLAY_PAGE) -> dict[str, Any]:
     """A page of the game's positions: the frames ``first`` to ``first + count - 1`` (frame 0 is the start,
     frame N the position after move N) and ``total``, how many there are. Slow for long games (the moves before
-    the page are played too): call it off the event loop. No laser previews (or the like) in the frames: nobody
-    moves in a replay, and they would be most of every frame."""
-    moves = list(room.row.moves)
+    the page are played too): call it off the event loop (the arcade has ``rendering.replay_page`` do it in another
+    process, from ``replay_page``'s words of the game)."""
+    page = replay_page(room, first)
+    return {**page, "frames": frames(room.game, room.job_start(), room.row.seed, list(room.row.moves), page["from"],
+                                     count)}
+
+
+def replay_page(room: GameRoom, first: int) -> dict[str, Any]:
+    """What a replay's page says of the game (all but its frames), from ``first``."""
+    total = len(room.row.moves) + 1
+    return {"id": room.id, "game": room.game.name, "title": room.game.title, "options": dict(room.game.options),
+            "start": room.row.start, "start_position": room.start_position(), "seats": seats(room),
+            "result": room.row.result, "time_control": time_control(room), "total": total,
+            "from": max(0, min(first, total))}
+
+
+def frames(game: Game, start: str | None, seed: int | None, moves: list[tuple[str, int]], first: int,
+           count: int) -> list[dict[str, Any]]:
+    """The frames ``first`` to ``first + count - 1`` of a game of ``game`` from ``start`` (or its usual start drawn
+    from ``seed``) with ``moves`` ((notation, player) by ply). No laser previews (or the like) in the frames:
+    nobody moves in a replay, and they would be most of every frame."""
     total = len(moves) + 1
-    first = max(0, min(first, total))
     last = min(total, first + max(0, min(count, MAX_REPLAY_PAGE)))
-    state = room.game.start_state(room.row.start, room.row.seed)
-    frames: list[dict[str, Any]] = []
+    state = game.start_state(start, seed)
+    out: list[dict[str, Any]] = []
     if first == 0 and last > 0:
-        frames.append({"ply": 0, "move": None, "player": None, "board": state.board_json(previews=False),
-                       "events": []})
+        out.append({"ply": 0, "move": None, "player": None, "board": state.board_json(previews=False),
+                    "events": []})
     for ply, (text, player) in enumerate(moves[:max(0, last - 1)], start=1):
         state.play(state.parse_move(text))
         if ply >= first:
-            frames.append({"ply": ply, "move": text, "player": player, "board": state.board_json(previews=False),
-                           "events": state.events()})
-    return {"id": room.id, "game": room.game.name, "title": room.game.title, "options": dict(room.game.options),
-            "start": room.row.start, "start_position": room.start_position(), "seats": seats(room),
-            "result": room.row.result,
-            "time_control": time_control(room), "total": total,
-            "from": first, "frames": frames}
+            out.append({"ply": ply, "move": text, "player": player, "board": state.board_json(previews=False),
+                        "events": state.events()})
+    return out

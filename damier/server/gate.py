@@ -1,0 +1,59 @@
+"""The gate every HTTP request passes before the application: at most ``PER_TURN`` requests start per turn of the
+event loop, the others wait their turn, first come first served.
+
+A burst of two thousand requests at once (a client from hundreds of addresses) costs the loop about a second of
+work in all, which nothing can avoid; started all at once, each of its turns would run hundreds of requests' first
+steps, and every timer (the clocks, the deadlines, a watcher's update) would wait behind them for a fifth of a
+second. Let in a few at a time, the burst is spread over short turns, and the timers run between them. A request
+that waits for something slow once started (a computer's hint, a heavy read) holds no place: only the starts are
+spaced. WebSockets are not gated (their handshakes are few, and bounded by their own caps)."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+#: the most HTTP requests that start in one turn of the event loop
+PER_TURN = 16
+
+
+class Gate:
+    """Start at most ``per_turn`` HTTP requests per turn of the event loop; the others wait in order."""
+
+    def __init__(self, app: ASGIApp, per_turn: int = PER_TURN) -> None:
+        self.app = app
+        self.per_turn = per_turn
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._started = 0  # the requests started in this turn
+        self._turning = False  # ``_turn`` is scheduled for the next turn
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            if self._waiting or self._started >= self.per_turn:
+                turn = asyncio.get_running_loop().create_future()
+                self._waiting.append(turn)
+                self._schedule()
+                await turn  # cancelled (the client left): it never starts
+            else:
+                self._started += 1
+                self._schedule()
+        await self.app(scope, receive, send)
+
+    def _schedule(self) -> None:
+        if not self._turning:
+            self._turning = True
+            asyncio.get_running_loop().call_soon(self._turn)
+
+    def _turn(self) -> None:
+        """Once per turn of the loop while requests start or wait: a new turn's places, given in order."""
+        self._turning = False
+        self._started = 0
+        while self._waiting and self._started < self.per_turn:
+            turn = self._waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                self._started += 1
+        if self._waiting or self._started:
+            self._schedule()
