@@ -44,7 +44,7 @@ UTILISATION = 0.85
 NEW_DEMAND = 0.1
 #: a game this young (seconds since it was admitted) books at least this much of a worker
 PROBATION_SECONDS = 10.0
-PROBATION_DEMAND = 0.5
+PROBATION_DEMAND = 0.25
 #: a game asking more than this is greedy: its jobs leave one worker to the others
 GREEDY = 0.6
 #: a reply this quick (seconds from the computer's answer to the person's next move) is a program's; the weight of

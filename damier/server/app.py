@@ -575,7 +575,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         room = await arcade.room(game_id)
         seat = arcade.seat_of(room, x_seat_token)
         if seat is not None and room.active:  # a player opening the game (an invitation): it is theirs to list
-            await players_of(request).hold(players_of(request).ensure(request, response), "game", room.id, seat)
+            with contextlib.suppress(IdentityError):  # a bad cookie reads all the same (the home page says why)
+                await players_of(request).hold(players_of(request).ensure(request, response), "game", room.id, seat)
         return views.view(room, seat, spectator=seat is None)
 
     @app.post("/api/games/{game_id}/moves", summary="Play a move (notation) for the seat of the token")
@@ -585,7 +586,8 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         room = await commands.move(arcade, game_id, x_seat_token, body.move, body.version)
         seat = arcade.seat_of(room, x_seat_token)
         if seat is not None:
-            await players_of(request).hold(players_of(request).identify(request), "game", room.id, seat)
+            with contextlib.suppress(IdentityError):  # a bad cookie plays all the same (the home page says why)
+                await players_of(request).hold(players_of(request).identify(request), "game", room.id, seat)
         return views.view(room, seat, spectator=seat is None)
 
     @app.post("/api/games/{game_id}/undo", summary="Take back your last move, and the replies after it (between "

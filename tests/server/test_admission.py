@@ -91,7 +91,9 @@ def test_a_program_is_known_by_its_quick_replies_from_its_first_move() -> None:
 def test_new_games_are_refused_once_the_games_under_way_fill_the_workers() -> None:
     hands = Hands()
     booking = Admission(2, clock=hands)  # 85 % of two workers: 1.7
-    names = [booking.admit_game() for _ in range(3)]  # a burst: each new game books half a worker at first
+    burst = int(2 * admission.UTILISATION / admission.PROBATION_DEMAND)  # each new game books its probation's
+    assert burst >= 2
+    names = [booking.admit_game() for _ in range(burst)]
     with pytest.raises(Busy, match="the arcade is busy: its computer players are fully booked"):
         booking.admit_game()
     booking.forget(names[0])  # one was not made after all
@@ -120,9 +122,11 @@ def test_programs_never_book_the_worker_kept_for_people() -> None:
     assert all(booking.greedy(name) for name in programs)
     assert all(booking.demand(name) > 0.8 for name in programs)
     assert booking.booked() == 1.0  # two programs asking 2 workers book one: the other is kept for people
-    person = booking.admit_game()  # so a person still gets a game
+    people = int((2 * admission.UTILISATION - 1.0) / admission.PROBATION_DEMAND)
+    assert people >= 1
+    person, *_ = [booking.admit_game() for _ in range(people)]  # so people still get games
     with pytest.raises(Busy):
-        booking.admit_game()  # and not a second one while the first is new
+        booking.admit_game()  # as many as fit beside the programs' worker while they are new
     hands.now += 30.0  # the person thinks 29 s, and the computer answers in 1 s
     booking.started(person)
     booking.running(person)
@@ -199,7 +203,7 @@ def test_a_computer_turn_waits_for_a_worker_instead_of_timing_out() -> None:
 
 def test_the_arcade_says_it_is_busy_and_creates_nothing(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1,
-                     limits=Limits(new_games=1000, computer_games=1000, booking=100))  # two new games at once
+                     limits=Limits(new_games=1000, computer_games=1000, booking=50))  # two young games at once
     vs_computer = {"game": "atoms", "options": {"rows": 3, "cols": 3},
                    "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}
     with TestClient(app) as client:

@@ -135,7 +135,7 @@ def test_an_expired_link_is_refused_with_410(browsers: tuple[Browser, Browser]) 
 def test_a_bad_identity_cookie_is_refused_with_401_and_removed(browsers: tuple[Browser, Browser],
                                                               forge: str) -> None:
     host, _ = browsers
-    host.post("/api/games", json=TWO_PEOPLE)
+    game = host.post("/api/games", json=TWO_PEOPLE).json()
     good = host.cookies[COOKIE]
     if forge == "changed":  # another identity under the same signature
         bad = f"{'f' * 32}{good[32:]}"
@@ -153,6 +153,16 @@ def test_a_bad_identity_cookie_is_refused_with_401_and_removed(browsers: tuple[B
         assert answer.status_code == 401 and words in answer.json()["error"]
         assert f'{COOKIE}=""' in answer.headers["set-cookie"] and "Max-Age=0" in answer.headers["set-cookie"]
     assert host.app.state.arcade.storage.active_game_ids() == before  # type: ignore[attr-defined]
+    # a game's own page, with its seat's token, reads and plays all the same, and leaves the cookie to the home
+    # page, which says why it goes
+    host.cookies.set(COOKIE, bad)
+    seat = {"X-Seat-Token": game["tokens"]["0"]}
+    read = host.get(f"/api/games/{game['id']}", headers=seat)
+    assert read.status_code == 200 and "set-cookie" not in read.headers
+    moved = host.post(f"/api/games/{game['id']}/moves", headers=seat,
+                      json={"move": read.json()["legal_moves"][0], "version": read.json()["version"]})
+    assert moved.status_code == 200 and "set-cookie" not in moved.headers, moved.text
+    assert host.get("/api/me").status_code == 401
 
 
 @pytest.fixture

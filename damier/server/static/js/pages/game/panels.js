@@ -7,15 +7,17 @@ import { recordUrl, seats } from "../../api.js";
 import { seatColour } from "../../players.js";
 import { clock, isPuzzle } from "./puzzle.js";
 
-/** The status line for `view`. `animating`: its last move is still being drawn, so the board takes no input yet:
- * the line says what was played, and "your turn" only once the board is ready for your move. */
+/** The status line for `view`. `animating`: its last move is still being drawn, so the board takes no input yet
+ * (nor while this page's own move is on its way, `page.busy`, and the reply came first): the line says what was
+ * played, and "your turn" only once the board is ready for your move. */
 export function renderStatus(page, view, { animating = false } = {}) {
   const el = page.el;
   const local = page.localSeats();
   const over = view.status !== "active" || !!view.result || view.player < 0;
   const seat = view.seats?.[view.player];
   const thinking = (view.seats || []).find((s) => s.thinking);
-  const mine = page.isMyTurn(view) && !animating;
+  const ready = !animating && !page.busy;
+  const mine = page.isMyTurn(view) && ready;
   let text = "";
   if (over) {
     // the banner tells everyone the same result; the status line says what it means for you
@@ -27,7 +29,7 @@ export function renderStatus(page, view, { animating = false } = {}) {
       const solved = view.result?.termination === "solved";
       text = solved ? `Solved in ${plies} move${plies === 1 ? "" : "s"}` : "The puzzle was given up";
     }
-  } else if (page.isMyTurn(view) && animating) {
+  } else if (page.isMyTurn(view) && !ready) {
     text = playedWords(view, local);
   } else if (mine && isPuzzle(view)) {
     const used = (view.moves || []).length;

@@ -17,7 +17,8 @@ export class LobbyPanel {
   constructor(catalog, modules) {
     this.catalog = catalog;
     this.modules = modules;
-    this.mine = new Set(); // ids of the seeks this page opened
+    this.mine = new Set(); // ids of this player's open seeks (from any of its pages)
+    this.offered = new Set(); // ids of the seeks offered from this page
     this.seeks = [];
     this.closed = false;
     this.backoff = 500;
@@ -69,6 +70,7 @@ export class LobbyPanel {
 
   opened(seek) {
     this.mine.add(seek.id);
+    this.offered.add(seek.id);
     if (!this.seeks.some((s) => s.id === seek.id)) this.show([seek, ...this.seeks]);
     // a page whose socket opened before this browser had an identity opens it again: the server then knows whose
     // page it is (it keeps the seek while the page is open, and tells it when the seek is joined)
@@ -91,6 +93,7 @@ export class LobbyPanel {
     try {
       await api.cancelSeek(seek.id);
       this.mine.delete(seek.id);
+      this.offered.delete(seek.id);
       this.show(this.seeks.filter((s) => s.id !== seek.id));
     } catch (err) {
       showError(err);
@@ -100,6 +103,7 @@ export class LobbyPanel {
 
   /** A game this page was paired in: keep its seat's token, and open it. */
   open(game, entry, seek = null) {
+    if (seek) this.offered.delete(seek.id); // joined: not this page's to cancel when it goes
     seats.add(game.id, { [game.seat]: game.token }, game.seat);
     recent.add({ id: game.id, game: entry?.name || seek?.game, title: entry?.title || seek?.title,
       options: seek?.options || lobbyOptions(entry), start: null, seat: game.seat });
@@ -189,10 +193,14 @@ export class LobbyPanel {
     this.timers.add(t);
   }
 
+  /** The home page is left for another of the arcade's pages: the seeks offered from it go at once (a tab closed
+   * or reloaded is the server's to see: its socket closes). */
   close() {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     if (this.ws) { this.ws.onclose = null; this.ws.close(); }
+    for (const id of this.offered) api.cancelSeek(id).catch(() => {}); // joined or gone already: nothing to do
+    this.offered.clear();
   }
 }
 
