@@ -498,11 +498,11 @@ class ComputerPool:
         return None
 
     def _confined(self, key: str, entry: _Waiting) -> bool:
-        """Whether a waiting job runs on all workers but one: a turn of a greedy game, or a long one-off job (an
-        analysis)."""
+        """Whether a waiting job runs on all workers but one: a turn of a greedy game, a long one-off job (an
+        analysis), or a start drawn (a puzzle's search may take its whole 30 s, however quick the last ones were)."""
         if entry.patient:
             return self.admission.greedy(key)
-        return entry.expected > LONG_SECONDS
+        return entry.expected > LONG_SECONDS or entry.job.setup
 
     def queued_seconds(self, long: bool = False) -> float:
         """The work ahead of a new job (seconds, the time each job is expected to take): for a short job, the jobs

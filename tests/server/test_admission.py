@@ -6,6 +6,8 @@ Retry-After, words a player understands) once the work admitted fills the worker
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -216,3 +218,34 @@ def test_the_arcade_says_it_is_busy_and_creates_nothing(tmp_path: Path) -> None:
         # games between people need no computer: always admitted
         people = {**vs_computer, "seats": [{"kind": "human"}, {"kind": "human"}]}
         assert client.post("/api/games", json=people).status_code == 201
+
+
+def test_starts_drawn_at_once_leave_a_worker_to_the_games() -> None:
+    """A puzzle's start may search for its whole 30 s (Ricochet Robots, 30 moves: a second or more to find none),
+    however quick the last ones were: drawn starts run on all workers but one, and a game's turn finds the other
+    at once instead of waiting for a draw to end."""
+    hardest = Job("ricochet", {"difficulty": 30}, 0, None, (), "setup", agent_seed=0, setup=True)
+
+    async def scenario() -> list[str]:
+        pool = ComputerPool(2)
+        ended: list[str] = []
+
+        async def draw(seed: int) -> None:
+            with contextlib.suppress(RuntimeError):  # none of 30 moves on that board: the draw ends all the same
+                await pool.move(replace(hardest, seed=seed), 30.0, key=f"setup {seed}", expected=0.1)
+            ended.append("draw")
+
+        try:
+            pool.start()
+            await asyncio.gather(*[pool.move(quick(i), 30.0, key=f"warm {i}", patient=True) for i in range(2)])
+            draws = [asyncio.ensure_future(draw(seed)) for seed in range(1, 5)]
+            await asyncio.sleep(0.1)  # drawing on both workers, if they may
+            answer = await pool.move(quick(9), 30.0, key="person", patient=True)
+            assert answer["move"]
+            ended.append("turn")
+            await asyncio.gather(*draws)
+            return ended
+        finally:
+            pool.close()
+
+    assert asyncio.run(scenario()) == ["turn"] + ["draw"] * 4  # the turn did not wait for a draw
