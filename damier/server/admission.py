@@ -167,7 +167,10 @@ class Admission:
         """Whether game ``key`` asks the computer more than a person does (``GREEDY``), or replies as quick as a
         program (``QUICK_REPLY``)."""
         demand = self._games.get(key)
-        return demand is not None and (demand.quick >= QUICK_SHARE or self.demand(key) > GREEDY)
+        if demand is None:
+            return False
+        self._advance(demand, self.clock())
+        return _greedy(demand)
 
     def booked(self) -> float:
         """The workers the games under way ask for together: a young game's at least ``PROBATION_DEMAND``, the
@@ -180,7 +183,7 @@ class Admission:
             if demand.share < NEGLIGIBLE and not (young or demand.waiting or demand.running):
                 del self._games[key]
                 continue
-            if demand.quick >= QUICK_SHARE or demand.share > GREEDY:
+            if _greedy(demand):
                 greedy += min(1.0, demand.share)
             else:
                 people += max(min(1.0, demand.share), PROBATION_DEMAND if young else 0.0)
@@ -226,3 +229,8 @@ class Admission:
         if wait > (MAX_LONG_WAIT if long else MAX_WAIT):
             raise Busy(f"the arcade is busy: its computer players have {wait:.0f} s of work waiting; {asking} again "
                        "in a moment", max(2, math.ceil(wait)))
+
+
+def _greedy(demand: Demand) -> bool:
+    """A program's game: its replies quick, or asking more of the computer than a person does."""
+    return demand.quick >= QUICK_SHARE or demand.share > GREEDY

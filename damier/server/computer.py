@@ -498,11 +498,12 @@ class ComputerPool:
         return None
 
     def _confined(self, key: str, entry: _Waiting) -> bool:
-        """Whether a waiting job runs on all workers but one: a turn of a greedy game, a long one-off job (an
-        analysis), or a start drawn (a puzzle's search may take its whole 30 s, however quick the last ones were)."""
+        """Whether a waiting job runs on all workers but one: a turn of a greedy game, or a one-off job that may
+        run long, by its bound (an analysis; a start drawn, whose search may take its whole 30 s however quick the
+        last ones were)."""
         if entry.patient:
             return self.admission.greedy(key)
-        return entry.expected > LONG_SECONDS or entry.job.setup
+        return entry.seconds - GRACE_SECONDS > LONG_SECONDS
 
     def queued_seconds(self, long: bool = False) -> float:
         """The work ahead of a new job (seconds, the time each job is expected to take): for a short job, the jobs
