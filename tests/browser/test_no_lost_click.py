@@ -15,6 +15,9 @@ from tests.server.conftest import ServerProcess
 pytestmark = pytest.mark.slow
 
 LEGAL = "[data-testid^='square-'][data-legal='true']"
+#: what the board offers as playable: its legal squares, or the pass of a player with no legal move (Jewels)
+PLAYABLE = f"{LEGAL}, [data-testid='btn-pass']"
+ENDED = "[data-testid='result-banner']:not([hidden])"
 #: a target of the piece selected, in the boards whose moves take two clicks (a piece, then where it goes)
 TARGET = "[data-testid='board'] [data-move]:not([data-move=''])"
 
@@ -27,7 +30,7 @@ WATCH = """(listed) => {
   const observer = new MutationObserver(() => {
     const moves = document.querySelectorAll("[data-testid='move-list'] li").length;
     if (window.__instant || moves <= listed || !/your (turn|move)/i.test(status.textContent)) return;
-    const legal = document.querySelectorAll("[data-testid^='square-'][data-legal='true']");
+    const legal = document.querySelectorAll("[data-testid^='square-'][data-legal='true'], [data-testid='btn-pass']");
     const board = document.querySelector("[data-testid='board']");
     window.__instant = { legal: legal.length, moves, version: Number(board.dataset.version) };
     legal[0]?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
@@ -56,13 +59,17 @@ def finish_move(page: Page, before: int) -> None:
     page.locator(TARGET).first.click()
 
 
-def play_a_move(page: Page) -> None:
-    """Play some move the board offers, by clicking as a player does."""
-    page.wait_for_selector(LEGAL)
+def play_a_move(page: Page) -> bool:
+    """Play some move the board offers, by clicking as a player does; False when the game ended instead (the reply
+    before this turn, or the robots' turn, may end it: the banner shows once it is drawn)."""
+    page.wait_for_function(f"() => !!document.querySelector({PLAYABLE!r}) || !!document.querySelector({ENDED!r})")
+    if page.locator(ENDED).count():
+        return False
     before = version(page)
-    page.locator(LEGAL).first.click()
+    page.locator(PLAYABLE).first.click()
     finish_move(page, before)
     expect(page.get_by_test_id("board")).not_to_have_attribute("data-version", str(before))
+    return True
 
 
 def open_game(page: Page, server: ServerProcess, body: dict[str, Any], create: str = "/api/games") -> None:
@@ -92,13 +99,11 @@ def test_a_click_at_the_instant_your_turn_shows_plays_the_move(page: Page, live_
     body, create = GAMES[game]
     open_game(page, live_server, body, create)
     for _ in range(3):  # a few turns: the first ones may have no animation (a placement, a quiet move)
-        if page.get_by_test_id("result-banner").is_visible():
-            break
         count = listed(page)
         page.evaluate(WATCH, count)
-        play_a_move(page)
-        page.wait_for_function("() => window.__instant !== null || "
-                               "!!document.querySelector(\"[data-testid='result-banner']:not([hidden])\")")
+        if not play_a_move(page):
+            break
+        page.wait_for_function(f"() => window.__instant !== null || !!document.querySelector({ENDED!r})")
         instant = page.evaluate("window.__instant")
         if instant is None:
             break  # the game ended with that move
