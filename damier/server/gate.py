@@ -1,12 +1,14 @@
-"""The gate every HTTP request passes before the application: at most ``PER_TURN`` requests start per turn of the
-event loop, the others wait their turn, first come first served.
+"""The gate every HTTP request and WebSocket passes before the application: at most ``PER_TURN`` of them start per
+turn of the event loop, the others wait their turn, first come first served.
 
 A burst of two thousand requests at once (a client from hundreds of addresses) costs the loop about a second of
 work in all, which nothing can avoid; started all at once, each of its turns would run hundreds of requests' first
 steps, and every timer (the clocks, the deadlines, a watcher's update) would wait behind them for a fifth of a
 second. Let in a few at a time, the burst is spread over short turns, and the timers run between them. A request
 that waits for something slow once started (a computer's hint, a heavy read) holds no place: only the starts are
-spaced. WebSockets are not gated (their handshakes are few, and bounded by their own caps)."""
+spaced. A WebSocket's start is its accept and first snapshot (a game's whole view, a race's): a thousand watchers
+opened at once are the same burst, so they pass the same gate; once open, a socket holds no place. The lifespan
+passes at once."""
 
 from __future__ import annotations
 
@@ -15,12 +17,15 @@ import collections
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-#: the most HTTP requests that start in one turn of the event loop
+#: the most HTTP requests and WebSockets that start in one turn of the event loop
 PER_TURN = 16
+#: the scopes that wait at the gate (not the lifespan, which starts and stops the server)
+GATED = frozenset({"http", "websocket"})
 
 
 class Gate:
-    """Start at most ``per_turn`` HTTP requests per turn of the event loop; the others wait in order."""
+    """Start at most ``per_turn`` HTTP requests and WebSockets per turn of the event loop; the others wait in
+    order."""
 
     def __init__(self, app: ASGIApp, per_turn: int = PER_TURN) -> None:
         self.app = app
@@ -30,7 +35,7 @@ class Gate:
         self._turning = False  # ``_turn`` is scheduled for the next turn
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] in GATED:
             if self._waiting or self._started >= self.per_turn:
                 turn = asyncio.get_running_loop().create_future()
                 self._waiting.append(turn)

@@ -167,14 +167,15 @@ def test_a_request_that_leaves_while_it_waits_never_starts() -> None:
     assert started == ["/first", "/third"]
 
 
-def test_websockets_and_lifespan_pass_the_gate_at_once() -> None:
-    seen: list[str] = []
+def test_websockets_wait_at_the_gate_with_requests_and_the_lifespan_passes_at_once() -> None:
+    turns = Turns()
+    seen: list[tuple[int, str]] = []
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        seen.append(scope["type"])
+        seen.append((turns.count, scope["type"]))
 
     async def scenario() -> None:
-        gate = Gate(app, per_turn=1)  # type: ignore[arg-type]
+        gate = Gate(app, per_turn=2)  # type: ignore[arg-type]
 
         async def nothing() -> dict[str, Any]:
             return {}
@@ -182,7 +183,17 @@ def test_websockets_and_lifespan_pass_the_gate_at_once() -> None:
         async def ignore(message: dict[str, Any]) -> None:
             pass
 
-        await asyncio.gather(*(gate({"type": "websocket", "path": "/ws"}, nothing, ignore) for _ in range(5)))
+        asyncio.get_running_loop().call_soon(turns.tick)
+        try:
+            await asyncio.gather(*(gate({"type": "websocket", "path": "/ws"}, nothing, ignore) for _ in range(6)),
+                                 *(gate({"type": "http", "path": "/"}, nothing, ignore) for _ in range(2)),
+                                 *(gate({"type": "lifespan"}, nothing, ignore) for _ in range(3)))
+        finally:
+            turns.running = False
 
     asyncio.run(scenario())
-    assert seen == ["websocket"] * 5
+    per_turn = collections.Counter(turn for turn, kind in seen if kind != "lifespan")
+    assert max(per_turn.values()) <= 2 and len(per_turn) >= 4  # eight starts, two per turn
+    # the lifespan never waited: all three ran in the first turn, while the sockets queued
+    assert [turn for turn, kind in seen if kind == "lifespan"] == [seen[0][0]] * 3
+    assert [kind for _, kind in seen if kind != "lifespan"] == ["websocket"] * 6 + ["http"] * 2  # in order
