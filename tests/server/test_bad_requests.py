@@ -20,6 +20,8 @@ from damier.server.app import create_app
 from tests.server.conftest import GENEROUS
 
 RECORDED = Path(__file__).parent / "data" / "bad_requests.json"
+#: the API's OpenAPI document as the app made it then (its keys sorted): the routes, their parameters and models
+SCHEMA = Path(__file__).parent / "data" / "openapi.json"
 LONG = "x" * 5000
 
 
@@ -212,6 +214,20 @@ def test_every_bad_request_is_answered_as_recorded(arcade: tuple[TestClient, dic
     assert all(entry["answer"]["status"] >= 400 for entry in recorded)
 
 
+def schema_text(client: TestClient) -> str:
+    return json.dumps(client.app.openapi(), sort_keys=True, indent=1) + "\n"  # type: ignore[attr-defined]
+
+
+def test_the_api_schema_is_as_recorded(arcade: tuple[TestClient, dict[str, str]]) -> None:
+    client, _names = arcade
+    made = json.loads(schema_text(client))
+    recorded = json.loads(SCHEMA.read_text())
+    assert sorted(made["paths"]) == sorted(recorded["paths"])
+    for path, operations in recorded["paths"].items():
+        assert made["paths"][path] == operations, path
+    assert made == recorded
+
+
 def record(path: Path = RECORDED) -> None:
     import tempfile
 
@@ -224,6 +240,7 @@ def record(path: Path = RECORDED) -> None:
         names = {"{game}": game["id"], "{token}": game["tokens"]["0"], "{race}": race["id"],
                  "{race_token}": race["token"]}
         entries = [{"request": key_of(r), "answer": answer(client, names, r)} for r in REQUESTS]
+        SCHEMA.write_text(schema_text(client))
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps(entries, indent=1) + "\n")
     print(f"recorded {len(entries)} answers in {path}")
