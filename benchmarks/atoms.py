@@ -20,7 +20,7 @@ import tempfile
 import time
 
 import damier
-from damier.ai import make_agent
+from damier.agents import make_agent
 from damier.cli import measure_playouts
 
 

@@ -2,8 +2,9 @@
 (default options) played with random legal moves over the real app, one WebSocket watching; per move, the
 length of the whole view's message, of the message the watcher was sent (a delta when the view is large), and
 the server's work for it, once per move whatever the number of watchers: serialising the view (before and
-after), and then parsing it and diffing against the last one (after only). Then, for ``--watchers`` sockets,
-the bytes a move sends before (every socket the whole view) and after.
+after), and then parsing it and diffing against the last one (after only); and, side by side, the same JSON
+Patch made by the ``jsonpatch`` package's ``make_patch`` instead of ours (its time, and the length of its delta).
+Then, for ``--watchers`` sockets, the bytes a move sends before (every socket the whole view) and after.
 
 With ``--sockets N``: a Khet game between people on a real ``damier serve`` of this checkout (and with ``--base
 PATH``, of another checkout: the code before deltas) watched by N WebSockets; per move, the server process's CPU
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonpatch
 import websockets
 from fastapi.testclient import TestClient
 from server_load import answering  # benchmarks/, this script's folder
@@ -82,12 +84,18 @@ def play(client: TestClient, name: str, moves: int, rng: random.Random) -> list[
 def measure(room: Any, before: Any, sent: str) -> tuple[dict[str, Any], Any]:
     """The lengths of the whole message of ``room``'s view now and of the message ``sent``, and the server's work
     for them: serialising the view, and parsing it and diffing it against the view ``before`` (as
-    ``Room.broadcast`` does); and the view now (parsed), the next move's ``before``."""
+    ``Room.broadcast`` does), by our diff and by ``jsonpatch.make_patch``, with the length of the message the
+    library's patch makes; and the view now (parsed), the next move's ``before``."""
     view = room.snapshot()
     whole = encode({"type": "state", "seq": room.seq, "state": view})
-    row = {"whole": len(whole.encode()), "sent": len(sent.encode()), "kind": json.loads(sent)["type"],
+    kind = json.loads(sent)["type"]
+    theirs = jsonpatch.make_patch(before, json.loads(encode(view))).patch
+    row = {"whole": len(whole.encode()), "sent": len(sent.encode()), "kind": kind,
            "encode": best_time(lambda: encode(room.snapshot())),
-           "diff": best_time(lambda: encode(delta.diff(before, json.loads(encode(view)))))}
+           "diff": best_time(lambda: encode(delta.diff(before, json.loads(encode(view))))),
+           "library": best_time(lambda: encode(jsonpatch.make_patch(before, json.loads(encode(view))).patch)),
+           "library_sent": len(encode({"type": "delta", "seq": room.seq, "base": room.seq - 1, "patch": theirs})
+                               .encode()) if kind == "delta" else len(sent.encode())}
     return row, json.loads(encode(view))
 
 
@@ -190,7 +198,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, TestClient(
             create_app(f"sqlite:///{Path(folder) / 'arcade.sqlite3'}", workers=1, limits=limits)) as client:
         print(f"{'game':10} {'moves':>5} {'whole B':>8} {'sent B':>7} {'deltas':>6} {'encode ms':>9} "
-              f"{'diff ms':>7} {'MB/move before':>14} {'after':>6}  (x{args.watchers} watchers)")
+              f"{'diff ms':>7} {'jsonpatch ms':>12} {'its B':>6} {'MB/move before':>14} {'after':>6}  "
+              f"(x{args.watchers} watchers)")
         for info in damier.games():
             try:
                 rows = play(client, info.name, args.moves, rng)
@@ -205,6 +214,8 @@ def main() -> None:
             print(f"{info.name:10} {len(rows):5} {whole:8.0f} {sent:7.0f} {deltas:6} "
                   f"{1000 * statistics.median(r['encode'] for r in rows):9.3f} "
                   f"{1000 * statistics.median(r['diff'] for r in rows):7.3f} "
+                  f"{1000 * statistics.median(r['library'] for r in rows):12.3f} "
+                  f"{statistics.mean(r['library_sent'] for r in rows):6.0f} "
                   f"{whole * args.watchers / 1e6:14.2f} {sent * args.watchers / 1e6:6.2f}")
 
 

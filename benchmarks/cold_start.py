@@ -32,7 +32,7 @@ import httpx
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
-from damier.ai.spec import resolve  # noqa: E402
+from damier.agents.spec import resolve  # noqa: E402
 from damier.core import registry  # noqa: E402
 from damier.server.computer import budget_seconds  # noqa: E402
 

@@ -39,8 +39,8 @@ from typing import Any, TypeVar
 import numpy as np
 from numba import njit
 
+from damier.agents.spec import make_agent
 from damier.ai.base import close_agent
-from damier.ai.spec import make_agent
 from damier.arena.match import play_match
 from damier.arena.tournament import schedule
 from damier.core.game import CHANCE, State

@@ -59,8 +59,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # damier from this checkout, run from anywhere
 
 import damier
+from damier.agents.spec import make_agent
 from damier.ai.alphabeta import AlphaBetaAgent
-from damier.ai.spec import make_agent
 from damier.games.atoms.rules import AtomsState
 
 #: the one board the peer's C backend knows (its NTABLE and loops are written for 9 rows of 6)

@@ -1,6 +1,6 @@
 """Generic computer players over the game contract: random, MCTS (chance-aware), alpha-beta/expectimax.
 
-Every player is built from a spec string: ``damier.ai.make_agent("mcts:time=1.0", game)``.
+Every player is built from a spec string by ``damier.agents.make_agent("mcts:time=1.0", game)``.
 """
 
 from damier.ai.alphabeta import AlphaBetaAgent
@@ -8,6 +8,5 @@ from damier.ai.base import Agent
 from damier.ai.mcts import MCTSAgent
 from damier.ai.random_player import RandomAgent
 from damier.ai.solver import SolverAgent
-from damier.ai.spec import LEVELS, make_agent
 
-__all__ = ["LEVELS", "Agent", "AlphaBetaAgent", "MCTSAgent", "RandomAgent", "SolverAgent", "make_agent"]
+__all__ = ["Agent", "AlphaBetaAgent", "MCTSAgent", "RandomAgent", "SolverAgent"]

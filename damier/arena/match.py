@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from damier.agents.spec import make_agent
 from damier.ai.base import Agent, AgentFailure, AgentResigned, close_agent, untold_rules
-from damier.ai.spec import make_agent
 from damier.core.game import CHANCE, Game, Outcome, State, forfeit, resignation
 from damier.core.record import Record, now_iso
 from damier.core.registry import load

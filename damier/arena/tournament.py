@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from damier.ai.spec import make_agent
+from damier.agents.spec import make_agent
 from damier.arena import elo
 from damier.arena.match import MatchResult, run_match_task
 from damier.core.registry import load

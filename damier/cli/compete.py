@@ -33,7 +33,7 @@ def arena(
     """Round robin between agents: seats alternated, seeded random openings, W/D/L and Elo."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from damier.ai.spec import make_agent
+    from damier.agents.spec import make_agent
     from damier.arena import tournament
 
     if len(agents) < 2:

@@ -81,8 +81,8 @@ def play(
                                                    "`damier record show` and the arcade print it).")] = None,
 ) -> None:
     """Play in the terminal: any mix of human and computer seats (ext:COMMAND seats an external engine)."""
+    from damier.agents.spec import make_agent
     from damier.ai.base import close_agent
-    from damier.ai.spec import make_agent
 
     try:
         game = load_game(game_name, opt)
@@ -114,8 +114,8 @@ def play_game(game: Any, seats: list[str], agents: dict[int, Any], seed: int | N
               state: Any = None) -> None:
     """The terminal game of ``play`` (seat ``i`` is ``agents[i]``, or a person when it has no agent), from
     ``state`` (None: the game's usual start)."""
+    from damier.agents.spec import hint_agent
     from damier.ai.base import AgentFailure, AgentResigned
-    from damier.ai.spec import hint_agent
     from damier.core.game import CHANCE, forfeit, resignation
     from damier.core.record import Record, now_iso
 

@@ -23,8 +23,9 @@ from damier.ai import analysis as engine
 from damier.ai.reading import outcome_reading
 from damier.core.errors import DamierError
 from damier.core.game import CHANCE, TERMINAL, Game, State
-from damier.server.computer import Busy, ComputerPool, Job
+from damier.server.computer import Busy, ComputerPool
 from damier.server.engine_work import EngineWork, watch
+from damier.server.jobs import Job
 from damier.server.limits import ClientLimits
 from damier.server.rooms.creation import load_game, play_line
 from damier.server.rooms.errors import Invalid, NotFound, Unavailable

@@ -33,7 +33,7 @@ from damier.server.limits import ClientLimits, Limits
 from damier.server.lobby import Lobby
 from damier.server.loop_watch import LoopWatch
 from damier.server.players import Players
-from damier.server.rooms import Arcade, clocks, presence, race_timers, turns
+from damier.server.rooms import Arcade, moves, presence, race_timers, turns
 from damier.server.routes import analysis as analysis_routes
 from damier.server.routes import catalog as catalog_routes
 from damier.server.routes import errors
@@ -125,7 +125,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
         if resumed:
             log.info("resumed %d computer turns", resumed)
         # the games whose clock runs get their timers back (or end on time) while the server already serves
-        resuming_clocks = asyncio.create_task(clocks.resume(arcade, arcade.rooms.capacity // 2))
+        resuming_clocks = asyncio.create_task(moves.resume(arcade, arcade.rooms.capacity // 2))
         races = await race_timers.resume(arcade)
         if races:
             log.info("resumed %d races under way", races)

@@ -26,8 +26,9 @@ from typing import Any
 from damier.ai import analysis as engine
 from damier.ai.game_graph import POSITION_SECONDS
 from damier.server import analysis
-from damier.server.computer import Busy, ComputerPool, Job
+from damier.server.computer import Busy, ComputerPool
 from damier.server.engine_work import EngineWork, watch
+from damier.server.jobs import Job
 from damier.server.limits import ClientLimits
 from damier.server.rooms.errors import Forbidden, Invalid, NotFound, Unavailable
 from damier.server.rooms.game_room import GameRoom

@@ -89,11 +89,11 @@ def compile_rules(name: str) -> None:
 
 
 def compile_computer(name: str) -> None:
-    """Run every kind of computer job of game ``name`` (``damier.server.computer.think``) on each position: the
+    """Run every kind of computer job of game ``name`` (``damier.server.jobs.think``) on each position: the
     computer levels and named agents (a game of two or more players), the hint agent, each graded hint, an
     analysis, and the agreement to end the game."""
-    from damier.ai.spec import resolve
-    from damier.server.computer import Job, think
+    from damier.agents.spec import resolve
+    from damier.server.jobs import Job, think
 
     info = registry.info(name)
     game = registry.load(name)

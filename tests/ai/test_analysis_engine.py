@@ -1,5 +1,5 @@
 """The analysis board's engine (``damier.ai.analysis``) and the time budget of a computer on a clock
-(``damier.ai.spec.within``), on real games; every search reports its whole principal variation."""
+(``damier.agents.spec.within``), on real games; every search reports its whole principal variation."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import random
 import pytest
 
 import damier
+from damier.agents.spec import within
 from damier.ai.alphabeta import ContractSearch
 from damier.ai.analysis import analyse, kind
 from damier.ai.deepening import Deepening
 from damier.ai.reading import reading
-from damier.ai.spec import within
 from damier.core.game import CHANCE
 
 

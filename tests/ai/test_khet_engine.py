@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import damier
-from damier.ai import make_agent
+from damier.agents import make_agent
 from damier.ai.deepening import Deepening
 from damier.core.game import Iteration, State
 from damier.games.khet import kernel

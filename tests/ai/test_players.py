@@ -11,9 +11,10 @@ import random
 import pytest
 
 import damier
-from damier.ai import LEVELS, AlphaBetaAgent, MCTSAgent, RandomAgent, make_agent
+from damier.agents import LEVELS, make_agent
+from damier.agents.spec import resolve
+from damier.ai import AlphaBetaAgent, MCTSAgent, RandomAgent
 from damier.ai.deepening import Deepening
-from damier.ai.spec import resolve
 from damier.core.game import State
 from damier.games.atoms import INFO as ATOMS_INFO
 from damier.games.atoms.search import AtomsSearch

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import damier
-from damier.ai import RandomAgent, make_agent
+from damier.agents import make_agent
+from damier.ai import RandomAgent
 from damier.arena import elo, play_match, tournament
 from damier.core.game import CHANCE, State
 

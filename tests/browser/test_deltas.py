@@ -1,5 +1,6 @@
-"""Views sent as deltas (a large view's change, ``damier.server.rooms.delta``) in a real browser: the page's patcher
-(``static/js/delta.js``) agrees with the server's on many random pairs of values, a page watching a game with a
+"""Views sent as deltas (a large view's change, ``damier.server.rooms.delta``, an RFC 6902 JSON Patch) in a real
+browser: the page's applier (``static/js/delta.js``) agrees with the ``jsonpatch`` package on many random pairs of
+values and refuses what does not fit, a page watching a game with a
 large view (Khet's, with its laser previews) is sent deltas and draws every move from them, and a delta on a view
 the page does not hold makes it reconnect (and get the whole view again)."""
 
@@ -11,10 +12,11 @@ import re
 from typing import Any
 
 import httpx
+import jsonpatch
 import pytest
 from playwright.sync_api import Page, expect
 
-from damier.server.rooms.delta import COPY_SIZE, apply, diff
+from damier.server.rooms.delta import COPY_SIZE, diff
 from tests.server.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -92,15 +94,15 @@ def test_the_pages_patcher_agrees_with_the_servers(page: Page, live_server: Serv
         old = random_value(rng)
         pairs.append((old, changed(rng, old)) if i % 4 else moved(rng))
     patches = [diff(old, new) for old, new in pairs]
-    used = [sum(any(op[0] == name for op in patch) for patch in patches)
-            for name in ("set", "del", "push", "trim", "copy")]
+    used = [sum(any(op["op"] == name for op in patch) for patch in patches)
+            for name in ("add", "remove", "replace", "copy")]
     assert min(used) >= 10, used  # every operation is tried
     page.goto(f"{live_server.url}/#/")
     results = json.loads(page.evaluate(DIFFERENTIAL, json.dumps([[old, patch] for (old, _), patch in
                                                                  zip(pairs, patches, strict=True)])))
     for (old, new), patch, (result, unchanged) in zip(pairs, patches, results, strict=True):
         assert unchanged, (old, patch)
-        assert result == new == apply(old, patch), (old, patch)
+        assert result == new == jsonpatch.apply_patch(old, patch), (old, patch)
         # booleans stay booleans and null stays null (an object's keys may come in another order)
         assert json.dumps(result, sort_keys=True) == json.dumps(new, sort_keys=True)
 
@@ -140,7 +142,8 @@ GAP = """async ([id]) => {
         seen.push([view.version, source]);
         if (seen.length === 1) {
           // a delta on a view this page never had: it drops the socket and opens another
-          connection.patch(connection.ws, { type: "delta", seq: 99, base: 98, patch: [["set", ["version"], -1]] });
+          const patch = [{ op: "replace", path: "/version", value: -1 }];
+          connection.patch(connection.ws, { type: "delta", seq: 99, base: 98, patch });
         } else {
           connection.close();
           resolve(seen);
@@ -159,3 +162,50 @@ def test_a_delta_on_a_view_the_page_does_not_hold_reconnects(page: Page, live_se
     page.goto(f"{live_server.url}/#/")
     # the patch is never applied: the page shows the whole view the new socket sends
     assert page.evaluate(GAP, [created["id"]]) == [[0, "ws"], [0, "ws"]]
+
+
+REFUSED = """async (cases) => {
+  const { applyPatch } = await import("/static/js/delta.js");
+  return JSON.parse(cases).map(([value, patch]) => {
+    const before = JSON.stringify(value);
+    try {
+      applyPatch(value, patch);
+      return "applied";
+    } catch (err) {
+      return JSON.stringify(value) === before ? err.message : "changed";
+    }
+  });
+}"""
+
+
+def test_the_pages_applier_refuses_what_does_not_fit_as_jsonpatch_does(page: Page, live_server: ServerProcess) -> None:
+    cases = [
+        ({"a": 1}, [{"op": "remove", "path": "/b"}]),
+        ([1], [{"op": "replace", "path": "/3", "value": 0}]),
+        ([1], [{"op": "add", "path": "/01", "value": 0}]),
+        ({"a": 1}, [{"op": "add", "path": "/a/b", "value": 2}]),
+        ({"a": 1}, [{"op": "replace", "path": "/b", "value": 2}]),
+        ({}, [{"op": "copy", "from": "/b", "path": "/a"}]),
+        ({"a": {"b": 1}}, [{"op": "move", "from": "/a", "path": "/a/b/c"}]),
+        ({"a": 1}, [{"op": "test", "path": "/a", "value": 2}]),
+        ({}, [{"op": "set", "path": "/a", "value": 1}]),
+        ({}, [{"op": "add", "path": "a", "value": 1}]),
+        ({"a": 1}, [{"op": "replace", "path": "/a", "value": 2}, {"op": "remove", "path": "/zz"}]),
+    ]
+    for value, patch in cases:  # the library refuses each too
+        with pytest.raises((jsonpatch.JsonPatchException, jsonpatch.JsonPointerException)):
+            jsonpatch.apply_patch(value, patch)
+    page.goto(f"{live_server.url}/#/")
+    answers = page.evaluate(REFUSED, json.dumps(cases))
+    assert "applied" not in answers and "changed" not in answers, answers
+    assert all(answers), answers  # each says why
+    # and what fits, it applies as the library does
+    fits = [({"a": [1, 2]}, [{"op": "move", "from": "/a/0", "path": "/a/-"},
+                             {"op": "test", "path": "/a", "value": [2, 1]}]),
+            ({"a~/b": {}}, [{"op": "add", "path": "/a~0~1b/c", "value": None},
+                            {"op": "copy", "from": "/a~0~1b", "path": "/d"}])]
+    applied = page.evaluate("""async (cases) => {
+      const { applyPatch } = await import("/static/js/delta.js");
+      return JSON.parse(cases).map(([value, patch]) => applyPatch(value, patch));
+    }""", json.dumps(fits))
+    assert applied == [jsonpatch.apply_patch(value, patch) for value, patch in fits]

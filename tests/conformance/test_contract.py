@@ -14,9 +14,9 @@ import threading
 import pytest
 
 import damier
+from damier.agents.spec import hint_agent, make_agent
 from damier.ai.alphabeta import fixed_depth_search
 from damier.ai.deepening import Deepening
-from damier.ai.spec import hint_agent, make_agent
 from damier.core import perft
 from damier.core.howto import HowTo
 from damier.core.howto import page as howto_page

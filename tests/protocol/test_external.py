@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 import damier
-from damier.ai import RandomAgent, make_agent
+from damier.agents import make_agent
+from damier.agents.spec import describe_kinds, parse
+from damier.ai import RandomAgent
 from damier.ai.base import Agent, AgentFailure, close_agent
-from damier.ai.spec import describe_kinds, parse
 from damier.arena import play_match, tournament
 from damier.core import registry
 from damier.core.game import State

@@ -17,7 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 import damier
-from damier.ai import RandomAgent, make_agent
+from damier.agents import make_agent
+from damier.ai import RandomAgent
 from damier.ai.base import AgentFailure, AgentResigned, close_agent, untold_rules
 from damier.arena import play_match, tournament
 from damier.arena.match import Untold

@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 from damier.server import admission
 from damier.server.admission import Admission, Busy
 from damier.server.app import create_app
-from damier.server.computer import ComputerPool, Job
+from damier.server.computer import ComputerPool
+from damier.server.jobs import Job
 from damier.server.limits import Limits
 
 

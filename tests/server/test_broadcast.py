@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonpatch
 import pytest
 from fastapi.testclient import TestClient
 
-from damier.server.rooms.delta import apply
 from damier.server.rooms.room import DELTA_THRESHOLD, Room
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -62,7 +62,7 @@ def test_a_large_view_is_sent_as_deltas_that_rebuild_the_view_broadcast(client: 
             message, text = next_view_message(socket)
             assert message["type"] == "delta", ply
             assert message["base"] == held["seq"] + ply and message["seq"] == message["base"] + 1
-            view = apply(view, message["patch"])
+            view = jsonpatch.apply_patch(view, message["patch"])
             whole = room.peek(game_id)._sent  # the view the room broadcast, as its JSON text
             assert view == json.loads(whole)
             assert len(text) < 0.75 * len(whole)

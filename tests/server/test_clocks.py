@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damier.server.app import create_app
-from damier.server.rooms import clocks
+from damier.server.rooms import clocks, moves
 from damier.server.storage import Storage
 from tests.server.conftest import GENEROUS, ServerProcess
 from tests.server.postgres import fresh_database
@@ -228,7 +228,7 @@ def test_the_sweep_settles_a_clock_that_fell_out_of_memory_with_no_request(clien
     arcade.rooms.forget(arcade.rooms.peek(game_id))  # evicted: no timer runs for it any more
     arcade.clock = lambda: time.time() + 10
     try:
-        client.portal.call(clocks.sweep, arcade)  # what the server's 5-second sweep does
+        client.portal.call(moves.sweep, arcade)  # what the server's 5-second sweep does
     finally:
         arcade.clock = time.time
     row = arcade.storage.load_game(game_id)

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 import damier
-from damier.ai.spec import make_agent, resolve
+from damier.agents.spec import make_agent, resolve
 from damier.core import registry
 from tests.server.conftest import ServerProcess
 

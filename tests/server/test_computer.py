@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 from damier.server import computer
-from damier.server.computer import Busy, ComputerPool, Job
+from damier.server.computer import Busy, ComputerPool
+from damier.server.jobs import Job
 from tests.server.conftest import ServerProcess
 
 #: a search that never ends by itself: depth 40 on a 10 x 10 board

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from damier.server.rooms import clocks
+from damier.server.rooms import clocks, moves
 from tests.server.test_clocks import TWO_PEOPLE, create, first_moves, move, wait_until
 
 
@@ -129,7 +129,7 @@ def test_the_server_aborts_an_overdue_game_with_nobody_asking(client: TestClient
     game_id = created["id"]
     arcade.rooms.forget(arcade.rooms.peek(game_id))  # out of memory: only the sweep can see it
     hands[0] = clocks.JOIN_SECONDS + 1
-    client.portal.call(clocks.sweep, arcade)
+    client.portal.call(moves.sweep, arcade)
     row = arcade.storage.load_game(game_id)
     assert row.status == "finished" and row.result["termination"] == "aborted"
 

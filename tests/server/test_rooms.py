@@ -9,6 +9,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import jsonpatch
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -16,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 import damier
 from damier.core.game import resignation
 from damier.core.record import now_iso
-from damier.server.rooms import GameRoom, Room, Watcher, delta, errors, views
+from damier.server.rooms import GameRoom, Room, Watcher, errors, views
 from damier.server.rooms.cache import RoomCache
 from damier.server.rooms.room import DELTA_THRESHOLD
 from damier.server.routes.common import STATUS, status_of
@@ -211,11 +212,12 @@ def test_a_large_view_is_diffed_once_per_change_for_every_watcher_holding_the_la
         ["state", "state", "delta", "delta"], ["state", "delta", "delta"], ["state", "delta"], ["state"] * 4]
     assert [[m["seq"] for m in inbox] for inbox in messages] == [[0, 1, 2, 3], [1, 2, 3], [2, 3], [0, 1, 2, 3]]
     assert received[0][-1] is received[1][-1] is received[2][-1]  # one delta, shared
-    assert messages[2][-1] == {"type": "delta", "seq": 3, "base": 2, "patch": [["set", ["items", 1], None]]}
+    assert messages[2][-1] == {"type": "delta", "seq": 3, "base": 2,
+                               "patch": [{"op": "replace", "path": "/items/1", "value": None}]}
     for inbox in messages:
         view = inbox[0]["state"]
         for message in inbox[1:]:
-            view = message["state"] if message["type"] == "state" else delta.apply(view, message["patch"])
+            view = message["state"] if message["type"] == "state" else jsonpatch.apply_patch(view, message["patch"])
         assert view == {"id": "r", "items": ["changed", None, *[f"item {i}" for i in range(2, DELTA_THRESHOLD // 8)],
                                              "new"]}
 

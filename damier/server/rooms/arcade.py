@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import clocks, presence, race_timers, setups, turns
+from damier.server.rooms import clocks, moves, presence, race_timers, setups, turns
 from damier.server.rooms.cache import CAPACITY, AnswerCache, RoomCache
 from damier.server.rooms.errors import Conflict, NotFound
 from damier.server.rooms.game_room import GameRoom
@@ -56,9 +56,9 @@ class Arcade:
         if clocks.due(room, self.now()):
             # another server may have ended it or moved first (Conflict): what the database holds is read again
             with contextlib.suppress(Conflict):
-                await clocks.settle(self, room)
+                await moves.settle(self, room)
         if loaded:
-            clocks.arm(self, room)
+            moves.arm(self, room)
             turns.schedule(self, room)
         if room.on_presence is None:
             presence.attach(self, room)
@@ -150,7 +150,7 @@ class Arcade:
             fresh = await build_game(self, row)
             room.row, room.state = fresh.row, fresh.state
             room.hint_cache, room.solution = {}, None
-        clocks.arm(self, room)
+        moves.arm(self, room)
         turns.schedule(self, room)
         room.broadcast()
 

@@ -1,7 +1,8 @@
 """Chess clocks of a game room (Fischer time controls): the server holds each seat's remaining time, stored with
 every move, so that a restart, even after ``kill -9``, finds them as they were; the running clock is its stored
-remaining time less the time since it started (``since``), and each room in memory has one timer for the next
-moment the clocks need the server (a flag falls, or a first move is overdue).
+remaining time less the time since it started (``since``), and each room in memory has one timer (``moves.arm``)
+for the next moment the clocks need the server (a flag falls, or a first move is overdue). This module is the
+clocks' arithmetic, pure; ``moves`` holds their timers.
 
 As on lichess, a seat's clock runs only once the seat has made its first move: nobody loses on time before the
 game has started (a host waiting for a friend, a player reading the tutorial against the computer). Instead, in a
@@ -18,19 +19,17 @@ game is then lost on time), and given the increment."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from damier.core.game import Game, aborted, timeout
-from damier.server.rooms.errors import Conflict, Invalid
+from damier.core.game import Game, Outcome, aborted, timeout
+from damier.server.rooms.errors import Invalid
 from damier.server.storage import flag_time
 
 if TYPE_CHECKING:
-    from damier.server.rooms.arcade import Arcade
     from damier.server.rooms.game_room import GameRoom
 
 log = logging.getLogger("damier.server")
@@ -42,8 +41,6 @@ MIN_MINUTES, MAX_MINUTES = 0.05, 180.0
 MAX_INCREMENT = 180
 #: a clock under this share of its starting time, but never above LOW_SECONDS, shows the low-time warning
 LOW_SHARE, LOW_SECONDS = 0.1, 20.0
-#: the most games the sweep settles a round (``turns.sweep`` runs it every few seconds)
-SWEEP_LIMIT = 50
 #: seconds a person has for a first move once every person of the game has joined (lichess's 30 s), and before
 FIRST_MOVE_SECONDS = 30.0
 JOIN_SECONDS = 900.0
@@ -266,105 +263,14 @@ def deadline(room: GameRoom, seat: int, now: float) -> float | None:
     return max(0.05, min(left / 20.0 + float(clock["increment"]), left * 0.5))
 
 
-# ----- ending games on time --------------------------------------------------------------------------------
-
-async def settle(arcade: Arcade, room: GameRoom) -> bool:
-    """End the game if the clocks say so (under the room's lock; the watchers are told): on time when the clock
-    of the seat to move fell, aborted when its first move is overdue; whether it ended now."""
-    if not due(room, arcade.now()):
-        return False
-    async with room.lock:
-        ended = await settle_locked(arcade, room)
-    if ended:
-        room.broadcast()
-    return ended
-
-
-async def settle_locked(arcade: Arcade, room: GameRoom) -> bool:
-    """``settle`` for a caller holding the room's lock (no broadcast)."""
-    from damier.server.rooms.moves import finish
-
-    now = arcade.now()
+def verdict(room: GameRoom, now: float) -> Outcome | None:
+    """How the clocks end the game now, if they do: lost on time when the clock of the seat to move fell, aborted
+    when its first move is overdue; None while neither."""
     seat = fallen(room, now)
     if seat is not None:
-        await finish(arcade, room, timeout(room.state, seat))
-        return True
+        return timeout(room.state, seat)
     seat = overdue(room, now)
     if seat is not None:
         name = room.game.player_names[seat]
-        await finish(arcade, room, aborted(room.state, f"{name} made no first move in time: game aborted"))
-        return True
-    return False
-
-
-def arm(arcade: Arcade, room: GameRoom) -> None:
-    """Set the room's one timer for the next moment its clocks need the server (the running clock falls, a first
-    move is overdue), replacing the one it had; none when neither can happen. The timer settles the game even when
-    nobody sends anything."""
-    disarm(room)
-    if not arcade.rooms.holds(room):
-        return  # evicted or replaced: whoever loads it next settles it (a timer would keep it in memory)
-    falls = flag_at(room.row.clock) if room.active else None
-    if falls is None:
-        return
-    loop = asyncio.get_running_loop()
-    delay = max(0.0, falls - arcade.now()) + 0.01
-    room.flag_timer = loop.call_later(delay, _fire, arcade, room)
-
-
-def disarm(room: GameRoom) -> None:
-    if room.flag_timer is not None:
-        room.flag_timer.cancel()
-        room.flag_timer = None
-
-
-def _fire(arcade: Arcade, room: GameRoom) -> None:
-    room.flag_timer = None
-    if not arcade.rooms.holds(room) or room.settling is not None:
-        return  # evicted or replaced: whoever loads it next settles it (``Arcade.room``, the sweep)
-    room.settling = asyncio.create_task(_settle_soon(arcade, room))
-
-
-async def _settle_soon(arcade: Arcade, room: GameRoom) -> None:
-    try:
-        if not await settle(arcade, room) and room.active:
-            arm(arcade, room)  # not fallen yet (a move came meanwhile, or the timer fired a moment early)
-    except Conflict:
-        pass  # another server ended it or moved first: the room is read again at the next request
-    except Exception:
-        log.exception("ending game %s on time failed", room.id)
-    finally:
-        room.settling = None
-
-
-async def sweep(arcade: Arcade) -> None:
-    """Settle the games whose clock fell (or whose first move is overdue) but whose room is not in memory (evicted,
-    or another server's that stopped): each is loaded, which settles it (``Arcade.room``); at most ``SWEEP_LIMIT`` a
-    round."""
-    ids = await asyncio.to_thread(arcade.storage.running_clocks, SWEEP_LIMIT, arcade.now())
-    for game_id in ids:
-        try:
-            await arcade.room(game_id)
-        except Conflict:
-            continue
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # one game that cannot be loaded must not hold up the others' ends
-            log.exception("the clock of game %s cannot be settled", game_id)
-
-
-async def resume(arcade: Arcade, limit: int) -> int:
-    """After a start: load the games whose clock runs (the soonest to fall first, at most ``limit``): each gets
-    its timer, or ends on time at once if its clock fell while the server was down; how many (logged). The games
-    past ``limit`` are settled by the sweep when their clock falls."""
-    ids = await asyncio.to_thread(arcade.storage.running_clocks, limit)
-    for game_id in ids:
-        try:
-            await arcade.room(game_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the clock of game %s cannot be resumed", game_id)
-    if ids:
-        log.info("resumed %d games whose clock runs", len(ids))
-    return len(ids)
+        return aborted(room.state, f"{name} made no first move in time: game aborted")
+    return None

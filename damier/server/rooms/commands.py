@@ -12,7 +12,7 @@ from damier.core.game import abandonment, aborted, agreement, resignation
 from damier.server.rooms import clocks, creation, turns
 from damier.server.rooms.errors import Conflict, Invalid
 from damier.server.rooms.game_room import GameRoom
-from damier.server.rooms.moves import commit, finish, truncate, update
+from damier.server.rooms.moves import arm, commit, finish, truncate, update
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
@@ -135,7 +135,7 @@ async def arrive(arcade: Arcade, room: GameRoom, seat: int) -> None:
         if changed is None:
             return
         await update(arcade, room, clock=changed)
-        clocks.arm(arcade, room)
+        arm(arcade, room)
     room.broadcast()
 
 

@@ -16,7 +16,7 @@ from damier.core.record import Record, now_iso
 from damier.server.rooms import clocks, setups, turns
 from damier.server.rooms.errors import Invalid
 from damier.server.rooms.game_room import GameRoom
-from damier.server.rooms.moves import chance_moves
+from damier.server.rooms.moves import arm, chance_moves
 from damier.server.storage import GameRow, SeatRow
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     room.row.owner, room.row.client = owner, client
     await asyncio.wrap_future(arcade.storage.create_game(room.row))
     arcade.rooms.add(room)
-    clocks.arm(arcade, room)
+    arm(arcade, room)
     turns.schedule(arcade, room)
     return room, {seat: arcade.keys.token(room.id, seat) for seat in room.human_seats()}
 

@@ -35,7 +35,7 @@ class GameRoom(Room):
         #: the move list's marks (``State.move_marks``) of the moves in ``_marked``: kept, and extended as moves come
         self._marks: list[str] = []
         self._marked: list[tuple[str, int]] = []
-        #: the one timer for the moment the running clock falls (``clocks.arm``), and the task ending the game
+        #: the one timer for the moment the running clock falls (``moves.arm``), and the task ending the game
         #: on time once it fired
         self.flag_timer: asyncio.TimerHandle | None = None
         self.settling: asyncio.Task[None] | None = None

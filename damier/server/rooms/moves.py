@@ -1,14 +1,16 @@
 """Changing a game room: moves with the chance events after them, the end of a game, and the other stored
-fields. Every change is committed to the database first and only then made visible in the room."""
+fields. Every change is committed to the database first and only then made visible in the room. And the clocks'
+timers, which end a game on time when nobody sends anything (the clocks' arithmetic is ``clocks``, pure)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
-from damier.ai.spec import resolve
+from damier.agents.spec import resolve
 from damier.core.game import CHANCE, Outcome, State
 from damier.core.record import now_iso
 from damier.server.computer import GRACE_SECONDS, budget_seconds
@@ -19,6 +21,10 @@ from damier.server.storage import ConflictError
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
     from damier.server.rooms.game_room import GameRoom
+
+log = logging.getLogger("damier.server")
+#: the most games the sweep settles a round (``turns.sweep`` runs it every few seconds)
+SWEEP_LIMIT = 50
 
 
 def chance_moves(arcade: Arcade, room_id: str, state: State) -> list[tuple[str, int]]:
@@ -39,7 +45,7 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     time."""
     moment = arcade.now()
     if played and clocks.due(room, moment):
-        await clocks.settle_locked(arcade, room)
+        await settle_locked(arcade, room)
         room.broadcast()
         raise Conflict(f"the game is over ({(room.row.result or {}).get('reason', 'lost on time')})")
     state = room.state.copy()
@@ -74,7 +80,7 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
     room.row.updated_at = now
     room.row.finished_at = now if status == "finished" else None
     room.row.clock = clock
-    clocks.arm(arcade, room)
+    arm(arcade, room)
 
 
 #: a computer turn's lease outlasts its hard deadline by this (seconds; ``turns`` looks for expired ones)
@@ -122,7 +128,7 @@ async def finish(arcade: Arcade, room: GameRoom, outcome: Outcome) -> None:
     await update(arcade, room, status="finished", result=outcome.to_json(), draw_offer=None, undo_request=[],
                  **values)
     arcade.stop_turn(room)
-    clocks.disarm(room)
+    disarm(room)
 
 
 async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
@@ -144,4 +150,100 @@ async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
     room.row.finished_at = None
     room.row.clock = clock
     arcade.stop_turn(room)
-    clocks.arm(arcade, room)
+    arm(arcade, room)
+
+
+# ----- ending games on time: the clocks' timers ------------------------------------------------------------
+
+async def settle(arcade: Arcade, room: GameRoom) -> bool:
+    """End the game if the clocks say so (under the room's lock; the watchers are told): on time when the clock
+    of the seat to move fell, aborted when its first move is overdue; whether it ended now."""
+    if not clocks.due(room, arcade.now()):
+        return False
+    async with room.lock:
+        ended = await settle_locked(arcade, room)
+    if ended:
+        room.broadcast()
+    return ended
+
+
+async def settle_locked(arcade: Arcade, room: GameRoom) -> bool:
+    """``settle`` for a caller holding the room's lock (no broadcast)."""
+    outcome = clocks.verdict(room, arcade.now())
+    if outcome is None:
+        return False
+    await finish(arcade, room, outcome)
+    return True
+
+
+def arm(arcade: Arcade, room: GameRoom) -> None:
+    """Set the room's one timer for the next moment its clocks need the server (the running clock falls, a first
+    move is overdue), replacing the one it had; none when neither can happen. The timer settles the game even when
+    nobody sends anything."""
+    disarm(room)
+    if not arcade.rooms.holds(room):
+        return  # evicted or replaced: whoever loads it next settles it (a timer would keep it in memory)
+    falls = clocks.flag_at(room.row.clock) if room.active else None
+    if falls is None:
+        return
+    loop = asyncio.get_running_loop()
+    delay = max(0.0, falls - arcade.now()) + 0.01
+    room.flag_timer = loop.call_later(delay, _fire, arcade, room)
+
+
+def disarm(room: GameRoom) -> None:
+    if room.flag_timer is not None:
+        room.flag_timer.cancel()
+        room.flag_timer = None
+
+
+def _fire(arcade: Arcade, room: GameRoom) -> None:
+    room.flag_timer = None
+    if not arcade.rooms.holds(room) or room.settling is not None:
+        return  # evicted or replaced: whoever loads it next settles it (``Arcade.room``, the sweep)
+    room.settling = asyncio.create_task(_settle_soon(arcade, room))
+
+
+async def _settle_soon(arcade: Arcade, room: GameRoom) -> None:
+    try:
+        if not await settle(arcade, room) and room.active:
+            arm(arcade, room)  # not fallen yet (a move came meanwhile, or the timer fired a moment early)
+    except Conflict:
+        pass  # another server ended it or moved first: the room is read again at the next request
+    except Exception:
+        log.exception("ending game %s on time failed", room.id)
+    finally:
+        room.settling = None
+
+
+async def sweep(arcade: Arcade) -> None:
+    """Settle the games whose clock fell (or whose first move is overdue) but whose room is not in memory (evicted,
+    or another server's that stopped): each is loaded, which settles it (``Arcade.room``); at most ``SWEEP_LIMIT`` a
+    round."""
+    ids = await asyncio.to_thread(arcade.storage.running_clocks, SWEEP_LIMIT, arcade.now())
+    for game_id in ids:
+        try:
+            await arcade.room(game_id)
+        except Conflict:
+            continue
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # one game that cannot be loaded must not hold up the others' ends
+            log.exception("the clock of game %s cannot be settled", game_id)
+
+
+async def resume(arcade: Arcade, limit: int) -> int:
+    """After a start: load the games whose clock runs (the soonest to fall first, at most ``limit``): each gets
+    its timer, or ends on time at once if its clock fell while the server was down; how many (logged). The games
+    past ``limit`` are settled by the sweep when their clock falls."""
+    ids = await asyncio.to_thread(arcade.storage.running_clocks, limit)
+    for game_id in ids:
+        try:
+            await arcade.room(game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the clock of game %s cannot be resumed", game_id)
+    if ids:
+        log.info("resumed %d games whose clock runs", len(ids))
+    return len(ids)

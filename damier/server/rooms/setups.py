@@ -13,7 +13,8 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from damier.core.game import Game
-from damier.server.computer import Busy, Job
+from damier.server.computer import Busy
+from damier.server.jobs import Job
 from damier.server.rooms.errors import Invalid, Unavailable
 
 if TYPE_CHECKING:

@@ -17,12 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from damier.ai.spec import resolve, within
-from damier.server.computer import GRACE_SECONDS, Busy, Job, budget_seconds
-from damier.server.rooms import clocks, idle
+from damier.agents.spec import resolve, within
+from damier.server.computer import GRACE_SECONDS, Busy, budget_seconds
+from damier.server.jobs import Job
+from damier.server.rooms import clocks, idle, moves
 from damier.server.rooms.errors import Conflict, Forbidden, Unavailable
 from damier.server.rooms.game_room import GameRoom
-from damier.server.rooms.moves import LEASE_MARGIN, commit
+from damier.server.rooms.moves import LEASE_MARGIN, commit, settle_locked
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
@@ -207,7 +208,7 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
         async with room.lock:
             if not room.active or room.version != turn.version or room.state.player != turn.seat:
                 return  # an undo or a resignation came first
-            if await clocks.settle_locked(arcade, room):
+            if await settle_locked(arcade, room):
                 return  # its clock fell meanwhile (a queue, a restart): lost on time
             if text is None:
                 text = room.state.move_to_str(random.choice(room.state.legal_moves()))
@@ -262,7 +263,7 @@ async def computer_move(arcade: Arcade, task_job: Job, budget: float, game_id: s
 async def sweep(arcade: Arcade) -> None:
     """Forever, every ``SWEEP_SECONDS``: take over the computer turns whose lease ran out (the server thinking
     them died, say): their rooms are loaded, which lets the computer think here; end on time the games whose
-    clock fell while their room was not in memory (``clocks.sweep``); and end the games left alone for days
+    clock fell while their room was not in memory (``moves.sweep``); and end the games left alone for days
     (``idle.sweep``)."""
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
@@ -276,7 +277,7 @@ async def sweep(arcade: Arcade) -> None:
         except Exception:
             log.exception("taking over the computer turns of stopped servers failed")
         try:
-            await clocks.sweep(arcade)
+            await moves.sweep(arcade)
         except asyncio.CancelledError:
             raise
         except Exception:

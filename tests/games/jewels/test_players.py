@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import damier
-from damier.ai.spec import make_agent
+from damier.agents.spec import make_agent
 from damier.games.jewels.search import open_placements, safe_moves
 from tests.games.jewels.reference import Naive
 from tests.games.jewels.test_rules import MEDIUM, random_positions

@@ -29,6 +29,7 @@ from damier.ai.solver import SolverAgent
 from damier.core import registry
 from damier.core.errors import AgentSpecError
 from damier.core.game import Game
+from damier.protocol.external import ExternalAgent
 
 LEVELS = ("easy", "medium", "hard")
 #: levels of a game that declares none
@@ -287,8 +288,6 @@ def _policy(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> 
 
 
 def _external(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:
-    from damier.protocol.external import ExternalAgent  # the protocol layer sits above the players
-
     if game.has_chance:
         raise AgentSpecError(f"agent {spec!r}: an external engine cannot play {game.name}, a game with chance events")
     program = values["command"][0]
