@@ -604,6 +604,11 @@ class State(abc.ABC):
     def is_over(self) -> bool:
         return self.player == TERMINAL
 
+    def eliminated(self) -> list[int]:
+        """The players out of the game here: they move no more and cannot win (Exploding Atoms: a colour left with
+        no atom once it has moved). None by default; the arcade shows them out beside the board."""
+        return []
+
     def can_win(self, player: int) -> bool:
         """Whether ``player`` could still win from here by some series of legal moves (of every player, chance
         included): False only when that is certain. The arcade asks it when another player's clock runs out

@@ -249,3 +249,24 @@ def test_the_result_shows_after_the_last_explosion_and_below_the_board(browser: 
         assert board is not None and board["y"] + board["height"] <= 900  # the board is not pushed out of sight
     finally:
         context.close()
+
+
+def test_a_seat_is_shown_out_when_the_rules_say_so(page: Page, live_server: ServerProcess) -> None:
+    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+        "game": "atoms", "options": {"players": 3, "rows": 3, "cols": 3}, "seats": [{"kind": "human"}] * 3}).json()
+    game_id, tokens = created["id"], created["tokens"]
+    page.goto(f"{live_server.url}/#/game/{game_id}")  # a watcher
+    for ply, move in enumerate(["C1", "B1", "B2", "A1", "A3", "B3", "C2", "C3", "A2", "A1", "A3"]):
+        view = httpx.get(f"{live_server.url}/api/games/{game_id}", timeout=10).json()
+        answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", timeout=10, json={
+            "move": move, "version": ply}, headers={"X-Seat-Token": tokens[str(view["player"])]})
+        assert answer.status_code == 200, answer.text
+        if ply == 0:  # Blue and Green have not moved yet, with no atom: not out
+            expect(page.get_by_test_id("move-list").locator("li")).to_have_count(1)
+            for seat in range(3):
+                expect(page.get_by_test_id(f"player-{seat}")).not_to_have_class(re.compile(r"\bout\b"))
+    # Green lost its last atom: out; Red and Blue play on
+    expect(page.get_by_test_id("player-2")).to_have_class(re.compile(r"\bout\b"))
+    expect(page.get_by_test_id("player-2")).to_contain_text("out")
+    for seat in (0, 1):
+        expect(page.get_by_test_id(f"player-{seat}")).not_to_have_class(re.compile(r"\bout\b"))

@@ -471,3 +471,22 @@ def test_presence_tells_every_watcher_which_seats_are_here(client: TestClient) -
                 assert next_presence(watcher) == {"0": "online", "1": "online"}
             assert next_presence(watcher) == {"0": "online"}  # blue's page closed
         assert next_presence(watcher) == {}
+
+
+def test_the_view_names_the_seats_out_of_the_game_as_the_rules_say(client: TestClient) -> None:
+    game = create(client, [{"kind": "human"}] * 3, {"players": 3, "rows": 3, "cols": 3})
+    line = ["C1", "B1", "B2", "A1", "A3", "B3", "C2", "C3", "A2", "A1", "A3"]
+    outs = []
+    for ply, text in enumerate(line):
+        view = client.get(f"/api/games/{game['id']}").json()
+        answer = move(client, game["id"], game["tokens"][str(view["player"])], text, ply)
+        assert answer.status_code == 200, answer.text
+        outs.append(answer.json()["out"])
+    # Green is out once it has moved and lost its last atom, and only then, as the rules say at each ply
+    state = damier.load("atoms", players=3, rows=3, cols=3).new_state()
+    expected = []
+    for text in line:
+        state.play(state.parse_move(text))
+        expected.append(state.eliminated())
+    assert outs == expected and outs[-1] == [2] and outs[0] == []
+    assert client.get(f"/api/games/{game['id']}").json()["status"] == "active"

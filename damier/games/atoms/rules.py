@@ -322,6 +322,13 @@ class AtomsState(State):
         return player not in self.eliminated()
 
     def eliminated(self) -> list[int]:
+        """The colours with no atom left once they had moved (the kernel's flags).
+
+        >>> from damier import load
+        >>> state = load("atoms", rows=2, cols=2).new_state()
+        >>> state.eliminated()
+        []
+        """
         elim = kernel.elim_at(self.game.n, self.game.players)
         return [q for q in range(self.game.players) if self._s[elim + q]]
 

@@ -45,6 +45,8 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "board": state.board_json(previews=previews),
         "premove": premove(room, player, spectator),
         "position": state.position(),
+        # the seats out of the game (``State.eliminated``: they move no more), shown out beside the board
+        "out": state.eliminated(),
         "result": row.result,
         "has_draws": room.game.has_draws,
         "draw_offer": row.draw_offer,

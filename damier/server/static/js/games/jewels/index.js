@@ -39,7 +39,7 @@ export function pageKey(container, event) {
 export function score(board, players) {
   return Array.from({ length: players }, (_, seat) => {
     const value = Number(board?.jewels?.[seat] ?? 0);
-    return { value, unit: value === 1 ? "jewel" : "jewels", out: false }; // no jewel yet is not out
+    return { value, unit: value === 1 ? "jewel" : "jewels" };
   });
 }
 

@@ -142,14 +142,12 @@ export function renderPlayers(page, view) {
   const total = scores.reduce((sum, s) => sum + (s ? s.value : 0), 0);
   const local = page.localSeats();
   const store = seats.get(page.id);
-  const moved = new Set((view.moves || []).map((m) => m.player));
   replace(el.share, total > 0 ? scores.map((s, i) => s && s.value > 0
     ? h("span", { style: { "--c": seatColour(i), "flex-grow": String(s.value) }, title: `${view.seats[i].name}: ${s.value}` })
     : null) : h("span", { class: "empty" }));
   replace(el.players, (view.seats || []).map((seat, i) => {
     const s = scores[i];
-    // a seat left with nothing after moving is out (Atoms), unless its module says (`out`: a score that starts at 0)
-    const out = s?.out ?? (!!view.moves?.length && moved.has(i) && s && s.value === 0);
+    const out = (view.out || []).includes(i); // the rules say which seats are out (the view's `out`)
     const toMove = view.status === "active" && !view.result && view.player === i;
     const who = local.includes(i) ? "You" : seat.kind === "computer" ? `Computer · ${seat.level || "?"}`
       : store.remote.includes(i) ? "Invited" : "Person";
