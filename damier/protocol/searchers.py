@@ -31,11 +31,6 @@ def protocol_game(name: str) -> EngineInfo:
     return engine
 
 
-def engine_info(game: Game) -> EngineInfo | None:
-    """The game's ``EngineInfo``, or None when it declares no engine."""
-    return game.info.engine
-
-
 def make_searcher(game: Game) -> Deepening:
     """The engine's searcher: the one deepening driver over the game's declared kernel search."""
     return Deepening(fixed_depth_search(game))

@@ -743,14 +743,6 @@ class Storage:
 
         return self.submit(write)
 
-    def release_turn(self, game_id: str, owner: str) -> Future[None]:
-        """End ``owner``'s lease of the game's computer turn (it gave up the turn)."""
-
-        def write(conn: Connection) -> None:
-            conn.execute(delete(turn_leases).where(turn_leases.c.game_id == game_id, turn_leases.c.owner == owner))
-
-        return self.submit(write)
-
     def forget_turns(self) -> None:
         """End every computer-turn lease (a server alone on its database, starting: whoever held them is gone)."""
         self.submit(lambda conn: conn.execute(delete(turn_leases))).result()

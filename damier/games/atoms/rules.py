@@ -332,9 +332,6 @@ class AtomsState(State):
         elim = kernel.elim_at(self.game.n, self.game.players)
         return [q for q in range(self.game.players) if self._s[elim + q]]
 
-    def has_moved(self, player: int) -> bool:
-        return bool(self._s[kernel.moved_at(self.game.n, self.game.players) + player])
-
     @property
     def ply(self) -> int:
         return int(self._s[2 * self.game.n + kernel.PLY])

@@ -105,18 +105,8 @@ def code(kind: int, colour: int, facing: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def kind_of(c: int) -> int:
-    return c >> 3
-
-
-@njit(cache=True, inline="always")
 def colour_of(c: int) -> int:
     return (c >> 2) & 1
-
-
-@njit(cache=True, inline="always")
-def facing_of(c: int) -> int:
-    return c & 3
 
 
 def _beam_meets(kind: int, facing: int, d: int) -> int:

@@ -233,7 +233,7 @@ export function renderVerdict(page, view) {
         ` ${nameOf(view, v.transfer.from)} gives a chip to ${nameOf(view, v.transfer.to)}`));
     } else if (view.rules?.wrong_claim === "none") {
       const next = view.round?.demonstration && !result ? nameOf(view, view.round.demonstration.seat) : null;
-      lines.push(h("span", { class: "chip-move" }, next ? `The robots go back; ${next}, the next lowest bid, shows theirs`
+      lines.push(h("span", { class: "chip-move" }, next ? `The board goes back to the round's start; ${next}, the next lowest bid, shows theirs`
         : "Nothing is handed over; the round's chip stays in the supply"));
     } else lines.push(h("span", { class: "chip-move" }, `${who} has no chip to give; the round's chip goes back to the supply`));
     if (demo.moves?.length) lines.push(h("span", { class: "muted" }, `Path shown: ${demo.moves.join(" ")}`));
