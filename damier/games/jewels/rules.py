@@ -117,7 +117,7 @@ class JewelsGame(Game):
 
     def state_from_position(self, position: str, seed: int | None = None) -> JewelsState:
         """A state from a position string (``notation``)."""
-        s = view.parse_position(self, position)
+        s = notation.parse_position(self, position)
         return JewelsState(self, s, seed=seed, start=position.strip())
 
 
@@ -310,7 +310,7 @@ class JewelsState(State):
         return move
 
     def position(self) -> str:
-        return view.write_position(self)
+        return notation.write_position(self)
 
     # ----- queries --------------------------------------------------------------------------------------
     @property

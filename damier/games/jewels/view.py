@@ -1,4 +1,4 @@
-"""Jewels and Lasers views: position strings, the text board, what the browser draws, events and why a move is
+"""Jewels and Lasers views: the text board, what the browser draws, events and why a move is
 illegal. Every rule is asked of the kernel; this module only explains and converts."""
 
 from __future__ import annotations
@@ -7,12 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from damier.core.errors import ParseError
 from damier.core.game import CHANCE, TERMINAL
 from damier.core.grid import square_name
-from damier.games.jewels import kernel, notation
+from damier.games.jewels import kernel
 from damier.games.jewels.kernel import (
-    BOMB,
     COUNT,
     DEAD,
     EMPTY,
@@ -21,11 +19,8 @@ from damier.games.jewels.kernel import (
     MAN,
     NEXT,
     OVER,
-    PENDING,
-    PENDING_COUNT,
     PHASE,
     PLACE,
-    QUIET,
     ROBOT,
     ROBOTS,
     WALL,
@@ -36,120 +31,6 @@ if TYPE_CHECKING:
 
 PIECES = {WALL: "wall", JEWEL: "jewel", ROBOT: "robot", DEAD: "dead"}
 DIRECTIONS = "NESW"
-
-
-# ----- position strings ------------------------------------------------------------------------------------
-def write_position(state: JewelsState) -> str:
-    g = state.game
-    s, n = state._s, g.n
-    board = notation.write_board(s[:n], state.man(0), state.man(1), g.size)
-    phase, nxt = int(s[n + PHASE]), "ab"[int(s[n + NEXT])]
-    side = {PLACE: "p", kernel.MEN: nxt, ROBOTS: "r" + nxt, OVER: "x" + nxt}[phase]
-    bombs = ("A" if s[n + BOMB] else "-") + ("B" if s[n + BOMB + 1] else "-")
-    fields = [board, side, f"{int(s[n + COUNT])}-{int(s[n + COUNT + 1])}", bombs, str(int(s[n + QUIET]))]
-    if phase == ROBOTS and g.params[kernel.P_ALL]:
-        fields.append(notation.write_squares(state.pending(), g.size))
-    return " ".join(fields)
-
-
-def parse_position(game: JewelsGame, text: str) -> np.ndarray:
-    """The kernel array of a position string; ``ParseError`` saying what is wrong and what is accepted."""
-    if not isinstance(text, str):
-        raise ParseError(f"a position is a string, not {type(text).__name__}")
-    fields = text.split()
-    all_steps = bool(game.params[kernel.P_ALL])
-    if len(fields) not in (5, 6):
-        raise ParseError(f"a Jewels and Lasers position has 5 fields (board, side, jewels, explosions, quiet plies) "
-                         f"and a 6th for the robots yet to step; got {len(fields)}")
-    board_text, side, counts, bombs, quiet = fields[:5]
-    n, size = game.n, game.size
-    s = np.zeros(kernel.layout(n), dtype=np.int32)
-    s[:n] = notation.parse_board(board_text, size)
-    man_a, man_b = notation.men(board_text, size)
-    side = side.lower()
-    if side not in notation.SIDES:
-        raise ParseError(f"side {side!r} is not one of {', '.join(notation.SIDES)} (p: Player 1 places the men; "
-                         "a, b: that man moves; ra, rb: the robots, then that man; xa, xb: the game is over)")
-    if side == "p" and (man_a >= 0 or man_b >= 0):
-        raise ParseError("side p (the men are being placed) needs a board without men")
-    if side != "p" and (man_a < 0 or man_b < 0):
-        raise ParseError("the board needs both men, A and B, once they are placed (side p places them)")
-    try:
-        a, b = (int(part) for part in counts.split("-"))
-        quiet_plies = int(quiet)
-    except ValueError:
-        raise ParseError(f"jewels {counts!r} and quiet plies {quiet!r}: write the jewels taken as 3-2 and the "
-                         "plies as a number") from None
-    if min(a, b, quiet_plies) < 0:
-        raise ParseError("jewels taken and quiet plies are counts (0 or more)")
-    if len(bombs) != 2 or bombs[0] not in "A-" or bombs[1] not in "B-":
-        raise ParseError(f"explosions {bombs!r}: write the unused ones as AB, A-, -B or --")
-    s[n + MAN], s[n + MAN + 1] = man_a, man_b
-    s[n + COUNT], s[n + COUNT + 1] = a, b
-    s[n + BOMB], s[n + BOMB + 1] = int(bombs[0] == "A"), int(bombs[1] == "B")
-    s[n + QUIET] = quiet_plies
-    s[n + LEFT] = int((s[:n] == JEWEL).sum())
-    s[n + NEXT] = 0 if side == "p" else "ab".index(side[-1])
-    s[n + PHASE] = {"p": PLACE, "a": kernel.MEN, "b": kernel.MEN}.get(side, ROBOTS if side[0] == "r" else OVER)
-    robots_turn = side[0] == "r"
-    if len(fields) == 6:
-        if not (all_steps and robots_turn):
-            raise ParseError("the 6th field (robots yet to step) belongs to a robots' turn with robot_steps=all")
-        pending = notation.parse_squares(fields[5], size)
-        for sq in pending:
-            if s[sq] != ROBOT:
-                raise ParseError(f"{square_name(sq, size)} is listed to step but holds no living robot")
-            s[n + PENDING + sq] = 1
-        if not pending:
-            raise ParseError("a robots' turn needs at least one robot yet to step")
-        s[n + PENDING_COUNT] = len(pending)
-    elif all_steps and robots_turn:
-        raise ParseError("with robot_steps=all a robots' turn names the robots yet to step (6th field, like C3,H7)")
-    _check_consistent(game, s, side)
-    return s
-
-
-def _check_consistent(game: JewelsGame, s: np.ndarray, side: str) -> None:
-    """The side must agree with the board: a position the rules would already have ended is written ``x``, and a
-    robots' turn has a robot that can step; ``x`` positions get their result."""
-    n, size, p = game.n, game.size, game.params
-    lit = np.zeros(n, dtype=np.uint8)
-    kernel.lit_map(s, game.neighbours, lit, np.empty(n, dtype=np.int32))
-    # with robot_steps=all the hits are judged once every robot has stepped: a man may stand lit mid-turn
-    mid_turn = side[0] == "r" and bool(p[kernel.P_ALL])
-    hit = [s[n + MAN + k] >= 0 and bool(lit[s[n + MAN + k]]) and not mid_turn for k in (0, 1)]
-    counts = (int(s[n + COUNT]), int(s[n + COUNT + 1]))
-    over = ("a man is lit (hit)" if any(hit) else "no jewel is left" if s[n + LEFT] == 0 and side != "p"
-            else "a counting column is full" if max(counts) >= game.column
-            else "the ply cap is reached" if p[kernel.P_CAP] and s[n + QUIET] >= p[kernel.P_CAP] else "")
-    if side[0] != "x":
-        if over:
-            raise ParseError(f"{over}: the game is over in this position; write its side as xa or xb")
-        if side[0] == "r" and not mid_turn:
-            for sq in range(n):
-                if s[sq] == ROBOT and not any(kernel.is_free(s, n, int(t)) for t in game.neighbours[sq] if t >= 0):
-                    raise ParseError(f"the robot on {square_name(sq, size)} cannot step: it died as the robots' turn "
-                                     "began (write it D)")
-            if kernel.step_count(s, game.neighbours) == 0:
-                raise ParseError("no robot can step, so there is no robots' turn: write the next man's side")
-        return
-    if not over:
-        raise ParseError("side x says the game is over, but no man is lit, jewels are left, no column is full and "
-                         "the cap is not reached")
-    if hit[0] and hit[1]:
-        result, why = kernel.DRAW, kernel.BOTH_HIT
-    elif any(hit):
-        result, why = (kernel.B_WINS if hit[0] else kernel.A_WINS), kernel.HIT
-    else:
-        verdict = kernel.A_WINS if counts[0] > counts[1] else kernel.B_WINS if counts[1] > counts[0] else kernel.DRAW
-        if max(counts) >= game.column:
-            why = kernel.COLUMN
-        elif s[n + LEFT] == 0:
-            why = kernel.COLLECTED
-        else:
-            why = kernel.CAP
-        result = verdict
-    s[n + kernel.RESULT], s[n + kernel.WHY] = result, why
 
 
 # ----- why a move is illegal ------------------------------------------------------------------------------
