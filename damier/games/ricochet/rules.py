@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -155,6 +155,20 @@ class RicochetGame(Game):
         return RicochetState(self, puzzle, seed=seed, start=start)
 
 
+def solver_moves() -> int:
+    """The most moves of one position (4 per sliding robot, up to ``MAX_PASS`` stops a direction for the
+    transparent robot)."""
+    return 4 * (ROBOTS - 1) + 4 * kernel.MAX_PASS
+
+
+@lru_cache(maxsize=64)
+def _stops(board: boards.Board) -> np.ndarray:
+    """The board's table of stops (``kernel.stop_table``), made once per board."""
+    out = np.empty(boards.CELLS * 4, dtype=np.int64)
+    kernel.stop_table(board.walls, out)
+    return out
+
+
 class RicochetState(State):
     """A Ricochet Robots puzzle in play: the robots' cells, the cost used, what the ricochet and rebound rules
     remember (each robot's last direction and whether it turned, the last move)."""
@@ -216,42 +230,30 @@ class RicochetState(State):
                 return r
         return -1
 
-    def _destination(self, move: int) -> int:
-        r, d, k = parts_of(move)
+    def _generated(self) -> dict[int, int]:
+        """Every move of the position and where it takes its robot, from the kernel's one move generator (the
+        solver's too): the robots on the board in slots, in order."""
         b = self.puzzle.board
-        if r == TRANSPARENT:
-            cells = np.empty(kernel.MAX_PASS, dtype=np.int64)
-            passes = np.empty(kernel.MAX_PASS, dtype=np.int64)
-            count = kernel.transparent_stops(b.walls, b.solid, self._coloured, self.robots, ROBOTS, r, d, cells,
-                                             passes)
-            for i in range(count):
-                if passes[i] == k:
-                    return int(cells[i])
-            return -1
-        return int(kernel.slide(b.walls, self.robots, ROBOTS, r, d))
+        present = [r for r in range(ROBOTS) if self.robots[r] >= 0]
+        cells = self.robots[present].copy()
+        last_s, last_d = -1, 0
+        if self.last_move >= 0:
+            last_r, last_d, _ = parts_of(self.last_move)
+            last_s = present.index(last_r)
+        out = np.empty((solver_moves(), 4), dtype=np.int64)
+        cbuf = np.empty(kernel.MAX_PASS, dtype=np.int64)
+        pbuf = np.empty(kernel.MAX_PASS, dtype=np.int64)
+        tslot = present.index(TRANSPARENT) if TRANSPARENT in present else -1
+        count = kernel.moves(b.walls, b.solid, self._coloured, _stops(b), cells, len(present), tslot, last_s, last_d,
+                             self.puzzle.rebound, out, cbuf, pbuf)
+        return {move_of(present[int(slot)], int(d), int(k)): int(dest) for slot, d, k, dest in out[:count]}
+
+    def _destination(self, move: int) -> int:
+        """Where ``move`` takes its robot; -1 if it is not a move here."""
+        return self._generated().get(move, -1)
 
     def _moves(self) -> list[int]:
-        b = self.puzzle.board
-        out = []
-        back = -1
-        if not self.puzzle.rebound and self.last_move >= 0:
-            r, d, _ = parts_of(self.last_move)
-            back = r * 4 + (d + 2) % 4
-        for r in range(ROBOTS):
-            if self.robots[r] < 0:
-                continue
-            for d in range(4):
-                if r * 4 + d == back:
-                    continue
-                if r == TRANSPARENT:
-                    cells = np.empty(kernel.MAX_PASS, dtype=np.int64)
-                    passes = np.empty(kernel.MAX_PASS, dtype=np.int64)
-                    count = kernel.transparent_stops(b.walls, b.solid, self._coloured, self.robots, ROBOTS, r, d,
-                                                     cells, passes)
-                    out += [move_of(r, d, int(passes[i])) for i in range(count)]
-                elif kernel.slide(b.walls, self.robots, ROBOTS, r, d) != self.robots[r]:
-                    out.append(move_of(r, d))
-        return sorted(out)
+        return sorted(self._generated())
 
     def solved_after(self, move: int) -> bool:
         """Whether playing ``move`` now solves the puzzle."""
@@ -275,18 +277,7 @@ class RicochetState(State):
         return [] if self.player == TERMINAL else self._moves()
 
     def is_legal(self, move: int) -> bool:
-        """The one move asked about, without listing every move."""
-        if not 0 <= move < NUM_MOVES or self.player == TERMINAL:
-            return False
-        r, d, _ = parts_of(move)
-        if self.robots[r] < 0:
-            return False
-        if not self.puzzle.rebound and self.last_move >= 0:
-            last_r, last_d, _ = parts_of(self.last_move)
-            if r == last_r and d == (last_d + 2) % 4:
-                return False
-        end = self._destination(move)
-        return end >= 0 and end != self.robots[r]
+        return 0 <= move < NUM_MOVES and self.player != TERMINAL and move in self._generated()
 
     def _apply(self, move: int) -> None:
         r, d, k = parts_of(move)

@@ -30,7 +30,7 @@ import numpy as np
 
 from damier.core.errors import OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Solution, State
-from damier.games.ricochet import INFO, boards, notation, solver_kernel
+from damier.games.ricochet import INFO, boards, kernel, notation, solver_kernel
 from damier.games.ricochet.rules import (
     MOVE_LIMIT,
     ROBOTS,
@@ -70,7 +70,7 @@ def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
             return out
     if kind == "stops":
         out = np.empty(boards.CELLS * 4, dtype=np.int64)
-        solver_kernel.stop_table(board.walls, out)
+        kernel.stop_table(board.walls, out)
     elif kind == "coloured":
         out = np.zeros(boards.CELLS, dtype=np.bool_)
         for t in board.targets:

@@ -35,14 +35,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from damier.games.ricochet.kernel import MAX_PASS, transparent_stops
+from damier.games.ricochet.kernel import LINE, MAX_PASS, slide_from, transparent_stops
+from damier.games.ricochet.kernel import moves as all_moves
 
 SIZE = 16
 CELLS = SIZE * SIZE
 STEP = np.array([-16, 1, 16, -1], dtype=np.int64)
 BIT = np.array([1, 2, 4, 8], dtype=np.int64)
-#: the bits of a cell that stay the same along a slide in each direction: the column (N, S) or the row (E, W)
-LINE = np.array([15, 240, 15, 240], dtype=np.int64)
 #: the axis bit a move in each direction sets: N, S vertical (2); E, W horizontal (1)
 AXIS = np.array([2, 1, 2, 1], dtype=np.int64)
 INF = 1 << 20
@@ -72,17 +71,6 @@ LIMIT = -1
 WALK_ONE = 0
 WALK_COUNT = 1
 WALK_LIST = 2
-
-
-@njit(cache=True)
-def stop_table(walls: np.ndarray, out: np.ndarray) -> None:
-    """``out[cell * 4 + d]``: where a robot alone on the board stops sliding from ``cell`` in direction ``d``."""
-    for c in range(CELLS):
-        for d in range(4):
-            cell = c
-            while (walls[cell] & BIT[d]) == 0:
-                cell += STEP[d]
-            out[c * 4 + d] = cell
 
 
 @njit(cache=True)
@@ -158,35 +146,6 @@ def transparent_bound(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray
                     changed = True
 
 
-@njit(cache=True)
-def _slide(stops: np.ndarray, cells: np.ndarray, n: int, s: int, d: int) -> int:
-    """Where the robot in slot ``s`` stops in direction ``d``: the walls' stop, or short of the nearest of the
-    ``n`` robots of ``cells`` on the way (its own cell if it cannot move)."""
-    return _slide_from(stops, cells, n, s, cells[s], d)
-
-
-@njit(cache=True)
-def _slide_from(stops: np.ndarray, cells: np.ndarray, n: int, s: int, c: int, d: int) -> int:
-    """Where the robot in slot ``s`` stops in direction ``d`` from cell ``c`` (its cell in ``cells``, or another
-    where it has moved on its own): short of the nearest other robot on the way, else the walls' stop (``c`` if it
-    cannot move)."""
-    stop = stops[c * 4 + d]
-    if stop == c:
-        return c
-    step = STEP[d]
-    line = LINE[d]
-    for o in range(n):
-        q = cells[o]
-        if o != s and (q & line) == (c & line) and (c < q <= stop if step > 0 else stop <= q < c):
-            stop = q - step
-    return stop
-
-
-@njit(cache=True)
-def slide(stops: np.ndarray, cells: np.ndarray, s: int, d: int) -> int:
-    """``_slide`` over every robot of ``cells`` (-1: none), as a kernel of its own for the tests."""
-    return _slide(stops, cells, cells.shape[0], s, d)
-
 
 
 #: the deepest "alone" check of the bound (beyond it, a robot is taken to manage alone)
@@ -214,7 +173,7 @@ def alone(stops: np.ndarray, bound: np.ndarray, cells: np.ndarray, nall: int, r:
         d = nd[depth]
         nd[depth] += 1
         mine = at[depth]
-        stop = _slide_from(stops, cells, nall, r, mine, d)
+        stop = slide_from(stops, cells, nall, r, mine, d)
         if stop == mine:
             continue
         na = ax[depth] | AXIS[d]
@@ -367,38 +326,6 @@ def _child(cells: np.ndarray, axes: np.ndarray, nr: int, p0: int, p1: int, s: in
             out_axes[j] = a
             j += 1
     return j
-
-
-@njit(cache=True)
-def _moves(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np.ndarray, cells: np.ndarray,
-           nr: int, tslot: int, last_s: int, last_d: int, rebound: bool, out: np.ndarray, cbuf: np.ndarray,
-           pbuf: np.ndarray) -> int:
-    """Every move of the position: ``out[i] = (slot, direction, walls passed, destination)`` rows; how many.
-    Without rebounds, the last move's robot may not go straight back. ``cbuf``, ``pbuf``: room for the
-    transparent robot's stops."""
-    n = 0
-    nall = cells.shape[0]
-    for s in range(nr):
-        for d in range(4):
-            if not rebound and s == last_s and d == ((last_d + 2) & 3):
-                continue
-            if s == tslot:
-                k = transparent_stops(walls, solid, coloured, cells, nall, s, d, cbuf, pbuf)
-                for i in range(k):
-                    out[n, 0] = s
-                    out[n, 1] = d
-                    out[n, 2] = pbuf[i]
-                    out[n, 3] = cbuf[i]
-                    n += 1
-            else:
-                dest = _slide(stops, cells, nall, s, d)
-                if dest != cells[s]:
-                    out[n, 0] = s
-                    out[n, 1] = d
-                    out[n, 2] = 0
-                    out[n, 3] = dest
-                    n += 1
-    return n
 
 
 # the search's running state, kept between calls of ``_phase`` (which returns to have its arrays grown)
@@ -776,7 +703,7 @@ def _phase(walls: np.ndarray, solid: np.ndarray, coloured: np.ndarray, stops: np
                     continue  # no rebound
                 if s == tslot:
                     n_stops = transparent_stops(walls, solid, coloured, cells, nall, s, d, cbuf, pbuf)
-                else:  # ``_slide``, written out: a call in this loop measured slower on the hardest puzzles
+                else:  # ``slide``, written out: a call in this loop measured slower on the hardest puzzles
                     stop = stops[mine * 4 + d]
                     if stop == mine:
                         continue
@@ -958,7 +885,7 @@ def walk(table: np.ndarray, log2: int, width: int, walls: np.ndarray, solid: np.
     lv_at[0] = _find(table, log2, width, key[0], key[1])
     if lv_at[0] < 0:
         return 0
-    lv_n[0] = _moves(walls, solid, coloured, stops, lv_cells[0], nr, tslot, last_s0, last_d0, rebound, lv_moves[0],
+    lv_n[0] = all_moves(walls, solid, coloured, stops, lv_cells[0], nr, tslot, last_s0, last_d0, rebound, lv_moves[0],
                      cbuf, pbuf)
     level = 0
     while True:
@@ -1025,7 +952,7 @@ def walk(table: np.ndarray, log2: int, width: int, walls: np.ndarray, solid: np.
         lv_i[level] = 0
         lv_last[level, 0] = j
         lv_last[level, 1] = d
-        lv_n[level] = _moves(walls, solid, coloured, stops, lv_cells[level], nr, tslot, j, d, rebound,
+        lv_n[level] = all_moves(walls, solid, coloured, stops, lv_cells[level], nr, tslot, j, d, rebound,
                              lv_moves[level], cbuf, pbuf)
 
 
@@ -1111,7 +1038,7 @@ def trace(table: np.ndarray, log2: int, width: int, walls: np.ndarray, solid: np
                                 at = _find(table, log2, width, key[0], key[1])
                                 if at < 0:
                                     continue
-                                k_moves = _moves(walls, solid, coloured, stops, before, nr, tslot, -1, 0, True,
+                                k_moves = all_moves(walls, solid, coloured, stops, before, nr, tslot, -1, 0, True,
                                                  moves, cbuf, pbuf)
                                 for m in range(k_moves):
                                     if moves[m, 0] == j and moves[m, 1] == d and moves[m, 3] == c and \

@@ -885,3 +885,75 @@ def test_a_puzzle_drawn_for_given_robots_keeps_them_and_an_impossible_difficulty
         game.draw_puzzle(random.Random(0), robots=(*robots, -1, -1), difficulty=30)
     puzzle_ = game.draw_puzzle(random.Random(0), robots=(*robots, -1, -1))
     assert list(puzzle_.robots[:4]) == list(robots)
+
+
+# ----- the move generator against a naive one, written from the rules above ----------------------------------
+STEPS = (-16, 1, 16, -1)  # N E S W
+BITS = (1, 2, 4, 8)
+
+
+def naive_moves(state: Any) -> dict[int, int]:
+    """Every move (robot * 4 + direction, the transparent robot's with the walls passed) and the cell it ends on,
+    walking the board square by square: a robot slides until a wall or a robot ahead and must move; the
+    transparent robot may stop wherever another would, or pass a wall (not a solid one) at one more move, never
+    passing a robot nor ending on a coloured target; without rebounds the last robot may not go straight back."""
+    from damier.games.ricochet.rules import TRANSPARENT, move_of, parts_of
+
+    board = state.puzzle.board
+    robots = [int(c) for c in state.robots]
+    occupied = {c for c in robots if c >= 0}
+    coloured = {t.cell for t in board.targets if t.shape != "vortex"}
+    back = None
+    if not state.puzzle.rebound and state.history:
+        r, d, _ = parts_of(state.history[-1])
+        back = (r, (d + 2) % 4)
+    out: dict[int, int] = {}
+    for r, start in enumerate(robots):
+        if start < 0:
+            continue
+        for d in range(4):
+            if (r, d) == back:
+                continue
+            cell, passed = start, 0
+            while True:
+                wall = bool(board.walls[cell] & BITS[d])
+                solid = bool(board.solid[cell] & BITS[d])
+                ahead = not solid and cell + STEPS[d] in occupied  # a robot next, even behind a wall
+                if r != TRANSPARENT:
+                    if wall or ahead:
+                        if cell != start:
+                            out[move_of(r, d)] = cell
+                        break
+                elif wall or ahead:
+                    if cell != start and cell not in coloured:
+                        out[move_of(r, d, passed)] = cell
+                    if ahead or solid:
+                        break
+                    passed += 1
+                cell += STEPS[d]
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"silver": True, "transparent": True}, {"transparent": True,
+                                                                               "rebound": False}])
+def test_the_moves_are_those_of_a_naive_generator(options: dict[str, Any]) -> None:
+    rng = random.Random(11)
+    game = damier.load("ricochet", **options)
+    positions = 0
+    for seed in range(12):
+        state = game.new_state(seed)
+        for _ in range(25):
+            if state.is_over():
+                break
+            expected = naive_moves(state)
+            assert sorted(state.legal_moves()) == sorted(expected)
+            for move, cell in expected.items():
+                after = state.copy()
+                after.play(move)
+                moved = [r for r in range(len(after.robots)) if after.robots[r] != state.robots[r]]
+                assert len(moved) == 1 and after.robots[moved[0]] == cell
+                assert state.is_legal(move)
+            assert not any(state.is_legal(m) for m in range(game.num_moves) if m not in expected)
+            state.play(rng.choice(sorted(expected)))
+            positions += 1
+    assert positions > 100
