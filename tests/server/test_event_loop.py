@@ -197,3 +197,45 @@ def test_websockets_wait_at_the_gate_with_requests_and_the_lifespan_passes_at_on
     # the lifespan never waited: all three ran in the first turn, while the sockets queued
     assert [turn for turn, kind in seen if kind == "lifespan"] == [seen[0][0]] * 3
     assert [kind for _, kind in seen if kind != "lifespan"] == ["websocket"] * 6 + ["http"] * 2  # in order
+
+
+def test_creations_wait_behind_the_games_under_way_one_a_turn_at_least() -> None:
+    turns = Turns()
+    seen: list[tuple[int, str]] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        seen.append((turns.count, f"{scope['method']} {scope['path']}"))
+
+    async def scenario() -> None:
+        gate = Gate(app, per_turn=4)  # type: ignore[arg-type]
+
+        async def nothing() -> dict[str, Any]:
+            return {}
+
+        async def ignore(message: dict[str, Any]) -> None:
+            pass
+
+        def call(method: str, path: str) -> Any:
+            return gate({"type": "http", "method": method, "path": path}, nothing, ignore)
+
+        asyncio.get_running_loop().call_soon(turns.tick)
+        try:
+            burst = [asyncio.create_task(call("POST", "/api/games")) for _ in range(40)]  # a burst of creations
+            await asyncio.sleep(0)
+            playing = [asyncio.create_task(call("POST", "/api/games/g1/moves")),  # then a game's move and read
+                       asyncio.create_task(call("GET", "/api/games/g1"))]
+            await asyncio.gather(*burst, *playing)
+        finally:
+            turns.running = False
+
+    asyncio.run(scenario())
+    order = [what for _, what in seen]
+    # the move and the read came after 40 creations, and started in the next turn, ahead of most of them
+    assert order.index("POST /api/games/g1/moves") <= 10 and order.index("GET /api/games/g1") <= 10
+    assert order[11:].count("POST /api/games") >= 29
+    per_turn = collections.Counter(turn for turn, _ in seen)
+    assert max(per_turn.values()) <= 4 and len(order) == 42
+    # while the others wait, one creation a turn still starts: the creations are never starved
+    creations_by_turn = collections.Counter(turn for turn, what in seen if what == "POST /api/games")
+    first_turns = sorted(per_turn)[:3]
+    assert all(creations_by_turn[turn] >= 1 for turn in first_turns)
