@@ -212,9 +212,11 @@ class Admission:
                        f"{booked:.1f} of its {self.workers} workers); try again in a minute, or play a friend")
 
     def rename(self, name: str, key: str) -> None:
-        """The game admitted as ``name`` is game ``key`` now."""
+        """The game admitted as ``name`` is game ``key`` now: made, its board given to its player, whose first move
+        replies to it from now (making a game may take a while under a burst of them)."""
         demand = self._games.pop(name, None)
         if demand is not None:
+            demand.answered = self.clock()
             self._games[key] = demand
 
     def forget(self, name: str) -> None:

@@ -91,6 +91,25 @@ def test_a_program_is_known_by_its_quick_replies_from_its_first_move() -> None:
     assert booking.greedy(duel)
 
 
+def test_a_programs_first_quick_reply_counts_from_when_its_game_was_made() -> None:
+    """Under a burst, making a game may take longer than a reply is quick: the first move replies to the board the
+    player was given, not to the admission."""
+    hands = Hands()
+    booking = Admission(2, clock=hands)
+    name = booking.admit_game()
+    hands.now += 2.0  # the game took 2 s to be made (stored under a burst of creations)
+    booking.rename(name, "g1")
+    hands.now += 0.05  # the program's first move, at once
+    booking.started("g1")
+    assert booking.greedy("g1")
+    other = booking.admit_game()
+    hands.now += 2.0
+    booking.rename(other, "g2")
+    hands.now += 3.0  # a person looks at the board first
+    booking.started("g2")
+    assert not booking.greedy("g2")
+
+
 def test_new_games_are_refused_once_the_games_under_way_fill_the_workers() -> None:
     hands = Hands()
     booking = Admission(2, clock=hands)  # 85 % of two workers: 1.7
