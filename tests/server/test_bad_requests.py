@@ -165,12 +165,16 @@ REQUESTS = _requests()
 def arcade(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, dict[str, str]]]:
     db = f"sqlite:///{tmp_path_factory.mktemp('bad') / 'arcade.sqlite3'}"
     with TestClient(create_app(db, workers=1, limits=GENEROUS, compilers=0)) as client:
-        game = client.post("/api/games", json={"game": "atoms", "options": {"rows": 3, "cols": 3},
-                                               "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
-        race = client.post("/api/races", json={"game": "ricochet", "name": "Host"}).json()
-        names = {"{game}": game["id"], "{token}": game["tokens"]["0"], "{race}": race["id"],
-                 "{race_token}": race["token"]}
-        yield client, names
+        yield client, made(client)
+
+
+def made(client: TestClient) -> dict[str, str]:
+    """The game and the race the requests name, made for the run: their names and values."""
+    game = client.post("/api/games", json={"game": "atoms", "options": {"rows": 3, "cols": 3},
+                                           "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    race = client.post("/api/races", json={"game": "ricochet", "name": "Host"}).json()
+    return {"{game}": game["id"], "{token}": game["tokens"]["0"], "{race}": race["id"],
+            "{race_token}": race["token"]}
 
 
 def _fill(text: str, names: dict[str, str]) -> str:
@@ -234,11 +238,7 @@ def record(path: Path = RECORDED) -> None:
     with tempfile.TemporaryDirectory() as folder, \
             TestClient(create_app(f"sqlite:///{folder}/arcade.sqlite3", workers=1, limits=GENEROUS,
                                   compilers=0)) as client:
-        game = client.post("/api/games", json={"game": "atoms", "options": {"rows": 3, "cols": 3},
-                                               "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
-        race = client.post("/api/races", json={"game": "ricochet", "name": "Host"}).json()
-        names = {"{game}": game["id"], "{token}": game["tokens"]["0"], "{race}": race["id"],
-                 "{race_token}": race["token"]}
+        names = made(client)
         entries = [{"request": key_of(r), "answer": answer(client, names, r)} for r in REQUESTS]
         SCHEMA.write_text(schema_text(client))
     path.parent.mkdir(exist_ok=True)

@@ -18,6 +18,9 @@ STEP = np.array([-16, 1, 16, -1], dtype=np.int64)
 BIT = np.array([1, 2, 4, 8], dtype=np.int64)
 #: the most walls one transparent slide can pass (a line of 16 cells has at most 15 walls inside it)
 MAX_PASS = 16
+#: the most moves of one position: 4 for each of the five sliding robots, up to ``MAX_PASS`` stops a direction for
+#: the transparent one (the rows ``moves`` may write)
+MOVES = 4 * 5 + 4 * MAX_PASS
 CELLS = SIZE * SIZE
 #: the bits of a cell that stay the same along a slide in each direction: the column (N, S) or the row (E, W)
 LINE = np.array([15, 240, 15, 240], dtype=np.int64)

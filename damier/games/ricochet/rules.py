@@ -155,15 +155,9 @@ class RicochetGame(Game):
         return RicochetState(self, puzzle, seed=seed, start=start)
 
 
-def solver_moves() -> int:
-    """The most moves of one position (4 per sliding robot, up to ``MAX_PASS`` stops a direction for the
-    transparent robot)."""
-    return 4 * (ROBOTS - 1) + 4 * kernel.MAX_PASS
-
-
 @lru_cache(maxsize=64)
-def _stops(board: boards.Board) -> np.ndarray:
-    """The board's table of stops (``kernel.stop_table``), made once per board."""
+def stops_of(board: boards.Board) -> np.ndarray:
+    """The board's table of stops (``kernel.stop_table``), made once per board (the solver's too)."""
     out = np.empty(boards.CELLS * 4, dtype=np.int64)
     kernel.stop_table(board.walls, out)
     return out
@@ -240,11 +234,11 @@ class RicochetState(State):
         if self.last_move >= 0:
             last_r, last_d, _ = parts_of(self.last_move)
             last_s = present.index(last_r)
-        out = np.empty((solver_moves(), 4), dtype=np.int64)
+        out = np.empty((kernel.MOVES, 4), dtype=np.int64)
         cbuf = np.empty(kernel.MAX_PASS, dtype=np.int64)
         pbuf = np.empty(kernel.MAX_PASS, dtype=np.int64)
         tslot = present.index(TRANSPARENT) if TRANSPARENT in present else -1
-        count = kernel.moves(b.walls, b.solid, self._coloured, _stops(b), cells, len(present), tslot, last_s, last_d,
+        count = kernel.moves(b.walls, b.solid, self._coloured, stops_of(b), cells, len(present), tslot, last_s, last_d,
                              self.puzzle.rebound, out, cbuf, pbuf)
         return {move_of(present[int(slot)], int(d), int(k)): int(dest) for slot, d, k, dest in out[:count]}
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from damier.core.errors import OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Solution, State
-from damier.games.ricochet import INFO, boards, kernel, notation, solver_kernel
+from damier.games.ricochet import INFO, boards, notation, solver_kernel
 from damier.games.ricochet.rules import (
     MOVE_LIMIT,
     ROBOTS,
@@ -39,6 +39,7 @@ from damier.games.ricochet.rules import (
     RicochetState,
     move_of,
     parts_of,
+    stops_of,
 )
 
 #: the costliest line searched when no ``max_cost`` is given (the hardest known 4-robot puzzles take 25)
@@ -69,8 +70,7 @@ def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
             _CACHE.move_to_end(key)
             return out
     if kind == "stops":
-        out = np.empty(boards.CELLS * 4, dtype=np.int64)
-        kernel.stop_table(board.walls, out)
+        out = stops_of(board)
     elif kind == "coloured":
         out = np.zeros(boards.CELLS, dtype=np.bool_)
         for t in board.targets:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from damier.games.ricochet.kernel import LINE, MAX_PASS, slide_from, transparent_stops
+from damier.games.ricochet.kernel import LINE, MAX_PASS, MOVES, slide_from, transparent_stops
 from damier.games.ricochet.kernel import moves as all_moves
 
 SIZE = 16
@@ -51,8 +51,6 @@ ROBOTS = 6
 MAX_DEPTH = 120
 #: key bits in a table word beside the 8 bits of cost and mark (an int64 that stays positive)
 KEY_BITS = 55
-#: most moves from one position: 4 per sliding robot, up to MAX_PASS stops per direction for the transparent one
-MOVES = 4 * (ROBOTS - 1) + 4 * MAX_PASS
 #: positions per chunk of a bucket's list
 CHUNK = 512
 #: the most memory the waiting positions may take (the table takes at most 1 GiB): past it a search gives up

@@ -13,11 +13,11 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
 from damier.server import sockets
-from damier.server.identity import IdentityError, address_group
+from damier.server.identity import IdentityError
 from damier.server.lobby import Lobby, public
-from damier.server.players import Players
 from damier.server.rooms import Arcade, GameRoom, RoomError, Watcher, views
 from damier.server.rooms.idle import iso_before
+from damier.server.routes.common import address, arcade_of, limits_of, players_of
 
 router = APIRouter()
 OptionValue = int | bool | str
@@ -43,11 +43,6 @@ def lobby_of(connection: Request | WebSocket) -> Lobby:
     return lobby
 
 
-def players_of(connection: Request | WebSocket) -> Players:
-    players: Players = connection.app.state.players
-    return players
-
-
 def paired(arcade: Arcade, room: GameRoom, seat: int) -> dict[str, Any]:
     return {"game": {"id": room.id, "seat": seat, "token": arcade.keys.token(room.id, seat)}}
 
@@ -61,8 +56,8 @@ async def open_seeks(request: Request) -> dict[str, Any]:
              "201 {seek} while it waits, or 200 {game} when it was paired at once")
 async def offer(body: OfferSeek, request: Request, response: Response) -> dict[str, Any]:
     identity = players_of(request).ensure(request, response)
-    client = address_group(request.client.host if request.client is not None else "unknown")
-    request.app.state.client_limits.new_game(client)
+    client = address(request)
+    limits_of(request).new_game(client)
     lobby = lobby_of(request)
     if body.quick:
         found = await lobby.quick(identity, client, body.game, dict(body.options), body.clock)
@@ -119,7 +114,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
 @router.get("/api/games/live", summary="A few games going on to watch (moved in the last ten minutes)")
 async def live_games(request: Request) -> Response:
-    arcade: Arcade = request.app.state.arcade
+    arcade = arcade_of(request)
 
     async def make() -> bytes:
         since = iso_before(LIVE_SECONDS, time.time())

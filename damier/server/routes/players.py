@@ -9,8 +9,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from damier.server.players import Players
 from damier.server.rooms import Arcade, Conflict, GameRoom, RaceRoom, RoomError, views
+from damier.server.routes.common import arcade_of, players_of
 
 router = APIRouter()
 #: the games of a listing described in full (their rooms loaded), the most recently changed first
@@ -19,11 +19,6 @@ DESCRIBED = 20
 
 class TakeLink(BaseModel):
     code: str = Field(min_length=1, max_length=200)
-
-
-def players_of(request: Request) -> Players:
-    players: Players = request.app.state.players
-    return players
 
 
 def game_summary(arcade: Arcade, room: GameRoom, seat: int) -> dict[str, Any]:
@@ -47,7 +42,7 @@ def race_summary(arcade: Arcade, room: RaceRoom, seat: int) -> dict[str, Any]:
 @router.get("/api/me", summary="This browser's games and races under way (its identity cookie's), with their "
             "seat tokens")
 async def me(request: Request) -> dict[str, Any]:
-    arcade: Arcade = request.app.state.arcade
+    arcade = arcade_of(request)
     identity = players_of(request).identify(request)
     if identity is None:
         return {"games": [], "races": []}
