@@ -63,8 +63,9 @@ class Limits:
 class ClientLimits:
     """The limits applied: a token bucket of new games per address, the computer games and hints in flight."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits or Limits()
+        self._clock = clock  # the buckets' time (seconds); a test may pass its own
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when counted
         self._reads: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._hints: dict[str, int] = {}
@@ -87,8 +88,8 @@ class ClientLimits:
         """Take one from ``address``'s token bucket of ``per_minute`` (as many at once); ``TooMany`` saying
         ``words`` when it is empty."""
         rate = per_minute / 60.0
-        tokens, at = buckets.pop(address, (float(per_minute), time.monotonic()))
-        now = time.monotonic()
+        now = self._clock()
+        tokens, at = buckets.pop(address, (float(per_minute), now))
         tokens = min(float(per_minute), tokens + (now - at) * rate)
         if tokens < 1.0:
             self._remember(buckets, address, (tokens, now))

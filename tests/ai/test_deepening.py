@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 import damier
 from damier.ai.deepening import ALARMS, NEXT_DEPTH_SHARE, Deepening
 from damier.core.game import Iteration, State
@@ -97,17 +99,23 @@ class Late(Scripted):
         return super().search(state, depth, node_limit, evaluation)
 
 
-def test_a_search_that_answers_late_is_stopped_earlier_next_time() -> None:
+def test_a_search_that_answers_late_is_stopped_earlier_next_time(monkeypatch: pytest.MonkeyPatch) -> None:
     state = damier.load("atoms", rows=3, cols=3).new_state()
     a, b = state.legal_moves()[:2]
     late = Late(0.8, {1: a, 2: b})
     driver = Deepening(late)
+    alarms: list[float] = []  # when each search asked its alarm to ring (the real alarms ring them)
+    real_set = ALARMS.set
+    monkeypatch.setattr(ALARMS, "set", lambda seconds, call: alarms.append(seconds) or real_set(seconds, call))
     assert driver.lateness == 0.0
     assert driver.think(state, max_depth=3, seconds=1.0).move == a
-    assert driver.lateness >= 0.25 * 0.8  # the answer came at least 0.8 s after the alarm
+    assert alarms == [1.0] and len(late.stops) == 1
+    lateness = driver.lateness
+    assert lateness >= 0.25 * 0.8  # the answer came at least 0.8 s after the alarm
     driver.think(state, max_depth=3, seconds=1.0)
-    assert late.stops[1] < late.stops[0] - 0.1  # the second alarm rang about 0.2 s earlier
-    assert late.stops[1] >= 0.5  # never more than half the time earlier
+    # the second alarm is set earlier by the lateness measured, never more than half the time earlier
+    assert alarms[1] == max(1.0 - lateness, 0.5) and alarms[1] <= 0.8
+    assert len(late.stops) == 2 and late.stops[1] >= alarms[1]  # and it is what stopped the search
 
 
 def test_alarms_ring_in_time_order_and_a_cancelled_one_never_rings() -> None:

@@ -28,20 +28,18 @@ def quick(number: int) -> Job:
 
 
 def test_a_search_past_its_deadline_is_killed_and_its_worker_replaced() -> None:
-    async def scenario() -> tuple[float, str, dict[str, object], int]:
+    async def scenario() -> tuple[str, dict[str, object], int]:
         pool = ComputerPool(1)
         try:
-            started = time.monotonic()
             with pytest.raises(TimeoutError) as caught:
                 await pool.move(ENDLESS, 1.0, key="slow game")
-            took = time.monotonic() - started
             answer = await pool.move(quick(1), 5.0, key="next game")  # a new worker answers
-            return took, str(caught.value), answer, pool.killed
+            return str(caught.value), answer, pool.killed
         finally:
             pool.close()
 
-    took, message, answer, killed = asyncio.run(scenario())
-    assert 1.0 + computer.GRACE_SECONDS - 0.5 <= took <= 1.0 + computer.GRACE_SECONDS + 3.0, took
+    # the search never ends by itself: only the deadline (1 s and the grace) ends the wait, by killing the worker
+    message, answer, killed = asyncio.run(scenario())
     assert "no answer within" in message and killed == 1
     assert isinstance(answer["move"], str)
 
@@ -65,11 +63,9 @@ def test_lines_are_served_in_turn_and_a_job_past_its_deadline_is_not_run() -> No
             # a job waiting behind an endless search is answered at its deadline, not when the worker frees
             slow = asyncio.create_task(pool.move(ENDLESS, 3.0, key="slow"))
             await asyncio.sleep(0.5)
-            started = time.monotonic()
             with pytest.raises(TimeoutError) as caught:
                 await pool.move(quick(9), 0.0, key="late")
-            waited = time.monotonic() - started
-            assert waited <= computer.GRACE_SECONDS + 1.0, waited
+            assert not slow.done()  # answered before the endless search ended (at its own deadline)
             with pytest.raises(TimeoutError):
                 await slow
             return done, pool.dropped, str(caught.value)
@@ -161,7 +157,7 @@ def test_workers_die_with_the_server_even_mid_search(tmp_path: Path, how: signal
 
 
 def test_one_client_never_takes_every_worker_from_the_others() -> None:
-    async def scenario() -> tuple[float, int]:
+    async def scenario() -> tuple[int, int]:
         pool = ComputerPool(2)
         try:
             await asyncio.gather(pool.move(quick(0), 30.0, key="w0"), pool.move(quick(1), 30.0, key="w1"))
@@ -169,14 +165,15 @@ def test_one_client_never_takes_every_worker_from_the_others() -> None:
             attacker = [asyncio.create_task(pool.move(ENDLESS, 2.0, key=f"game {i}", group="attacker"))
                         for i in range(4)]
             await asyncio.sleep(0.5)
-            started = time.monotonic()
             await pool.move(quick(2), 30.0, key="victim's game", group="victim")
-            took = time.monotonic() - started
+            # a free worker at once, not behind the attacker's searches: they have not ended yet (they end only
+            # at their deadline, 2 s each, one after the other)
+            still_running = sum(not task.done() for task in attacker)
             outcomes = await asyncio.gather(*attacker, return_exceptions=True)
-            return took, sum(isinstance(o, TimeoutError) for o in outcomes)
+            return still_running, sum(isinstance(o, TimeoutError) for o in outcomes)
         finally:
             pool.close()
 
-    took, timed_out = asyncio.run(scenario())
-    assert took < 2.0, took  # a free worker at once, not behind the attacker's searches
+    still_running, timed_out = asyncio.run(scenario())
+    assert still_running == 4
     assert timed_out == 4
