@@ -7,7 +7,6 @@ model), plus the optional features a game declares in its ``GameInfo`` (``damier
 from __future__ import annotations
 
 import abc
-import enum
 import json
 import numbers
 import random
@@ -18,6 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:  # numpy is imported by the games, not by ``import damier`` (fast start-up)
     import numpy as np
 
+from damier.core.endings import Termination as Termination  # re-exported: Termination is part of the game API
+from damier.core.endings import declared
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, RecordError, StateError
 from damier.core.options import OptionSet
 
@@ -43,47 +44,6 @@ def check_header(obj: Any, noun: str, expected_format: str, expected_version: in
         raise RecordError(
             f"unsupported {noun} version {obj.get('version')!r}; this damier reads version {expected_version}"
         )
-
-
-class Termination(enum.Enum):
-    """Why a game ended (python-chess's ``Termination``): the code behind ``Outcome.reason``'s words."""
-
-    #: every other player was eliminated (Exploding Atoms)
-    ELIMINATION = "elimination"
-    #: a Pharaoh was hit by a laser (Khet)
-    PHARAOH_HIT = "pharaoh_hit"
-    #: a position occurred for the third time (automatic, or claimed)
-    REPETITION = "repetition"
-    #: a limit of moves was reached (Khet's plies with no piece removed, a game's ply cap)
-    MOVE_LIMIT = "move_limit"
-    #: a player reached the goal of the game (a race, a score)
-    GOAL = "goal"
-    #: a player's piece was hit by a laser (Jewels and Lasers' men; both hit at once is a draw)
-    LASER_HIT = "laser_hit"
-    #: everything to be collected was collected, and the scores decide (Jewels and Lasers)
-    COLLECTED = "collected"
-    #: a puzzle was solved (single-player games)
-    SOLVED = "solved"
-    #: a player resigned (or gave a puzzle up)
-    RESIGNATION = "resignation"
-    #: the players agreed to a draw
-    AGREEMENT = "agreement"
-    #: a player could not give a move (an engine that crashed, timed out or answered an illegal move)
-    FORFEIT = "forfeit"
-    #: a player's clock ran out (the arcade's time controls)
-    TIME = "time"
-    #: the game was called off before every player had made a first move: nobody wins or loses (lichess's abort)
-    ABORTED = "aborted"
-    #: a player left a game under way, and another claimed the win or a draw
-    ABANDONMENT = "abandonment"
-    #: nobody moved for so long that the game was ended unfinished: nobody wins or loses
-    UNFINISHED = "unfinished"
-    #: a result written before damier recorded why games end
-    UNKNOWN = "unknown"
-
-
-#: the endings by a laser hit: the move that ends a game so is marked ``"#"`` (``State.move_marks``)
-HIT_ENDINGS = frozenset({Termination.PHARAOH_HIT, Termination.LASER_HIT})
 
 
 @dataclass(frozen=True)
@@ -134,9 +94,9 @@ class Outcome:
             raise RecordError(f"result winner must be a player index or null, not {winner!r}")
         code = obj.get("termination", Termination.UNKNOWN.value)
         try:
-            termination = Termination(code)
+            termination = Termination.of(code)
         except ValueError:
-            known = ", ".join(t.value for t in Termination)
+            known = ", ".join(t.value for t in declared())
             raise RecordError(f"result termination {code!r} is not one of: {known}") from None
         numbers_ = {}
         for key in ("cost", "optimum"):
@@ -700,7 +660,8 @@ class State(abc.ABC):
     def move_marks(self, first: int = 0) -> list[str]:
         """The mark of each move from ply ``first`` on (0: every move played), as a move list shows them: ``"x"``
         for a move that took something (``took_marks``), and ``"#"`` after the move that ended the game with a laser
-        hit (a Pharaoh shot, a man lit), like chess's mate sign; ``""`` for a plain move.
+        hit (a Pharaoh shot, a man lit: the mark its game declares with that ending), like chess's mate sign; ``""``
+        for a plain move.
 
         >>> import damier
         >>> state = damier.load("atoms", rows=3, cols=3).new_state()
@@ -710,8 +671,8 @@ class State(abc.ABC):
         marks = self.took_marks(first)
         if marks and self.is_over():
             outcome = self.outcome()
-            if outcome is not None and outcome.termination in HIT_ENDINGS:
-                marks[-1] += "#"
+            if outcome is not None:
+                marks[-1] += outcome.termination.mark
         return marks
 
     def took_marks(self, first: int = 0) -> list[str]:

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from damier.core.endings import Termination, declare
 from damier.core.errors import FeatureError, UnknownGameError
 from damier.core.options import OptionSet
 
@@ -156,6 +157,9 @@ class GameInfo:
     opening: int = 2
     #: how a player reads the search's scores (a game of several players with an evaluation); None: as they are
     scores: ScoreScale | None = None
+    #: the game's own ways to end (a Pharaoh hit), beside core's (``Termination.RESIGNATION`` ...): declared when
+    #: the game is registered, so that records and results name them
+    endings: tuple[Termination, ...] = ()
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.features) - set(FEATURES))
@@ -222,6 +226,8 @@ _REGISTRY: dict[str, GameInfo] = {}
 
 def register(info: GameInfo) -> None:
     """Add a game (built-in games register themselves; tests and plug-ins may add more)."""
+    for ending in info.endings:
+        declare(ending)
     _REGISTRY[info.name] = info
 
 

@@ -7,11 +7,16 @@ strings in ``notation``; see ``docs/games/jewels.md``.
 
 from __future__ import annotations
 
+from damier.core.endings import Termination
 from damier.core.options import Option, OptionSet
 from damier.core.registry import GameInfo, ScoreScale
 
 #: the players in seat order: Player 1 places and moves first
 COLOURS = ("Gold", "Silver")
+#: a man was hit by a laser (both at once: a draw); a move list marks the move "#", as chess's mate
+LASER_HIT = Termination("laser_hit", "a player's man was hit by a laser (both hit at once is a draw)", mark="#")
+#: every jewel was collected, and the scores decide
+COLLECTED = Termination("collected", "every jewel was collected, and the scores decide")
 
 OPTIONS = OptionSet(
     (
@@ -58,6 +63,7 @@ INFO = GameInfo(
     # the winning-chance scale measured by benchmarks/score_scale.py --game jewels --games 300 --depth 3 --opening 0
     # --seed 2 (566.3: 73,690 positions)
     scores=ScoreScale(chance=570.0),
+    endings=(LASER_HIT, COLLECTED),
     features={
         "search": "damier.games.jewels.search:JewelsSearch",
         "evaluate": "damier.games.jewels.rules:evaluate",

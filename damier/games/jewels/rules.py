@@ -31,7 +31,7 @@ from damier.core.errors import IllegalMoveError, ParseError, StateError
 from damier.core.game import CHANCE, TERMINAL, Game, Outcome, State, Termination
 from damier.core.grid import orthogonal_neighbours, square_name
 from damier.core.rng import make_rng
-from damier.games.jewels import COLOURS, INFO, kernel, notation, setup, view
+from damier.games.jewels import COLLECTED, COLOURS, INFO, LASER_HIT, kernel, notation, setup, view
 from damier.games.jewels.evaluation import WIN as SEARCH_WIN
 from damier.games.jewels.kernel import (
     BOMB,
@@ -221,15 +221,15 @@ class JewelsState(State):
             loser = 1 - (winner or 0)
             square = square_name(int(self._s[n + MAN + loser]), self.game.size)
             reason = f"{names[1 - loser]} wins: {names[loser]}'s man was hit by a laser on {square}"
-            termination = Termination.LASER_HIT
+            termination = LASER_HIT
         elif why == kernel.BOTH_HIT:
-            reason, termination = "draw: both men were hit by lasers at once", Termination.LASER_HIT
+            reason, termination = "draw: both men were hit by lasers at once", LASER_HIT
         elif why == kernel.COLUMN:
             reason = (f"{names[winner or 0]} wins: {names[winner or 0]}'s counting column is full "
                       f"({self.game.column} jewels)")
             termination = Termination.GOAL
         elif why == kernel.COLLECTED:
-            reason, termination = f"all jewels collected: {score}", Termination.COLLECTED
+            reason, termination = f"all jewels collected: {score}", COLLECTED
         else:
             reason = f"{self.game.options['cap']} men's plies with no jewel taken: {score}"
             termination = Termination.MOVE_LIMIT

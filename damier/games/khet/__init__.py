@@ -5,12 +5,15 @@ The rules are in ``rules`` (facade) over ``kernel`` (numba); see ``docs/games/kh
 
 from __future__ import annotations
 
+from damier.core.endings import Termination
 from damier.core.options import Option, OptionSet
 from damier.core.registry import EngineInfo, GameInfo, ScoreScale
 
 #: Colour names in seat order (Silver moves first).
 COLOURS = ("Silver", "Red")
 SETUPS = ("classic", "imhotep", "dynasty")
+#: a Pharaoh was hit by a laser: the game's end (a move list marks the move "#", as chess's mate)
+PHARAOH_HIT = Termination("pharaoh_hit", "a Pharaoh was hit by a laser", mark="#")
 
 OPTIONS = OptionSet(
     (
@@ -47,6 +50,7 @@ INFO = GameInfo(
     # scores read in Pyramids; the winning-chance scale measured by benchmarks/score_scale.py --game khet --games 300
     # --depth 4 --opening 10 --seed 2 (6,887: a Pyramid ahead wins little more often between the engines)
     scores=ScoreScale(chance=6900.0, unit="Pyramids", points=1000.0),
+    endings=(PHARAOH_HIT,),
     features={
         "search": "damier.games.khet.search:Engine",
         "evaluate": "damier.games.khet.rules:evaluate",

@@ -25,7 +25,7 @@ import numpy as np
 from damier.core.errors import DamierError, IllegalMoveError, ParseError, StateError
 from damier.core.game import Game, Outcome, State, Termination
 from damier.core.rng import make_rng
-from damier.games.khet import COLOURS, INFO, kernel, notation, view
+from damier.games.khet import COLOURS, INFO, PHARAOH_HIT, kernel, notation, view
 from damier.games.khet.evaluation import WIN
 from damier.games.khet.kernel import (
     ACTIONS,
@@ -216,7 +216,7 @@ class KhetState(State):
         if end == END_PHARAOH:
             reason = f"{COLOURS[winner]} wins: the {COLOURS[1 - winner]} Pharaoh was hit by a laser"
             return Outcome(winner=winner, returns=(1.0, -1.0) if winner == 0 else (-1.0, 1.0), reason=reason,
-                           termination=Termination.PHARAOH_HIT)
+                           termination=PHARAOH_HIT)
         reason = {
             END_REPETITION: "draw by repetition: the same position occurred for the third time",
             END_CLAIM: "draw by repetition, claimed (the same position for the third time)",

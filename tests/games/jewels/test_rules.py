@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import damier
 from damier.core.errors import IllegalMoveError, OptionError, ParseError
 from damier.core.game import Termination, agreement, timeout
+from damier.games.jewels import COLLECTED, LASER_HIT
 from tests.games.jewels.reference import Naive
 
 SMALL = {"size": 6, "jewels": 2, "walls": 2, "robots": 2}
@@ -152,7 +153,7 @@ def test_the_other_man_lit_by_a_move_is_hit_and_loses() -> None:
     state = position("6/6/1AWJ2/R1W1B1/6/6 a 0-0 AB 0")
     state.play(state.parse_move("B3xC3"))
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 0 and outcome.termination == Termination.LASER_HIT
+    assert outcome is not None and outcome.winner == 0 and outcome.termination == LASER_HIT
     assert "Silver's man was hit by a laser on E4" in outcome.reason
     assert Naive.parse(state.position()).grid[2][3] == "J"  # the jewel behind the wall is never destroyed
 
@@ -258,7 +259,7 @@ def test_a_robot_step_that_lights_a_man_hits_him() -> None:
     state.play(state.parse_move("A1-A3"))
     state.play(state.parse_move("rB5-B6"))  # shines east along row 6: Silver's man on F6 is hit
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 0 and outcome.termination == Termination.LASER_HIT
+    assert outcome is not None and outcome.winner == 0 and outcome.termination == LASER_HIT
 
 
 def test_both_men_hit_at_once_is_a_draw() -> None:
@@ -276,7 +277,7 @@ def test_all_jewels_collected_the_more_wins() -> None:
     state = position("A1J3/6/6/6/6/5B a 3-2 AB 0")
     state.play(state.parse_move("A1-C1"))
     outcome = state.outcome()
-    assert outcome is not None and outcome.winner == 0 and outcome.termination == Termination.COLLECTED
+    assert outcome is not None and outcome.winner == 0 and outcome.termination == COLLECTED
     drawn = position("A1J3/6/6/6/6/5B a 2-3 AB 0")
     drawn.play(drawn.parse_move("A1-C1"))
     assert drawn.outcome().winner is None and "a draw, 3-3" in drawn.outcome().reason
