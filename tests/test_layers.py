@@ -2,9 +2,10 @@
 ``pyproject.toml``, run by ``scripts/test``).
 
 A game is one folder and one declaration: ``core``, ``ai``, ``protocol``, ``agents``, ``arena``, ``server``,
-``cli`` and the page scripts outside ``static/js/games/<game>/`` must not name a registered game. Python is
-checked as code (identifiers and string literals; docstrings, whose doctest examples may load a game, and comments
-are not code); JavaScript and HTML are checked as text with their comments removed.
+``cli`` and the page scripts and styles outside ``static/js/games/<game>/`` must not name a registered game, nor
+the things only a game has (``GAME_WORDS``: a Pharaoh, a laser, a jewel, a robot...). Python is checked as code
+(identifiers and string literals; docstrings, whose doctest examples may load a game, and comments are not code);
+JavaScript, HTML and CSS are checked as text with their comments removed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ OUTER = ("core", "ai", "protocol", "agents", "arena", "server", "cli")
 GAMES = [info.name for info in damier.games()]
 #: a game's own folders: its package and its board module in the web client
 OWN = ("games/{name}/", "server/static/js/games/{name}/")
+#: what only a game has: a shared layer that says one of these knows that game (plurals too)
+GAME_WORDS = ("pharaoh", "pyramid", "scarab", "anubis", "sphinx", "laser", "jewel", "robot", "atom")
 
 
 def outer_files(suffixes: tuple[str, ...]) -> list[Path]:
@@ -77,6 +80,43 @@ def test_page_scripts_name_no_game_outside_its_folder(name: str) -> None:
     assert offenders == [], f"{name} is named outside its folder in: {offenders}"
 
 
+def said(text: str, word: str) -> bool:
+    """Whether ``word`` (or its plural) stands in ``text`` as a word or a part of a name (``laser``, ``--laser-glow``,
+    ``.khet-board``; not ``lasering``)."""
+    return re.search(rf"(?<![a-z]){re.escape(word)}s?(?![a-z])", text, flags=re.IGNORECASE) is not None
+
+
+def outer_client_files(suffixes: tuple[str, ...]) -> list[Path]:
+    """The web client's files outside every game's own folder."""
+    return [p for p in outer_files(suffixes) if not any(is_own(p, name) for name in GAMES)]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_shared_styles_name_no_game(name: str) -> None:
+    files = outer_client_files((".css",))
+    assert any(p.name == "styles.css" for p in files), "no shared style sheet found"
+    offenders = [p.relative_to(PACKAGE).as_posix() for p in files if said(text_of(p), name)]
+    assert offenders == [], f"{name} is named outside its folder in: {offenders}"
+
+
+@pytest.mark.parametrize("word", GAME_WORDS)
+def test_outer_layers_say_no_game_word(word: str) -> None:
+    python = [p for p in outer_files((".py",)) if said(code_of(p), word)]
+    client = [p for p in outer_client_files((".js", ".html", ".css")) if said(text_of(p), word)]
+    offenders = [p.relative_to(PACKAGE).as_posix() for p in python + client]
+    assert offenders == [], f"{word!r}, a thing of one game, is said outside the games' folders in: {offenders}"
+
+
+def test_each_games_look_is_in_its_own_folder() -> None:
+    # the board modules' style sheets exist, and the shared sheet has none of their rules
+    sheets = sorted((PACKAGE / "server/static/js/games").glob("*/style.css"))
+    assert {p.parent.name for p in sheets} >= {"khet", "micro", "ricochet", "jewels"}
+    shared = text_of(PACKAGE / "server/static/styles.css")
+    for sheet in sheets:
+        selectors = set(re.findall(r"\.([a-z][\w-]*-board)\b", text_of(sheet)))
+        assert not [s for s in selectors if f".{s}" in shared], sheet
+
+
 def test_the_check_sees_a_name_in_code_and_not_in_docs(tmp_path: Path) -> None:
     source = tmp_path / "sample.py"
     source.write_text('"""Loads khet in an example."""\n# khet in a comment\nx = 1\n', encoding="utf-8")
@@ -88,3 +128,8 @@ def test_the_check_sees_a_name_in_code_and_not_in_docs(tmp_path: Path) -> None:
     assert not named(text_of(script), "khet") and not named(text_of(script), "atoms")
     script.write_text('import * as x from "./games/khet/index.js";\n', encoding="utf-8")
     assert named(text_of(script), "khet")
+    sheet = tmp_path / "a.css"
+    sheet.write_text("/* a robot */\n.board { color: red; }\n", encoding="utf-8")
+    assert not said(text_of(sheet), "robot")
+    sheet.write_text(".khet-board .sq { fill: var(--laser-glow); }\n", encoding="utf-8")
+    assert said(text_of(sheet), "khet") and said(text_of(sheet), "laser") and not said(text_of(sheet), "micro")

@@ -23,7 +23,7 @@ def _no_label_on_flags(self: TyperOption, ctx: Any) -> str | None:
 TyperOption.display_type_rich = _no_label_on_flags  # type: ignore[method-assign]
 
 app = typer.Typer(
-    help="damier: play, solve and study grid games of lasers, robots and explosions.",
+    help="damier: play, solve and study grid games (damier games lists them).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

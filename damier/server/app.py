@@ -18,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
 
 from damier import __version__
 from damier.server import analysis, api_docs, game_graphs, secret
@@ -36,7 +34,7 @@ from damier.server.players import Players
 from damier.server.rooms import Arcade, moves, presence, race_timers, turns
 from damier.server.routes import analysis as analysis_routes
 from damier.server.routes import catalog as catalog_routes
-from damier.server.routes import errors
+from damier.server.routes import errors, web
 from damier.server.routes import games as games_routes
 from damier.server.routes import lobby as lobby_routes
 from damier.server.routes import players as players_routes
@@ -191,12 +189,5 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     app.add_middleware(Gate)  # the outermost: a burst of requests starts a few at a time
     errors.install(app)
 
-    # ----- the web client ---------------------------------------------------------------------------------
-    if STATIC.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-        @app.get("/", include_in_schema=False)
-        async def index() -> FileResponse:
-            return FileResponse(STATIC / "index.html")
-
+    web.mount(app, STATIC)  # the web client
     return app

@@ -189,6 +189,6 @@ def test_sounds_are_off_by_default_and_follow_the_moves_once_on(page: Page, live
     expect(toggle).to_have_attribute("aria-pressed", "true")
     play(red)
     expect(page.get_by_test_id("move-2")).to_be_visible()
-    page.wait_for_function("(window.__damierSounds || []).includes('laser')")
+    page.wait_for_function("(window.__damierSounds || []).includes('zap')")  # Khet's laser, the page's zap
     page.reload()
     expect(page.get_by_test_id("sound-toggle")).to_have_attribute("aria-pressed", "true")  # remembered

@@ -46,7 +46,7 @@ def describe(game: Game) -> dict[str, Any]:
     return {
         "module": "jewels",
         # which event of a move makes which of the page's sounds (static/js/sounds.js)
-        "sounds": {"explosion": "explosion", "hit": "laser", "jewel": "capture", "step": "step", "win": "win"},
+        "sounds": {"explosion": "explosion", "hit": "zap", "jewel": "capture", "step": "step", "win": "win"},
         "seats": list(game.player_names),
         # columns A.. from the left, rows 1.. from the top (the board is drawn up to 26 x 26)
         "squares": {"files": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "first_rank": "top"},

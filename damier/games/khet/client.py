@@ -40,7 +40,7 @@ def describe(game: Game) -> dict[str, Any]:
     return {
         "module": "khet",
         # which event of a move makes which of the page's sounds (static/js/sounds.js)
-        "sounds": {"laser": "laser", "win": "win"},
+        "sounds": {"laser": "zap", "win": "win"},
         "seats": list(COLOURS),
         # files a.. left to right as Silver sees the board, ranks 1.. from Silver's side (the bottom)
         "squares": {"files": notation.FILES, "first_rank": "bottom"},

@@ -45,7 +45,7 @@ BOARD_BOTTOM = TOP + ROWS * CELL
 HEIGHT = BOARD_BOTTOM + FILES_BAND + CAPTION
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
-# the web client's light theme (styles.css)
+# the web client's light theme (static/js/games/khet/style.css)
 BACKGROUND = "#f6f7fb"
 BOARD = "#cdbf9f"
 LIGHT, DARK = "#efe6d2", "#e6dbc2"

@@ -1,5 +1,5 @@
 // Sounds, off by default (the choice is remembered in this browser): synthesised in the page with the Web Audio
-// API, no sound file. A move, a capture, an explosion, a laser shot, a robot's step, a win, a clock running low; which event of a game
+// API, no sound file. A move, a capture, an explosion, a zap, a step, a win, a clock running low; which event of a game
 // makes which sound is the game's client description's `sounds` ({event type: sound name}), so the page knows no
 // game. window.__damierSounds lists the sounds played (for the tests).
 
@@ -61,7 +61,7 @@ const SOUNDS = {
   move: (ctx) => tone(ctx, { from: 520, to: 420, seconds: 0.07, wave: "triangle" }),
   capture: (ctx) => { tone(ctx, { from: 300, to: 180, seconds: 0.14, wave: "square", gain: 0.08 }); },
   explosion: (ctx) => noise(ctx, {}),
-  laser: (ctx) => tone(ctx, { from: 1800, to: 300, seconds: 0.25, wave: "sawtooth", gain: 0.06 }),
+  zap: (ctx) => tone(ctx, { from: 1800, to: 300, seconds: 0.25, wave: "sawtooth", gain: 0.06 }),
   step: (ctx) => tone(ctx, { from: 220, seconds: 0.05, wave: "square", gain: 0.04 }),
   // a player's own clock runs low: two short high beeps
   lowtime: (ctx) => [0, 0.16].forEach((delay) => tone(ctx, { from: 1320, seconds: 0.09, delay, wave: "square", gain: 0.06 })),

@@ -170,7 +170,7 @@ export function renderPlayers(page, view) {
 }
 
 /** The move list. Between two players it reads in pairs, a numbered row per move of each (`1. c1d2 h8g7`), the
- * first player's move on the left; chance moves (robots' steps) are kept out of the rows and named in the title of
+ * first player's move on the left; chance moves (a die's steps) are kept out of the rows and named in the title of
  * the move they follow. With more players, one numbered cell per move. */
 export function renderMoves(page, view) {
   const el = page.el;
@@ -193,8 +193,8 @@ export function renderMoves(page, view) {
       const before = items[items.length - 1];
       if (before) {
         before.title = `${before.title} · then ${m.move}${m.mark?.includes("x") ? " (took something)" : ""}`;
-        // the robots' step that lit a man ended the game: the move before it carries the hit sign
-        if (m.mark?.includes("#")) before.querySelector(".mv")?.after(hitSign(ply));
+        // the chance move that ended the game (with the game's sign): the move before it carries the sign
+        if (m.mark?.includes("#")) before.querySelector(".mv")?.after(hitSign(ply, view));
       }
     } else if (paired && m.player === 0) {
       number += 1;
@@ -206,10 +206,10 @@ export function renderMoves(page, view) {
       cls = "right";
       open = false;
     }
-    const took = m.mark?.includes("x"); // the move took something (a piece shot, atoms captured, a jewel or a robot)
+    const took = m.mark?.includes("x"); // the move took something (what, each game says: State.took_marks)
     const content = [h("span", { class: "ply" }, label), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move),
       took ? h("span", { class: "took", "data-testid": `took-${ply}`, title: "took something", "aria-label": "a capture" }, "×") : null,
-      m.mark?.includes("#") ? hitSign(ply) : null];
+      m.mark?.includes("#") ? hitSign(ply, view) : null];
     const browsed = page.browsing?.ply;
     const current = browsed === null || browsed === undefined ? k === moves.length - 1 : ply === browsed;
     const classes = [cls, current ? "current" : ""].filter(Boolean).join(" ") || null;
@@ -224,9 +224,11 @@ export function renderMoves(page, view) {
   if (atBottom || moves.length <= 1) el.moves.scrollTop = el.moves.scrollHeight;
 }
 
-/** The sign of the move that ended the game with a laser hit (chess's mate sign). */
-function hitSign(ply) {
-  return h("span", { class: "hit", "data-testid": `hit-${ply}`, title: "ended the game with a laser hit", "aria-label": "a decisive hit" }, "#");
+/** The sign of the move that ended the game as its game marks it (chess's mate sign), titled with the result's
+ * reason (the game's own words). */
+function hitSign(ply, view) {
+  const reason = view.result?.reason;
+  return h("span", { class: "hit", "data-testid": `hit-${ply}`, title: reason ? `ended the game: ${reason}` : "ended the game", "aria-label": "the move that ended the game" }, "#");
 }
 
 export function renderMore(page, view) {
