@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+import damier.server
 from damier.server.app import BODY_SECONDS, create_app
 from damier.server.storage import Storage, StorageError
 from tests.server.conftest import ServerProcess
@@ -191,3 +192,19 @@ def test_a_watcher_too_far_behind_is_dropped_once_and_takes_nothing_more() -> No
     # the queue fills (nothing is sent yet); the next offer drops the watcher, and every later one is refused
     assert accepted[:Watcher.QUEUE_SIZE] == [True] * Watcher.QUEUE_SIZE and not any(accepted[Watcher.QUEUE_SIZE:])
     assert closes == 1
+
+
+def test_the_board_modules_styles_are_served_as_one_sheet(client: TestClient) -> None:
+    page = client.get("/").text
+    assert page.index('href="/static/styles.css"') < page.index('href="/static/games.css"')
+    sheet = client.get("/static/games.css")
+    assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/css")
+    assert "script-src 'self';" in sheet.headers["content-security-policy"]
+    # each board module's own sheet, whole, in the modules' order
+    modules = sorted(Path(damier.server.__file__).parent.glob("static/js/games/*/style.css"))
+    assert len(modules) >= 4
+    at = [sheet.text.index(p.read_text(encoding="utf-8")) for p in modules]
+    assert at == sorted(at)
+    again = client.get("/static/games.css", headers={"If-None-Match": sheet.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert client.get("/static/games.css", headers={"If-None-Match": '"other"'}).status_code == 200
