@@ -33,14 +33,15 @@ import numpy as np
 
 import damier
 from damier.ai.deepening import Deepening
-from damier.games.khet import kernel, notation
+from damier.games.khet import kernel
 from damier.games.khet.search import Engine
+from damier.games.khet.setup import setup_array
 
 PERFT_CLASSIC = {1: 77, 2: 5_920, 3: 451_859, 4: 34_065_081}
 
 
 def perft(depth: int, bulk: bool, setup: str = "classic") -> dict[str, float]:
-    s = notation.setup_array(setup)
+    s = setup_array(setup)
     divide = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
     kernel.perft(s, 1, bulk, False, True, 100, divide)  # compiled before timing
     started = time.perf_counter()
@@ -54,7 +55,8 @@ def perft(depth: int, bulk: bool, setup: str = "classic") -> dict[str, float]:
 NO_JIT_SCRIPT = """
 import time, numpy as np
 from damier.games.khet import kernel, notation
-s = notation.setup_array("classic"); d = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
+from damier.games.khet.setup import setup_array
+s = setup_array("classic"); d = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
 t = time.perf_counter(); n = kernel.perft(s, 2, False, False, True, 100, d)
 print(n, time.perf_counter() - t)
 """
@@ -161,7 +163,7 @@ PEER_LETTERS = {kernel.SPHINX: "x", kernel.PHARAOH: "k", kernel.ANUBIS: "a", ker
 def peer_position(setup: str) -> str:
     """Our setup in Khet2-AI's position notation: ranks 8 to 1, a piece as its letter and facing, empty squares
     counted, an empty rank left blank, then the side to move (0 Silver)."""
-    s = notation.setup_array(setup)
+    s = setup_array(setup)
     ranks = []
     for rank in range(kernel.HEIGHT - 1, -1, -1):
         text, empty = "", 0
@@ -206,7 +208,8 @@ def peer_perft(exe: Path, position: str, depth: int) -> dict[str, float]:
 BASELINE_SCRIPT = """
 import sys, time, numpy as np
 from damier.games.khet import kernel, notation
-s = notation.setup_array(sys.argv[1]); d = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
+from damier.games.khet.setup import setup_array
+s = setup_array(sys.argv[1]); d = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
 kernel.perft(s, 1, False, False, True, 100, d)
 t = time.perf_counter(); n = kernel.perft(s, int(sys.argv[2]), False, False, True, 100, d)
 print(n, time.perf_counter() - t, kernel.__file__)

@@ -35,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' reference, run from anywhere
 
 import damier
-from damier.games.micro import boards, commands, solver
+from damier.games.micro import commands, setup, solver
 from damier.games.micro.rules import MicroState
 from tests.games.micro import reference
 
@@ -65,7 +65,7 @@ def stats_command(side: str, cache: str) -> dict[str, float]:
 
 def stats_figures() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for side in boards.SIDES:
+    for side in setup.SIDES:
         with tempfile.TemporaryDirectory() as cache:
             cold = stats_command(side, cache)
             warm = stats_command(side, cache)
@@ -98,7 +98,7 @@ def answer_every_k(state: MicroState, k: int) -> list[int]:
 
 def reference_answer(state: MicroState, k: int) -> list[int]:
     puzzle = state.puzzle
-    ref = reference.Puzzle([boards.square_text(int(c)) for c in puzzle.board], puzzle.start, puzzle.target,
+    ref = reference.Puzzle([setup.square_text(int(c)) for c in puzzle.board], puzzle.start, puzzle.target,
                            puzzle.waypoint, state.game.waypoint_pass)
     length = ref.shortest()
     if length is not None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from damier.games.micro import boards
+from damier.games.micro import setup
 from damier.games.micro.kernel import board_statistics
 
 OUT = Path(__file__).resolve().parents[1] / "damier" / "games" / "micro" / "data" / "side_b.json"
@@ -28,7 +28,7 @@ LONGEST = 40
 
 def statistics(codes: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(diameters, length histogram) of the arrangements ``rows`` of the tiles ``codes``."""
-    table = boards.arrangement_table()[rows]
+    table = setup.arrangement_table()[rows]
     diameters = np.zeros(len(rows), dtype=np.int64)
     lengths = np.zeros(LONGEST, dtype=np.int64)
     board_statistics(codes[table], diameters, lengths)
@@ -47,16 +47,16 @@ def score(codes: np.ndarray, rows: np.ndarray, target: np.ndarray) -> tuple[int,
 
 def generate(seed: int) -> np.ndarray:
     rng = random.Random(seed)
-    everything = np.arange(len(boards.ORDERS) * len(boards.ROTATIONS))
-    _, a_lengths = statistics(boards.tiles_codes(boards.side_tiles("A")), everything)
+    everything = np.arange(len(setup.ORDERS) * len(setup.ROTATIONS))
+    _, a_lengths = statistics(setup.tiles_codes(setup.side_tiles("A")), everything)
     target = shares(a_lengths)
-    codes = np.array(rng.sample(range(boards.SQUARES), boards.SQUARES), dtype=np.int8)
+    codes = np.array(rng.sample(range(setup.SQUARES), setup.SQUARES), dtype=np.int8)
     sample = np.array(rng.sample(range(len(everything)), 256))
     best = score(codes, sample, target)
     steps = 0
     while True:
         steps += 1
-        i, j = rng.sample(range(boards.SQUARES), 2)
+        i, j = rng.sample(range(setup.SQUARES), 2)
         if i // 9 == j // 9 and rng.random() < 0.5:
             continue  # a swap inside one tile changes little; prefer swaps between tiles
         codes[i], codes[j] = codes[j], codes[i]
@@ -75,7 +75,7 @@ def generate(seed: int) -> np.ndarray:
 
 
 def report(name: str, codes: np.ndarray) -> dict[str, object]:
-    everything = np.arange(len(boards.ORDERS) * len(boards.ROTATIONS))
+    everything = np.arange(len(setup.ORDERS) * len(setup.ROTATIONS))
     diameters, lengths = statistics(codes, everything)
     values, counts = np.unique(diameters, return_counts=True)
     share = shares(lengths)
@@ -93,9 +93,9 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write damier/games/micro/data/side_b.json")
     args = parser.parse_args()
     codes = generate(args.seed)
-    report("A", boards.tiles_codes(boards.side_tiles("A")))
+    report("A", setup.tiles_codes(setup.side_tiles("A")))
     facts = report("B", codes)
-    tiles = {str(t + 1): [[boards.square_text(int(codes[9 * t + 3 * r + c])) for c in range(3)] for r in range(3)]
+    tiles = {str(t + 1): [[setup.square_text(int(codes[9 * t + 3 * r + c])) for c in range(3)] for r in range(3)]
              for t in range(4)}
     data = {
         "format": "micro-robots-tiles/1",

@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # damier from this
 
 import damier
 from damier.core.game import Termination
-from damier.games.ricochet import boards, notation, solver
+from damier.games.ricochet import notation, setup, solver
 from damier.games.ricochet.rules import RicochetState, move_of
 
 HARD = {"7650+42+E2302B12+C9": 25, "0765+42+2E21BD0F+93": 24}
@@ -86,7 +86,7 @@ def peer_solve(dll: ctypes.CDLL, state: RicochetState, slots: list[int]) -> tupl
     """The peer's seconds and its line as damier's moves."""
     game = PeerGame()
     walls = state.puzzle.board.walls
-    for cell in range(boards.CELLS):
+    for cell in range(setup.CELLS):
         game.grid[cell] = int(walls[cell])
     for slot, robot in enumerate(slots):
         cell = int(state.puzzle.robots[robot])

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 import damier
-from damier.games.micro import boards, solver
+from damier.games.micro import setup, solver
 from damier.games.micro.rules import MicroState
 from tests.cli.test_cli import assert_clean_error, contains, invoke, run_cli
 from tests.games.micro import reference
 
 PUZZLE = "A-1234-0000_R5_B1"
-B_DATA = Path(boards.__file__).parent / "data" / "side_b.json"
+B_DATA = Path(setup.__file__).parent / "data" / "side_b.json"
 
 
 def solve_json(*args: str) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def solve_json(*args: str) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def stats() -> dict[str, dict[str, Any]]:
     out = {}
-    for side in boards.SIDES:
+    for side in setup.SIDES:
         result = invoke("micro", "stats", "--side", side, "--json")
         assert result.exit_code == 0, result.output
         out[side] = json.loads(result.stdout)
@@ -119,7 +119,7 @@ def test_solve_all_lists_every_optimal_line() -> None:
     state = damier.load("micro").state_from_position(puzzle)
     assert isinstance(state, MicroState)
     assert report["count"] == len(report["all"]) > 1
-    board = [boards.square_text(int(c)) for c in state.puzzle.board]
+    board = [setup.square_text(int(c)) for c in state.puzzle.board]
     expected = reference.Puzzle(board, state.puzzle.start, state.puzzle.target)
     assert {tuple(line) for line in report["all"]} == {
         tuple(board[s] for s in line) for line in expected.sequences(report["length"])}

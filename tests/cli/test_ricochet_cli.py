@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import damier
-from damier.games.ricochet import boards
+from damier.games.ricochet import setup
 from damier.games.ricochet.rules import RicochetState
 from tests.cli.test_cli import assert_clean_error, contains, invoke, run_cli
 
@@ -59,11 +59,11 @@ def test_play_solves_a_puzzle_typed_on_stdin_and_saves_the_record(tmp_path: Path
     assert contains(out, "there is no silver robot in this puzzle")
     assert contains(out, "Nothing to undo.")
     target = state.puzzle.target
-    assert contains(out, f"Target: the {target.name} on {boards.cell_name(target.cell)}; 0 moves used.")
+    assert contains(out, f"Target: the {target.name} on {setup.cell_name(target.cell)}; 0 moves used.")
     after = state.copy()
     after.play(after.parse_move(line[0]))
-    assert contains(out, f"green robot {boards.cell_name(int(state.robots[1]))} -> "
-                         f"{boards.cell_name(int(after.robots[1]))}")
+    assert contains(out, f"green robot {setup.cell_name(int(state.robots[1]))} -> "
+                         f"{setup.cell_name(int(after.robots[1]))}")
     assert contains(out, f"Game over: solved in {len(line)} moves")
     record = json.loads(saved.read_text("utf-8"))
     assert record["moves"] == line and record["result"]["cost"] == len(line)

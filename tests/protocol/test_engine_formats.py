@@ -7,7 +7,7 @@ from __future__ import annotations
 import damier
 from damier.core import registry
 from damier.core.registry import EngineInfo
-from damier.games.khet.notation import setup_position
+from damier.games.khet.setup import setup_position
 from tests.protocol.test_engine import SILVER_WINS_NOW, Session, errors
 
 #: Khet2-AI's standard setup (its ``src/CommsHandler.h``), Silver to move

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from damier.games.khet.notation import setup_position
+from damier.games.khet.setup import setup_position
 from tests.server.test_khet_api import DUEL, HUMANS, create, move
 
 #: DUEL (Silver's first shot removes the Red Pyramid on e6) as a Khet2-AI string: no quiet-ply count

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import damier
-from damier.games.khet.notation import setup_position
 from damier.games.khet.rules import waiting_side
+from damier.games.khet.setup import setup_position
 
 #: Silver's first shot removes the Red Pyramid on e6 (j1 up to j6, then west); Red's Pharaoh waits on b6
 DUEL = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"

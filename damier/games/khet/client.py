@@ -16,6 +16,7 @@ from damier.core.game import Game
 from damier.games.khet import COLOURS, SETUPS, kernel, notation
 from damier.games.khet.kernel import QUIET, ROTATE_CW, SPHINX, SQUARES, STATE_LENGTH, TO_MOVE, WINNER
 from damier.games.khet.rules import KhetState
+from damier.games.khet.setup import setup_array
 
 #: the kinds as the board names them, by kernel number from 1 (the palette's order)
 KINDS = tuple(name.lower() for name in notation.KIND_NAMES[1:])
@@ -66,7 +67,7 @@ def palette() -> dict[str, Any]:
     """The position editor's palette: each piece a side may place (at most as many as a setup gives it, the
     counts the position check allows), the facings it can take in clockwise order (the kernel's turns from its
     facing in the Classic setup), the facing it is placed with; and the position's fields besides the pieces."""
-    start = notation.setup_array("classic")
+    start = setup_array("classic")
     pieces = []
     for colour in (0, 1):
         for kind in KINDS:

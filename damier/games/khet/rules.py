@@ -49,6 +49,7 @@ from damier.games.khet.kernel import (
     WINNER,
 )
 from damier.games.khet.notation import FACINGS, KIND_NAMES, square_name
+from damier.games.khet.setup import SETUP_TEXT, setup_array, setup_position
 
 #: a random playout with no quiet-ply limit is called a draw after this many plies
 PLAYOUT_PLIES = 1000
@@ -68,7 +69,7 @@ class KhetGame(Game):
         self.strict_swap: bool = self.options["strict_swap_reserved"]
         self.claim_repetition: bool = self.options["repetition"] == "claim"
         self.quiet_limit: int = self.options["quiet_ply_limit"]
-        self._start = notation.setup_array(self.setup)
+        self._start = setup_array(self.setup)
 
     @property
     def num_players(self) -> int:
@@ -102,8 +103,8 @@ class KhetGame(Game):
         'xs4ps4/10/10/10/10/10/10/4Pn4Xn r 0'
         """
         text = position.strip() if isinstance(position, str) else position
-        if isinstance(text, str) and text.lower() in notation.SETUP_TEXT:
-            text = notation.setup_position(text.lower())
+        if isinstance(text, str) and text.lower() in SETUP_TEXT:
+            text = setup_position(text.lower())
         s, written = notation.read_position(text, self.strict_swap)
         if written != notation.DAMIER:
             text = notation.format_position(s)  # records and replays carry damier's string

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from damier.core.game import Game
-from damier.games.micro import boards
+from damier.games.micro import setup
 from damier.games.micro.race import RACE
 from damier.games.micro.solver import HINT_LEVELS
 
@@ -76,11 +76,11 @@ def describe(game: Game) -> dict[str, Any]:
         "colours": [
             {"letter": letter, "name": name, "label": name.capitalize(), "pattern": PATTERNS[name][0],
              "pattern_label": PATTERNS[name][1]}
-            for letter, name in zip(boards.COLOURS, boards.COLOUR_NAMES, strict=True)
+            for letter, name in zip(setup.COLOURS, setup.COLOUR_NAMES, strict=True)
         ],
-        "numbers": list(range(1, boards.SIZE + 1)),
-        "size": boards.SIZE,
-        "tile": boards.SIZE // 2,
+        "numbers": list(range(1, setup.SIZE + 1)),
+        "size": setup.SIZE,
+        "tile": setup.SIZE // 2,
         "presets": [
             {"id": key, "label": label, "options": {"difficulty": moves},
              "note": f"{moves} moves" if moves else "any length"}

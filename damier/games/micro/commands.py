@@ -19,10 +19,10 @@ def side_statistics(side: str) -> dict[str, Any]:
     """
     import numpy as np
 
-    from damier.games.micro import boards, kernel
+    from damier.games.micro import kernel, setup
 
     started = time.perf_counter()
-    arrangements = boards.all_arrangements(side)
+    arrangements = setup.all_arrangements(side)
     diameters = np.zeros(len(arrangements), dtype=np.int64)
     lengths = np.zeros(40, dtype=np.int64)
     kernel.board_statistics(arrangements, diameters, lengths)
@@ -49,11 +49,11 @@ def stats(
     """Arrangement diameters and the optimal-length distribution over all 6,144 arrangements of a side and every
     start/target pair (compile included in the time)."""
     from damier.core.errors import DamierError
-    from damier.games.micro import boards
+    from damier.games.micro import setup
 
     key = side.strip().upper()
-    if key not in boards.SIDES:
-        raise DamierError(f"--side {side!r}: the sides are {' and '.join(boards.SIDES)}")
+    if key not in setup.SIDES:
+        raise DamierError(f"--side {side!r}: the sides are {' and '.join(setup.SIDES)}")
     report = side_statistics(key)
     if as_json:
         print(json.dumps(report))

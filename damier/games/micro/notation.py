@@ -2,7 +2,7 @@
 
 A square is written by what it shows, a colour letter and a number (``R5``; capitals), or by its coordinates
 (``c4``; lower case: columns a..f from the left, rows 1..6 from the top). A jump is written as the square it
-reaches. A puzzle id is a board id (``damier.games.micro.boards``), the start, the target and an optional waypoint,
+reaches. A puzzle id is a board id (``damier.games.micro.setup``), the start, the target and an optional waypoint,
 joined by ``_``: ``A-1234-0000_R5_B1`` or ``random:42_G2_W6_P3``. A position adds the robot's square, the moves used
 and whether the waypoint was visited (``w``, else ``-``): ``A-1234-0000_R5_B1 R1 1 -``.
 
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from damier.core.errors import ParseError
-from damier.games.micro import boards
+from damier.games.micro import setup
 
 _COORDINATE = re.compile(r"^([a-f])([1-6])$")
 _SQUARE = re.compile(r"^[RGBYWP][1-6]$")
@@ -46,21 +46,21 @@ def square_index(board: np.ndarray, text: str) -> int:
     word = text.strip() if isinstance(text, str) else ""
     match = _COORDINATE.match(word)
     if match:
-        return (int(match.group(2)) - 1) * boards.SIZE + "abcdef".index(match.group(1))
+        return (int(match.group(2)) - 1) * setup.SIZE + "abcdef".index(match.group(1))
     if not _SQUARE.match(word):  # capitals only: lower-case b1 is a coordinate, so r1 must not be a colour
         raise ParseError(f"{text!r} is not a square: write its colour letter and number (R5, in capitals) or its "
                          f"coordinates (c4: column a-f from the left, row 1-6 from the top)")
-    return int(np.nonzero(board == boards.square_code(word))[0][0])
+    return int(np.nonzero(board == setup.square_code(word))[0][0])
 
 
 def square_name(board: np.ndarray, index: int) -> str:
     """``R5``: what the square at board index ``index`` shows."""
-    return boards.square_text(int(board[index]))
+    return setup.square_text(int(board[index]))
 
 
 def coordinates(index: int) -> str:
     """``c4``: the coordinates of board index ``index``."""
-    return f"{'abcdef'[index % boards.SIZE]}{index // boards.SIZE + 1}"
+    return f"{'abcdef'[index % setup.SIZE]}{index // setup.SIZE + 1}"
 
 
 def make_puzzle(board_id: str, board: np.ndarray, start: int, target: int, waypoint: int = -1) -> Puzzle:
@@ -79,8 +79,8 @@ def parse_puzzle_id(text: str) -> Puzzle:
     parts = text.strip().split("_")
     if len(parts) not in (3, 4):
         raise ParseError(f"{text!r} is not a puzzle id: write BOARD_START_TARGET[_WAYPOINT], e.g. A-1234-0000_R5_B1")
-    board_id = boards.board_id_of(parts[0])
-    board = boards.parse_board_id(board_id)
+    board_id = setup.board_id_of(parts[0])
+    board = setup.parse_board_id(board_id)
     squares = [square_index(board, word) for word in parts[1:]]
     return make_puzzle(board_id, board, *squares)
 
@@ -110,11 +110,11 @@ def parse_puzzle_json(text: str | dict[str, Any]) -> tuple[Puzzle, bool]:
             raise ParseError(f"the JSON puzzle needs {key!r}")
     raw = obj["board"]
     if isinstance(raw, str):
-        board_id = boards.board_id_of(raw)
-        board = boards.parse_board_id(board_id)
+        board_id = setup.board_id_of(raw)
+        board = setup.parse_board_id(board_id)
     else:
-        board = boards.parse_rows(raw, raw)
-        board_id = boards.custom_id(board)
+        board = setup.parse_rows(raw, raw)
+        board_id = setup.custom_id(board)
     passing = obj.get("waypoint_pass", False)
     if not isinstance(passing, bool):
         raise ParseError(f"waypoint_pass must be true or false, not {passing!r}")

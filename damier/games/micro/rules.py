@@ -21,19 +21,19 @@ import numpy as np
 
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Game, Outcome, State, solved
-from damier.games.micro import INFO, boards, kernel, notation
+from damier.games.micro import INFO, kernel, notation, setup
 from damier.games.micro.notation import Puzzle, square_name
 
 #: how many boards are drawn before a difficulty is declared impossible (about 4% of random boards have a puzzle
 #: of 12 moves; of a side's arrangements, as few as 16 in 6,144)
 _BOARDS = 300
-_ARRANGEMENT_DRAWS = 4 * len(boards.ORDERS) * len(boards.ROTATIONS)
+_ARRANGEMENT_DRAWS = 4 * len(setup.ORDERS) * len(setup.ROTATIONS)
 
 
 def diameter(board: np.ndarray) -> int:
     """The longest optimal puzzle of ``board`` (-1 if it is not connected)."""
     out = np.zeros(1, dtype=np.int64)
-    kernel.board_statistics(board.reshape(1, boards.SQUARES), out, np.zeros(kernel.NODES, dtype=np.int64))
+    kernel.board_statistics(board.reshape(1, setup.SQUARES), out, np.zeros(kernel.NODES, dtype=np.int64))
     return int(out[0])
 
 
@@ -51,7 +51,7 @@ class MicroGame(Game):
         self.reroll_short: bool = self.options["reroll_short"]
         if self.board_option not in ("A", "B", "random"):
             try:
-                self.board_option = boards.board_id_of(self.board_option)
+                self.board_option = setup.board_id_of(self.board_option)
             except ParseError as exc:
                 raise OptionError(f"option 'board': {exc}; or A, B (an arrangement of that side drawn by the seed), "
                                   f"random (a random connected board)") from None
@@ -68,11 +68,11 @@ class MicroGame(Game):
 
     @property
     def board_shape(self) -> tuple[int, int]:
-        return (boards.SIZE, boards.SIZE)
+        return (setup.SIZE, setup.SIZE)
 
     @property
     def num_moves(self) -> int:
-        return boards.SQUARES
+        return setup.SQUARES
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -80,13 +80,13 @@ class MicroGame(Game):
 
     # ----- puzzles --------------------------------------------------------------------------------------
     def _draw_board(self, rng: random.Random) -> str:
-        if self.board_option in boards.SIDES:
+        if self.board_option in setup.SIDES:
             if self.difficulty and not self.expert:  # an arrangement with a puzzle that long (as few as 16)
                 for _ in range(_ARRANGEMENT_DRAWS):
-                    board_id = boards.random_arrangement_id(self.board_option, rng)
-                    if diameter(boards.parse_board_id(board_id)) >= self.difficulty:
+                    board_id = setup.random_arrangement_id(self.board_option, rng)
+                    if diameter(setup.parse_board_id(board_id)) >= self.difficulty:
                         return board_id
-            return boards.random_arrangement_id(self.board_option, rng)
+            return setup.random_arrangement_id(self.board_option, rng)
         if self.board_option == "random":
             return f"random:{rng.randrange(10**9)}"
         return self.board_option
@@ -120,9 +120,9 @@ class MicroGame(Game):
         fixed = board_id is not None or self.board_option not in ("A", "B", "random")
         for _ in range(1 if fixed else _BOARDS):
             chosen = board_id or self._draw_board(rng)
-            board = boards.parse_board_id(chosen)
-            for first in [start] if start is not None else rng.sample(range(boards.SQUARES), boards.SQUARES):
-                others = [s for s in range(boards.SQUARES) if s != first]
+            board = setup.parse_board_id(chosen)
+            for first in [start] if start is not None else rng.sample(range(setup.SQUARES), setup.SQUARES):
+                others = [s for s in range(setup.SQUARES) if s != first]
                 for waypoint in rng.sample(others, len(others)) if self.expert else [-1]:
                     targets = self._targets(board, first, waypoint)
                     if len(targets):
@@ -184,8 +184,8 @@ class MicroState(State):
         self._visited = puzzle.waypoint < 0
         self._used_before = 0
         self._trail: list[tuple[int, bool]] = []
-        self._jumps = np.zeros((boards.SQUARES, kernel.MAX_JUMPS), dtype=np.int64)
-        self._degree = np.zeros(boards.SQUARES, dtype=np.int64)
+        self._jumps = np.zeros((setup.SQUARES, kernel.MAX_JUMPS), dtype=np.int64)
+        self._degree = np.zeros(setup.SQUARES, dtype=np.int64)
         kernel.jumps(puzzle.board, self._jumps, self._degree)
 
     def set_progress(self, robot: int, used: int, visited: bool) -> None:
@@ -258,7 +258,7 @@ class MicroState(State):
 
     # ----- notation -------------------------------------------------------------------------------------
     def move_to_str(self, move: int) -> str:
-        if not isinstance(move, int | np.integer) or isinstance(move, bool) or not 0 <= move < boards.SQUARES:
+        if not isinstance(move, int | np.integer) or isinstance(move, bool) or not 0 <= move < setup.SQUARES:
             raise IllegalMoveError(f"{move!r} is not a square of the board (0 to 35)")
         return square_name(self.puzzle.board, int(move))
 
@@ -287,11 +287,11 @@ class MicroState(State):
         """float32 (16, 6, 6): the six colours, the six numbers, the robot, the target, the waypoint, and a plane
         of ones once the waypoint is visited (or when there is none)."""
         board = self.puzzle.board.astype(np.int64)
-        planes = np.zeros((16, boards.SIZE, boards.SIZE), dtype=np.float32)
-        flat = planes.reshape(16, boards.SQUARES)
-        squares = np.arange(boards.SQUARES)
-        flat[board // boards.SIZE, squares] = 1
-        flat[6 + board % boards.SIZE, squares] = 1
+        planes = np.zeros((16, setup.SIZE, setup.SIZE), dtype=np.float32)
+        flat = planes.reshape(16, setup.SQUARES)
+        squares = np.arange(setup.SQUARES)
+        flat[board // setup.SIZE, squares] = 1
+        flat[6 + board % setup.SIZE, squares] = 1
         flat[12, self._robot] = 1
         flat[13, self.puzzle.target] = 1
         if self.puzzle.waypoint >= 0:
@@ -306,8 +306,8 @@ class MicroState(State):
             return []
         before, seen = self._trail[-1]
         board = self.puzzle.board
-        step = np.sign(self._robot - before) * (1 if before // boards.SIZE == self._robot // boards.SIZE
-                                                 else boards.SIZE)
+        step = np.sign(self._robot - before) * (1 if before // setup.SIZE == self._robot // setup.SIZE
+                                                 else setup.SIZE)
         passed = [square_name(board, s) for s in range(before + step, self._robot, step)]
         out: list[dict[str, Any]] = [{"type": "jump", "from": square_name(board, before),
                                       "to": square_name(board, self._robot), "passed": passed}]

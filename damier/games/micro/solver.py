@@ -17,7 +17,7 @@ import numpy as np
 from damier.core.errors import StateError
 from damier.core.game import Solution, State
 from damier.games.micro import kernel
-from damier.games.micro.boards import square_text
+from damier.games.micro.setup import square_text
 
 #: ``analyse(..., all_paths=True)`` lists at most this many paths (``count`` is always exact)
 MAX_LISTED = 10_000

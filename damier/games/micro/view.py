@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from damier.games.micro import boards, notation
+from damier.games.micro import notation, setup
 
 #: terminal colours of the six square colours
 TERMINAL_COLOURS = ("red", "green", "blue", "yellow", "white", "magenta")
@@ -14,7 +14,7 @@ def _cells(state: Any) -> list[str]:
     """Each square's text: ``R5``, the robot ``[R5]``, the target ``*B1``, the waypoint ``+G3``."""
     puzzle = state.puzzle
     out = []
-    for index in range(boards.SQUARES):
+    for index in range(setup.SQUARES):
         name = notation.square_name(puzzle.board, index)
         mark = "[" if index == state.robot else "*" if index == puzzle.target else (
             "+" if index == puzzle.waypoint else " ")
@@ -39,8 +39,8 @@ def render(state: Any) -> str:
     """
     cells = _cells(state)
     lines = ["     " + "    ".join("abcdef")]
-    for r in range(boards.SIZE):
-        lines.append(f"{r + 1}  " + " ".join(cells[r * boards.SIZE : (r + 1) * boards.SIZE]).rstrip())
+    for r in range(setup.SIZE):
+        lines.append(f"{r + 1}  " + " ".join(cells[r * setup.SIZE : (r + 1) * setup.SIZE]).rstrip())
     return "\n".join(lines) + "\n" + status(state)
 
 
@@ -78,8 +78,8 @@ def board_json(state: Any) -> dict[str, Any]:
 
     def square(index: int) -> dict[str, Any]:
         code = int(board[index])
-        return {"name": boards.square_text(code), "colour": boards.COLOUR_NAMES[code // boards.SIZE],
-                "number": code % boards.SIZE + 1, "coordinates": notation.coordinates(index)}
+        return {"name": setup.square_text(code), "colour": setup.COLOUR_NAMES[code // setup.SIZE],
+                "number": code % setup.SIZE + 1, "coordinates": notation.coordinates(index)}
 
     def name(index: int) -> str | None:
         return None if index < 0 else notation.square_name(board, index)
@@ -89,7 +89,7 @@ def board_json(state: Any) -> dict[str, Any]:
         "position": state.position(),
         "puzzle": notation.puzzle_id(puzzle),
         "board_id": puzzle.board_id,
-        "squares": [square(i) for i in range(boards.SQUARES)],
+        "squares": [square(i) for i in range(setup.SQUARES)],
         "robot": name(state.robot),
         "start": name(puzzle.start),
         "target": name(puzzle.target),

@@ -12,7 +12,7 @@ import importlib
 from typing import Any
 
 from damier.core.game import Game
-from damier.games.ricochet import boards, notation
+from damier.games.ricochet import notation, setup
 from damier.games.ricochet.race import RACE
 
 #: each robot's letter (the notation's), its name and how it is said
@@ -98,10 +98,10 @@ def describe(game: Game) -> dict[str, Any]:
         "seats": list(game.player_names),
         # columns a-p from the west (left), rows 1-16 from the north (top): a1 is the north-west corner
         "squares": {"files": "abcdefghijklmnop", "first_rank": "top"},
-        "size": boards.SIZE,
-        "centre": [boards.cell_name(c) for c in boards.CENTRE],
+        "size": setup.SIZE,
+        "centre": [setup.cell_name(c) for c in setup.CENTRE],
         "robots": [dict(r) for r in ROBOTS],
-        "colours": [{"name": name, "letter": name[0].upper(), "label": name.capitalize()} for name in boards.COLOURS],
+        "colours": [{"name": name, "letter": name[0].upper(), "label": name.capitalize()} for name in setup.COLOURS],
         "shapes": [{"name": name, "label": label} for name, label in SHAPES],
         "directions": [{"letter": letter, "name": name, "key": key, "arrow": arrow}
                        for letter, name, key, arrow in DIRECTIONS],

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from damier.core.errors import ParseError
-from damier.games.ricochet import boards
-from damier.games.ricochet.boards import Board, Target
+from damier.games.ricochet import setup
+from damier.games.ricochet.setup import Board, Target
 
 #: robot letters in robot order
 LETTERS = "RGBYST"
@@ -71,10 +71,10 @@ def check(board: Board, robots: tuple[int, ...], target: Target, ricochet: str, 
     """A checked puzzle: robots on distinct cells, none in the centre block; a known rule mode."""
     placed = [cell for cell in robots if cell >= 0]
     for cell in placed:
-        if not 0 <= cell < boards.CELLS:
+        if not 0 <= cell < setup.CELLS:
             raise ParseError(f"a robot's cell must be 0..255 (x, y 0..15), not {cell}")
         if board.blocked[cell]:
-            raise ParseError(f"a robot cannot stand in the centre block ({boards.cell_name(cell)})")
+            raise ParseError(f"a robot cannot stand in the centre block ({setup.cell_name(cell)})")
     if len(set(placed)) != len(placed):
         raise ParseError("two robots cannot stand on the same square")
     if ricochet not in RICOCHET:
@@ -105,7 +105,7 @@ def parse_puzzle_id(text: str) -> Puzzle:
     if len(parts) not in (3, 4):
         raise ParseError(f"{text!r} is not a puzzle id: write BOARD.ROBOTS.TARGET[.RULES], e.g. "
                          f"1A2B3C4D.E2302B12.bt, or a DriftingDroids id such as 7650+42+E2302B12+C9")
-    board = boards.build("".join(boards.parse_sides(parts[0])))
+    board = setup.build("".join(setup.parse_sides(parts[0])))
     cells_text = parts[1].upper()
     if len(cells_text) not in (8, 10, 12) or not re.fullmatch(r"([0-9A-F]{2}|--)+", cells_text):
         raise ParseError(f"the robots are 4, 5 or 6 cells of two hex digits each (-- for no silver), not "
@@ -130,15 +130,15 @@ def parse_driftingdroids(text: str) -> Puzzle:
     has no ricochet rule), so the puzzle is ``off`` with rebounds.
 
     >>> puzzle = parse_driftingdroids("7650+42+E2302B12+C9")
-    >>> puzzle.board.board_id, puzzle.target.name, boards.cell_name(puzzle.target.cell)
+    >>> puzzle.board.board_id, puzzle.target.name, setup.cell_name(puzzle.target.cell)
     ('4B3B2B1A', 'blue triangle', 'j13')
     """
     parts = text.strip().upper().split("+")
     if len(parts) != 4 or not re.fullmatch(r"[0-9A-F]{4}", parts[0]) or not re.fullmatch(r"[0-9A-F]{2}", parts[1]):
         raise ParseError(f"{text!r} is not a DriftingDroids game id (QQQQ+NG+ROBOTS+TARGET, e.g. "
                          f"7650+42+E2302B12+C9)")
-    sides = boards.driftingdroids_sides()
-    board = boards.build("".join(sides[int(ch, 16)] for ch in parts[0]))
+    sides = setup.driftingdroids_sides()
+    board = setup.build("".join(sides[int(ch, 16)] for ch in parts[0]))
     count = int(parts[1][0], 16)
     if count not in (4, 5) or len(parts[2]) != 2 * count or not re.fullmatch(r"[0-9A-F]+", parts[2] + parts[3]):
         raise ParseError(f"{text!r}: DriftingDroids ids here have 4 or 5 robots and a target cell in hex")
@@ -152,7 +152,7 @@ def parse_driftingdroids(text: str) -> Puzzle:
                          f"vortex), not {parts[1][1]}")
     if (ROBOT_NAMES[said] if said < 4 else "any") != target.colour:
         raise ParseError(f"{text!r} says the target is for the {ROBOT_NAMES[said] + ' robot' if said < 4 else 'vortex'}"
-                         f", but cell {parts[3]} ({boards.cell_name(target.cell)}) holds the {target.name}")
+                         f", but cell {parts[3]} ({setup.cell_name(target.cell)}) holds the {target.name}")
     return check(board, tuple(cells), target, "off", True)
 
 
@@ -175,7 +175,7 @@ def parse_puzzle_json(text: str | dict[str, Any]) -> Puzzle:
     quadrants = obj.get("quadrants")
     if not isinstance(quadrants, list) or not all(isinstance(q, str) for q in quadrants):
         raise ParseError('quadrants must be a list of four sides, NW, NE, SE, SW (e.g. ["1B", "4C", "2A", "3A"])')
-    board = boards.build("".join(boards.parse_sides("".join(quadrants))))
+    board = setup.build("".join(setup.parse_sides("".join(quadrants))))
     robots_obj = obj.get("robots")
     if not isinstance(robots_obj, dict):
         raise ParseError("robots must be an object: {\"red\": [x, y], \"green\": ..., \"blue\": ..., \"yellow\": ...}")
@@ -191,10 +191,10 @@ def parse_puzzle_json(text: str | dict[str, Any]) -> Puzzle:
     target = board.target_at(cell)
     colour = target_obj.get("color")
     if target is None:
-        raise ParseError(f"the target cell {boards.cell_name(cell)} is not a target square of this board")
+        raise ParseError(f"the target cell {setup.cell_name(cell)} is not a target square of this board")
     if colour != target.colour and not (colour == "vortex" and target.shape == "vortex"):
         said = "the vortex (color \"any\")" if target.shape == "vortex" else f"the {target.name}"
-        raise ParseError(f"the target at {boards.cell_name(cell)} is {said}, not {colour!r}")
+        raise ParseError(f"the target at {setup.cell_name(cell)} is {said}, not {colour!r}")
     rebound = obj.get("rebound", True)
     if not isinstance(rebound, bool):
         raise ParseError(f"rebound must be true or false, not {rebound!r}")
@@ -207,11 +207,11 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
     >>> puzzle_json(parse_puzzle_id("1A2B3C4D.E2302B12.bt.x"))["target"]
     {'color': 'blue', 'cell': [12, 6]}
     """
-    robots = {name: [cell % boards.SIZE, cell // boards.SIZE] for name, cell in zip(ROBOT_NAMES, puzzle.robots,
+    robots = {name: [cell % setup.SIZE, cell // setup.SIZE] for name, cell in zip(ROBOT_NAMES, puzzle.robots,
                                                                                     strict=True) if cell >= 0}
     target = puzzle.target
     return {"id": puzzle_id(puzzle), "quadrants": list(puzzle.board.side_ids), "robots": robots,
-            "target": {"color": target.colour, "cell": [target.cell % boards.SIZE, target.cell // boards.SIZE]},
+            "target": {"color": target.colour, "cell": [target.cell % setup.SIZE, target.cell // setup.SIZE]},
             "ricochet": puzzle.ricochet, "rebound": puzzle.rebound}
 
 
@@ -220,6 +220,6 @@ def _cell(value: Any, what: str) -> int:
                                                                    for v in value)):
         raise ParseError(f"{what} must be a cell [x, y] (0-15 each), not {value!r}")
     x, y = value
-    if not (0 <= x < boards.SIZE and 0 <= y < boards.SIZE):
+    if not (0 <= x < setup.SIZE and 0 <= y < setup.SIZE):
         raise ParseError(f"{what}: x and y run from 0 to 15, not {value!r}")
-    return int(y * boards.SIZE + x)
+    return int(y * setup.SIZE + x)

@@ -20,9 +20,9 @@ import numpy as np
 
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Game, Outcome, State, Termination, solved
-from damier.games.ricochet import INFO, boards, kernel, notation
-from damier.games.ricochet.boards import Target
+from damier.games.ricochet import INFO, kernel, notation, setup
 from damier.games.ricochet.notation import DIRECTIONS, LETTERS, Puzzle
+from damier.games.ricochet.setup import Target
 
 ROBOTS = 6
 TRANSPARENT = 5
@@ -66,7 +66,7 @@ class RicochetGame(Game):
                               "choose 2 to 30, or 0 for any")
         if self.board_option != "random":
             try:
-                self.board_option = "".join(boards.parse_sides(self.board_option))
+                self.board_option = "".join(setup.parse_sides(self.board_option))
             except ParseError as exc:
                 raise OptionError(f"option 'board': {exc}; or random") from None
 
@@ -76,7 +76,7 @@ class RicochetGame(Game):
 
     @property
     def board_shape(self) -> tuple[int, int]:
-        return (boards.SIZE, boards.SIZE)
+        return (setup.SIZE, setup.SIZE)
 
     @property
     def num_moves(self) -> int:
@@ -92,10 +92,10 @@ class RicochetGame(Game):
         """A puzzle drawn with ``rng`` by the options: robots on free cells that are not target squares (or
         ``robots``), a target (one of ``targets`` when given, else any of the board's) no robot solves in 0 or 1
         moves, of the ``difficulty`` (the option's, unless one is given; 0 for any) when the game has a solver."""
-        board = boards.build(board_id or (boards.random_board_id(rng) if self.board_option == "random"
+        board = setup.build(board_id or (setup.random_board_id(rng) if self.board_option == "random"
                                           else self.board_option))
         wanted = self.difficulty if difficulty is None else difficulty
-        free = [c for c in range(boards.CELLS) if not board.blocked[c] and board.target_at(c) is None]
+        free = [c for c in range(setup.CELLS) if not board.blocked[c] and board.target_at(c) is None]
         # with the robots given (the race's next round), each target is tried once, in a random order
         pool = list(board.targets if targets is None else targets)
         order = rng.sample(pool, len(pool)) if robots is not None else []
@@ -156,9 +156,9 @@ class RicochetGame(Game):
 
 
 @lru_cache(maxsize=64)
-def stops_of(board: boards.Board) -> np.ndarray:
+def stops_of(board: setup.Board) -> np.ndarray:
     """The board's table of stops (``kernel.stop_table``), made once per board (the solver's too)."""
-    out = np.empty(boards.CELLS * 4, dtype=np.int64)
+    out = np.empty(setup.CELLS * 4, dtype=np.int64)
     kernel.stop_table(board.walls, out)
     return out
 
@@ -183,7 +183,7 @@ class RicochetState(State):
         self._trail: list[tuple[int, int, int, int, bool, int]] = []
         board = puzzle.board
         self._coloured = np.array([t is not None and t.shape != "vortex" for t in map(board.target_at,
-                                                                                       range(boards.CELLS))])
+                                                                                       range(setup.CELLS))])
 
     # ----- the rules ------------------------------------------------------------------------------------
     @cached_property
@@ -411,10 +411,10 @@ class RicochetState(State):
     def observation(self) -> np.ndarray:
         """float32 (12, 16, 16): walls N, E, S, W; each robot's cell (6 planes); the target; the centre block."""
         b = self.puzzle.board
-        planes = np.zeros((12, boards.SIZE, boards.SIZE), dtype=np.float32)
-        flat = planes.reshape(12, boards.CELLS)
+        planes = np.zeros((12, setup.SIZE, setup.SIZE), dtype=np.float32)
+        flat = planes.reshape(12, setup.CELLS)
         for d in range(4):
-            flat[d] = (b.walls & boards.BITS[d]) != 0
+            flat[d] = (b.walls & setup.BITS[d]) != 0
         for r in range(ROBOTS):
             if self.robots[r] >= 0:
                 flat[4 + r, self.robots[r]] = 1
@@ -430,9 +430,9 @@ class RicochetState(State):
         r, before, *_ = self._trail[-1]
         _, d, k = parts_of(self.history[-1])
         step = int(kernel.STEP[d])
-        crossed = [boards.cell_name(c) for c in range(before + step, int(self.robots[r]) + step, step)]
+        crossed = [setup.cell_name(c) for c in range(before + step, int(self.robots[r]) + step, step)]
         out: list[dict[str, Any]] = [{"type": "slide", "robot": notation.ROBOT_NAMES[r], "from":
-                                      boards.cell_name(before), "to": boards.cell_name(int(self.robots[r])),
+                                      setup.cell_name(before), "to": setup.cell_name(int(self.robots[r])),
                                       "cells": crossed, "walls_passed": k}]
         outcome = self.outcome()
         if outcome is not None and outcome.termination is Termination.SOLVED:

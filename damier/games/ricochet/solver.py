@@ -30,7 +30,7 @@ import numpy as np
 
 from damier.core.errors import OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Solution, State
-from damier.games.ricochet import INFO, boards, notation, solver_kernel
+from damier.games.ricochet import INFO, notation, setup, solver_kernel
 from damier.games.ricochet.rules import (
     MOVE_LIMIT,
     ROBOTS,
@@ -60,7 +60,7 @@ _CACHE_SIZE = 256
 _CACHE_LOCK = threading.Lock()  # the server solves in threads too
 
 
-def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
+def _table(board: setup.Board, target: int, kind: str) -> np.ndarray:
     """A board's table of ``kind``: ``stops`` (target unused), ``coloured``, ``robot``, ``robot turning`` (every
     axes, for the ricochet rule) or ``transparent`` (the bounds to ``target``)."""
     key = (board.board_id, target if kind not in ("stops", "coloured") else -1, kind)
@@ -72,14 +72,14 @@ def _table(board: boards.Board, target: int, kind: str) -> np.ndarray:
     if kind == "stops":
         out = stops_of(board)
     elif kind == "coloured":
-        out = np.zeros(boards.CELLS, dtype=np.bool_)
+        out = np.zeros(setup.CELLS, dtype=np.bool_)
         for t in board.targets:
             out[t.cell] = t.shape != "vortex"
     elif kind in ("robot", "robot turning"):
-        out = np.empty(boards.CELLS * 4, dtype=np.int64)
+        out = np.empty(setup.CELLS * 4, dtype=np.int64)
         solver_kernel.robot_bound(board.walls, target, kind == "robot turning", out)
     else:
-        out = np.empty(boards.CELLS * 4, dtype=np.int64)
+        out = np.empty(setup.CELLS * 4, dtype=np.int64)
         solver_kernel.transparent_bound(board.walls, board.solid, _table(board, -1, "coloured"), target, out)
     with _CACHE_LOCK:
         _CACHE[key] = out
@@ -218,7 +218,7 @@ def _checked(state: RicochetState, rows: np.ndarray, count: int, cost: int) -> t
         cell, d, k = (int(v) for v in rows[i])
         robot = next((r for r in range(ROBOTS) if replay.robots[r] == cell), None)
         if robot is None or replay.player == TERMINAL:
-            raise RuntimeError(f"solver: move {i + 1} of its line leaves {boards.cell_name(cell)}, where no robot "
+            raise RuntimeError(f"solver: move {i + 1} of its line leaves {setup.cell_name(cell)}, where no robot "
                                f"stands, or comes after the puzzle is solved ({_text(state, tuple(moves))})")
         move = move_of(robot, d, k)
         replay.play(move)  # IllegalMoveError if the solver and the rules disagree

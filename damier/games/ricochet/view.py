@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from damier.core.game import Termination
-from damier.games.ricochet import boards, notation
+from damier.games.ricochet import notation, setup
 
 _ROBOT_MARKS = "RGBYST"
 
@@ -15,16 +15,16 @@ def render(state: Any) -> str:
     b = state.puzzle.board
     robots = {int(c): _ROBOT_MARKS[r] for r, c in enumerate(state.robots) if c >= 0}
     lines = ["    " + "".join(f"{ch:<3}" for ch in "abcdefghijklmnop")]
-    for y in range(boards.SIZE):
+    for y in range(setup.SIZE):
         top = "   +"
         row = f"{y + 1:>2} |"
-        for x in range(boards.SIZE):
-            cell = y * boards.SIZE + x
-            top += ("--" if b.walls[cell] & boards.N else "  ") + "+"
+        for x in range(setup.SIZE):
+            cell = y * setup.SIZE + x
+            top += ("--" if b.walls[cell] & setup.N else "  ") + "+"
             mark = robots.get(cell, "*" if cell == state.puzzle.target.cell else ("#" if b.blocked[cell] else "."))
-            row += f"{mark} " + ("|" if b.walls[cell] & boards.E else " ")
+            row += f"{mark} " + ("|" if b.walls[cell] & setup.E else " ")
         lines += [top, row]
-    lines.append("   +" + "--+" * boards.SIZE)
+    lines.append("   +" + "--+" * setup.SIZE)
     return "\n".join(lines) + "\n" + status(state)
 
 
@@ -34,7 +34,7 @@ def status(state: Any) -> str:
         outcome = state.outcome()
         return f"{'Solved' if outcome.termination is Termination.SOLVED else 'Over'}: {outcome.reason}."
     used = state.moves_used
-    return f"Target: the {target.name} on {boards.cell_name(target.cell)}; {used} move{'' if used == 1 else 's'} used."
+    return f"Target: the {target.name} on {setup.cell_name(target.cell)}; {used} move{'' if used == 1 else 's'} used."
 
 
 def describe_events(state: Any) -> list[str]:
@@ -55,18 +55,18 @@ def board_json(state: Any) -> dict[str, Any]:
     b = state.puzzle.board
     legal = []
     for move in state.legal_moves():
-        legal.append({"move": state.move_to_str(move), "to": boards.cell_name(state._destination(move))})
+        legal.append({"move": state.move_to_str(move), "to": setup.cell_name(state._destination(move))})
     return {
         "kind": state.game.name,
         "position": state.position(),
         "puzzle": notation.puzzle_id(state.puzzle),
         "board_id": b.board_id,
-        "walls": ["".join(ch for ch, bit in zip("NESW", boards.BITS, strict=True) if int(b.walls[c]) & bit)
-                  for c in range(boards.CELLS)],
-        "blocked": [boards.cell_name(c) for c in boards.CENTRE],
-        "targets": [{"cell": boards.cell_name(t.cell), "colour": t.colour, "shape": t.shape} for t in b.targets],
-        "robots": {notation.ROBOT_NAMES[r]: boards.cell_name(int(c)) for r, c in enumerate(state.robots) if c >= 0},
-        "target": {"cell": boards.cell_name(state.puzzle.target.cell), "colour": state.puzzle.target.colour,
+        "walls": ["".join(ch for ch, bit in zip("NESW", setup.BITS, strict=True) if int(b.walls[c]) & bit)
+                  for c in range(setup.CELLS)],
+        "blocked": [setup.cell_name(c) for c in setup.CENTRE],
+        "targets": [{"cell": setup.cell_name(t.cell), "colour": t.colour, "shape": t.shape} for t in b.targets],
+        "robots": {notation.ROBOT_NAMES[r]: setup.cell_name(int(c)) for r, c in enumerate(state.robots) if c >= 0},
+        "target": {"cell": setup.cell_name(state.puzzle.target.cell), "colour": state.puzzle.target.colour,
                    "shape": state.puzzle.target.shape},
         "legal": legal,
         "used": state.moves_used,

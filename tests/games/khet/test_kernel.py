@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from damier.core import laser
 from damier.games.khet import kernel, notation
+from damier.games.khet.setup import setup_array, setup_position
 from tests.games.khet import reference
 
 KINDS = {kernel.SPHINX: "sphinx", kernel.PHARAOH: "pharaoh", kernel.ANUBIS: "anubis", kernel.PYRAMID: "pyramid",
@@ -62,7 +63,7 @@ def test_verdict_is_legal_exactly_for_the_generated_moves(rng: random.Random, ro
 
 
 def test_verdicts_once_the_game_is_over_and_out_of_range() -> None:
-    s = notation.setup_array("classic")
+    s = setup_array("classic")
     assert kernel.verdict(s, kernel.CLAIM, False, True) == kernel.WHY_NOT_A_MOVE
     assert kernel.verdict(s, -1, False, True) == kernel.WHY_NOT_A_MOVE
     s[kernel.TO_MOVE] = kernel.TERMINAL
@@ -83,7 +84,7 @@ def test_undo_takes_back_every_move(rng: random.Random, quiet_limit: int) -> Non
 
 
 def test_perft_leaves_its_position_unchanged() -> None:
-    s = notation.setup_array("dynasty")
+    s = setup_array("dynasty")
     before = s.copy()
     assert kernel.perft(s, 2, False, False, True, 100, np.zeros(kernel.MAX_MOVES, dtype=np.int64)) == 4_854
     assert s.tolist() == before.tolist()
@@ -94,7 +95,7 @@ def test_perft_leaves_its_position_unchanged() -> None:
 def test_one_repetition_count_is_the_reference_s(rng: random.Random) -> None:
     """Turn two Pyramids away from the beams back and forth, among a few random moves: ``record_position``
     counts what the reference counts, and ends the game at the third occurrence with ``automatic``."""
-    start = notation.setup_position("classic")
+    start = setup_position("classic")
     shuffle = [notation.parse_move_text(m) for m in ("h2+", "c7+", "h2-", "c7-")]
     s = notation.parse_position(start, True)
     game = reference.Game(reference.parse(start), reference.Rules(repetition="claim", quiet_ply_limit=0))

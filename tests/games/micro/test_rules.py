@@ -24,7 +24,7 @@ import pytest
 import damier
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Termination
-from damier.games.micro import boards, notation
+from damier.games.micro import notation, setup
 from damier.games.micro.race import RACE
 from damier.games.micro.rules import MicroState, puzzle_state
 from tests.games.micro import reference
@@ -54,7 +54,7 @@ def legal(state: MicroState) -> set[str]:
 
 def optimum(state: MicroState) -> int | None:
     puzzle = state.puzzle
-    board = [boards.square_text(int(c)) for c in puzzle.board]
+    board = [setup.square_text(int(c)) for c in puzzle.board]
     return reference.Puzzle(board, puzzle.start, puzzle.target, puzzle.waypoint, state.game.waypoint_pass).shortest()
 
 
@@ -98,8 +98,8 @@ def test_one_jump_is_one_move() -> None:
 
 def test_jumps_are_the_reference_jumps_on_every_square_of_both_sides() -> None:
     for board_id in ("A-1234-0000", "B-4132-1302", "random:7"):
-        board = boards.parse_board_id(board_id)
-        names = [boards.square_text(int(c)) for c in board]
+        board = setup.parse_board_id(board_id)
+        names = [setup.square_text(int(c)) for c in board]
         for square in range(36):
             target = (square + 1) % 36
             state = at(f"{board_id}_{names[square]}_{names[target]}")
@@ -262,7 +262,7 @@ def test_a_square_is_also_written_by_coordinates_in_lower_case() -> None:
 
 
 def test_lower_case_b1_is_a_coordinate_so_colours_are_never_lower_case() -> None:
-    board = boards.parse_board_id(BOARD)
+    board = setup.parse_board_id(BOARD)
     assert notation.square_name(board, notation.square_index(board, "b1")) == "G6"
     for text in ("r5", "g6", "Z9", "C7", "a0", "", "R55"):
         with pytest.raises(ParseError, match="is not a square: write its colour letter and number \\(R5, in "
@@ -330,7 +330,7 @@ def test_the_json_puzzle_form_with_the_rows_of_the_board() -> None:
     text = json.dumps({"board": ROWS, "start": "R5", "target": "B1", "waypoint": None, "waypoint_pass": False})
     state = puzzle_state(text, {})
     assert state.position().startswith("custom:R5G6R1P1W4P2.G2W2Y1G5W5G3.")
-    assert (state.puzzle.board == boards.parse_board_id(BOARD)).all()
+    assert (state.puzzle.board == setup.parse_board_id(BOARD)).all()
     assert (state.puzzle.start, state.puzzle.target, state.puzzle.waypoint) == (0, 35, -1)
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import damier
 from damier.core.errors import StateError
 from damier.core.game import Termination
-from damier.games.micro import boards, notation, solver
+from damier.games.micro import notation, setup, solver
 from damier.games.micro.rules import MicroState
 from tests.games.micro import reference
 
@@ -51,7 +51,7 @@ def board_ids(draw: st.DrawFn) -> str:
     if kind == "random":
         return f"random:{draw(st.integers(0, 10**9))}"
     # any shuffle of the 36 pairs: most are not connected, so some targets cannot be reached
-    return boards.custom_id(np.array(draw(st.permutations(range(36))), dtype=np.int8))
+    return setup.custom_id(np.array(draw(st.permutations(range(36))), dtype=np.int8))
 
 
 @st.composite
@@ -67,7 +67,7 @@ def cases(draw: st.DrawFn, waypoint: bool | None = None, walk: bool = True) -> C
         words.append(notation.coordinates(w))
     state = damier.load("micro", waypoint_pass=passing).state_from_position("_".join(words))
     assert isinstance(state, MicroState)
-    board = [boards.square_text(int(c)) for c in boards.parse_board_id(board_id)]
+    board = [setup.square_text(int(c)) for c in setup.parse_board_id(board_id)]
     case = Case(state, reference.Puzzle(board, start, target, w, passing))
     if walk:
         rng = random.Random(draw(st.integers(0, 2**32)))

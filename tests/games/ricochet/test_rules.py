@@ -56,7 +56,7 @@ import damier
 from damier.core import registry
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Termination
-from damier.games.ricochet import boards, notation, view
+from damier.games.ricochet import notation, setup, view
 from damier.games.ricochet.race import RACE
 from damier.games.ricochet.rules import MOVE_LIMIT, RicochetGame, RicochetState, puzzle_state
 from tests.games.ricochet import reference
@@ -71,7 +71,7 @@ RULES = {"": {}, "i": {"ricochet": "if_trivial"}, "s": {"ricochet": "strict"}, "
 def puzzle(*robots: str, target: str, rules: str = "", board: str = BOARD) -> str:
     """A puzzle id with the robots on named squares (red, green, blue, yellow[, silver][, transparent]; ``-`` for
     an absent silver)."""
-    cells = "".join("--" if name == "-" else f"{boards.parse_cell(name):02X}" for name in robots)
+    cells = "".join("--" if name == "-" else f"{setup.parse_cell(name):02X}" for name in robots)
     return ".".join([board, cells, target] + ([rules] if rules else []))
 
 
@@ -88,7 +88,7 @@ def play(state: RicochetState, *moves: str) -> RicochetState:
 
 
 def squares(state: RicochetState) -> list[str]:
-    return [boards.cell_name(int(c)) if c >= 0 else "-" for c in state.robots]
+    return [setup.cell_name(int(c)) if c >= 0 else "-" for c in state.robots]
 
 
 def legal(state: RicochetState) -> set[str]:
@@ -493,7 +493,7 @@ def test_a_puzzle_id_is_the_board_the_robots_in_hex_the_target_and_the_rules() -
     text = "1A2B3C4D.E2302B12.bt"
     parsed = notation.parse_puzzle_id(text)
     assert parsed.board.board_id == "1A2B3C4D" and parsed.target.name == "blue triangle"
-    assert [boards.cell_name(c) for c in parsed.robots[:4]] == ["c15", "a4", "l3", "c2"]  # 0xE2 = y 14, x 2
+    assert [setup.cell_name(c) for c in parsed.robots[:4]] == ["c15", "a4", "l3", "c2"]  # 0xE2 = y 14, x 2
     assert (parsed.silver, parsed.transparent, parsed.ricochet, parsed.rebound) == (False, False, "off", True)
     assert notation.puzzle_id(parsed) == text
     full = notation.parse_puzzle_id("4d3c2b1a.e2302b12--44.v.ix")  # lower case reads; the transparent on e5
@@ -560,9 +560,9 @@ def test_a_driftingdroids_id_states_the_quadrants_the_robots_the_target_robot_an
     # board layout "4B 3B / 1A 2B", the active robot is blue, the target is its triangle
     parsed = notation.parse_puzzle_id("7650+42+E2302B12+C9")
     assert parsed.board.board_id == "4B3B2B1A"  # 7 6 5 0 in its numbering: NW, NE, SE, SW
-    assert [boards.cell_name(c) for c in parsed.robots[:4]] == ["c15", "a4", "l3", "c2"]  # l3: blue, furthest east
+    assert [setup.cell_name(c) for c in parsed.robots[:4]] == ["c15", "a4", "l3", "c2"]  # l3: blue, furthest east
     assert parsed.robots[4:] == (-1, -1)
-    assert (parsed.target.name, boards.cell_name(parsed.target.cell)) == ("blue triangle", "j13")  # 0xC9: y 12, x 9
+    assert (parsed.target.name, setup.cell_name(parsed.target.cell)) == ("blue triangle", "j13")  # 0xC9: y 12, x 9
     assert notation.puzzle_id(parsed) == "4B3B2B1A.E2302B12.bt"
 
 
@@ -595,7 +595,7 @@ def test_driftingdroids_24_move_line_solves_its_puzzle_at_the_last_move() -> Non
 
 def test_a_driftingdroids_id_with_five_robots_has_silver_and_f_names_the_vortex() -> None:
     parsed = notation.parse_puzzle_id("7650+52+E2302B1244+C9")
-    assert boards.cell_name(parsed.robots[4]) == "e5" and parsed.silver
+    assert setup.cell_name(parsed.robots[4]) == "e5" and parsed.silver
     vortex = next(t for t in notation.parse_puzzle_id("7650+42+E2302B12+C9").board.targets if t.shape == "vortex")
     parsed = notation.parse_puzzle_id(f"7650+4F+E2302B12+{vortex.cell:02X}")
     assert parsed.target.name == "vortex"
@@ -645,7 +645,7 @@ def test_the_json_form_round_trips(text: str) -> None:
 
 
 def test_the_json_form_with_silver_the_transparent_robot_the_vortex_and_the_rules() -> None:
-    vortex = next(t for t in boards.build("4B3B2B1A").targets if t.shape == "vortex")
+    vortex = next(t for t in setup.build("4B3B2B1A").targets if t.shape == "vortex")
     obj = {**ISSUE_JSON, "robots": {**ISSUE_JSON["robots"], "silver": [4, 4], "transparent": [5, 5]},  # type: ignore
            "target": {"color": "vortex", "cell": [vortex.cell % 16, vortex.cell // 16]}, "ricochet": "strict",
            "rebound": False}
@@ -879,7 +879,7 @@ def test_race_with_a_difficulty_no_target_has_the_next_round_takes_any_target() 
 def test_a_puzzle_drawn_for_given_robots_keeps_them_and_an_impossible_difficulty_is_a_state_error() -> None:
     game = damier.load("ricochet", board=BOARD)
     assert isinstance(game, RicochetGame)
-    robots = tuple(t.cell for t in boards.build(BOARD).targets if t.colour in boards.COLOURS)[:4]
+    robots = tuple(t.cell for t in setup.build(BOARD).targets if t.colour in setup.COLOURS)[:4]
     # each coloured robot on a target: still most targets make puzzles, so ask for an impossible difficulty
     with pytest.raises(StateError, match="no puzzle of 30 moves was found on 1A2A3A4A"):
         game.draw_puzzle(random.Random(0), robots=(*robots, -1, -1), difficulty=30)
