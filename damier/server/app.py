@@ -104,7 +104,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url, alone=True)
         if storage.is_sqlite:
-            storage.forget_turns()  # alone on the file: the leases of an earlier run are this server's to take
+            storage.leases.forget_all()  # alone on the file: the leases of an earlier run are this server's to take
         key = open_secret(storage, secret_file)
         pool = ComputerPool(workers)
         pool.admission.utilisation = client_limits.limits.booking / 100  # the workers' share games may book
@@ -142,7 +142,7 @@ def create_app(db_url: str | None = None, workers: int | None = None,
                 arcade.heard(payload)
 
         listener = threading.Thread(
-            target=storage.listen, name="damier-listen", daemon=True,
+            target=storage.notifications.listen, name="damier-listen", daemon=True,
             args=(lambda payload: loop.call_soon_threadsafe(heard, payload), stop_listening))
         listener.start()
         sweeper = asyncio.create_task(turns.sweep(arcade))

@@ -1,6 +1,6 @@
 """Anonymous identities: who a browser is, with no account. A browser that creates or joins a game is given an
 identity, a random id in a signed, HttpOnly cookie (``damier_id``); the seats it plays are kept under it
-(``stores.identities``), so that any tab of that browser lists its games, and a one-time link carries it to
+(``storage.identities``), so that any tab of that browser lists its games, and a one-time link carries it to
 another device. The cookie is ``<id>.<issued>.<signature>``: an HMAC-SHA256 under a key derived from the server's
 secret, so it cannot be forged and every server of one arcade reads it; it holds for ``MAX_AGE`` seconds from its
 issue. An identity never reveals anyone else's seat: it lists only the seats its own browser used.

@@ -5,7 +5,7 @@ or opens one.
 
 The lobby is a room (``rooms.room.Room``): its watchers are the lobby pages, sent the list of open seeks at once
 and after each change (one serialisation shared by all, at most one every ``COALESCE`` seconds). The database holds
-the seeks and decides each pairing (``stores.seeks``); with several servers on PostgreSQL a change is said on the
+the seeks and decides each pairing (``storage.seeks``); with several servers on PostgreSQL a change is said on the
 notification channel (``lobby changed``, ``lobby paired <seek> <game> <seat>``) and every server reads the seeks
 again. A seek lives while its creator's lobby page is open: its creator's server says so again every ``BEAT``
 seconds (``alive_until``, ``HOLD`` seconds ahead), and when the creator's last lobby page closes its seeks are
@@ -25,7 +25,7 @@ from damier.core.record import now_iso
 from damier.server.rooms import Conflict, GameRoom, Invalid, NotFound, TooMany, Unavailable, Watcher, creation
 from damier.server.rooms.clocks import TimeControl, parse
 from damier.server.rooms.room import Room, encode
-from damier.server.stores.seeks import Seek, SeekStore
+from damier.server.storage.seeks import Seek, SeekStore
 
 if TYPE_CHECKING:
     from damier.server.players import Players
@@ -92,7 +92,7 @@ class Lobby(Room):
         """The seeks changed (here, or on another server): read them again soon (changes close together are read
         once, ``COALESCE``), and tell the other servers when the change was this one's."""
         if tell_others:
-            self._in_background(asyncio.to_thread(self.arcade.storage.announce, "lobby changed"))
+            self._in_background(asyncio.to_thread(self.arcade.storage.notifications.announce, "lobby changed"))
         if self._reloading is not None and not self._reloading.done():
             self._again = True
             return
@@ -245,7 +245,7 @@ class Lobby(Room):
         await self.players.hold(seek.owner, "game", game_id, creator)
         await self.players.hold(joiner, "game", game_id, 1 - creator)
         await self._tell_paired(seek_id, game_id, creator)
-        self._in_background(asyncio.to_thread(self.arcade.storage.announce,
+        self._in_background(asyncio.to_thread(self.arcade.storage.notifications.announce,
                                               f"lobby paired {seek_id} {game_id} {creator}"))
         self.changed()
         return room, 1 - creator

@@ -1,5 +1,5 @@
 """The arcade's players, who have no account: each browser is an anonymous identity (``identity``: a signed,
-HttpOnly cookie) that holds the seats it used (``stores.identities``), so any tab of that browser lists its games
+HttpOnly cookie) that holds the seats it used (``storage.identities``), so any tab of that browser lists its games
 and races under way, and a one-time link carries it to another device."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from starlette.responses import Response
 from damier.core.record import now_iso
 from damier.server.identity import COOKIE, MAX_AGE, Identities, IdentityError
 from damier.server.storage import Storage
-from damier.server.stores.identities import IdentityStore
+from damier.server.storage.identities import IdentityStore
 
 #: how long a link carrying an identity to another device holds (seconds)
 LINK_SECONDS = 600

@@ -234,7 +234,7 @@ def test_the_arcade_says_it_is_busy_and_creates_nothing(tmp_path: Path) -> None:
         busy = answers[-1]
         assert busy.json()["busy"] is True and int(busy.headers["retry-after"]) > 0
         assert busy.json()["error"].startswith("the arcade is busy")
-        assert len(client.app.state.arcade.storage.active_game_ids()) == 2  # type: ignore[attr-defined]
+        assert len(client.app.state.arcade.storage.games.active_ids()) == 2  # type: ignore[attr-defined]
         # games between people need no computer: always admitted
         people = {**vs_computer, "seats": [{"kind": "human"}, {"kind": "human"}]}
         assert client.post("/api/games", json=people).status_code == 201

@@ -74,7 +74,7 @@ def test_a_move_is_validated_by_the_rules_and_stored(client: TestClient, db_url:
     assert view["board"]["counts"][4] == 1 and view["board"]["owners"][4] == 0
     assert view["events"][0] == {"type": "place", "player": 0, "square": "B2",
                                  "changes": {"B2": {"count": 1, "owner": 0}}}
-    stored = Storage(db_url).load_game(game_id)
+    stored = Storage(db_url).games.load(game_id)
     assert stored is not None and stored.moves == [("B2", 0)]
 
 

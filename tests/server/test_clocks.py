@@ -34,7 +34,7 @@ def create(client: TestClient | httpx.Client, clock: Any, seats: list[dict[str, 
 
 def count_games(client: TestClient) -> int:
     storage: Storage = client.app.state.arcade.storage  # type: ignore[attr-defined]
-    return len(storage.active_game_ids())
+    return len(storage.games.active_ids())
 
 
 def move(client: TestClient | httpx.Client, game_id: str, token: str, text: str) -> httpx.Response:
@@ -231,7 +231,7 @@ def test_the_sweep_settles_a_clock_that_fell_out_of_memory_with_no_request(clien
         client.portal.call(moves.sweep, arcade)  # what the server's 5-second sweep does
     finally:
         arcade.clock = time.time
-    row = arcade.storage.load_game(game_id)
+    row = arcade.storage.games.load(game_id)
     assert row.status == "finished" and row.result["termination"] == "time"
     assert row.clock["running"] is None and row.clock["remaining"][0] == 0 and row.clock["remaining"][1] == 3_000
 
@@ -375,7 +375,7 @@ def test_a_clock_that_falls_after_a_restart_ends_the_game_without_any_request(da
         time.sleep(14)
         storage = Storage(database)
         try:
-            row = storage.load_game(created["id"])
+            row = storage.games.load(created["id"])
         finally:
             storage.close()
         assert row is not None and row.status == "finished"
@@ -396,7 +396,7 @@ def test_two_servers_both_timing_a_game_end_it_on_time_once(postgres_url: str) -
         wait_until(lambda: one.get(f"/api/games/{game_id}").json()["version"] == 3, 10)
         # nobody asks: each server's timer fires; one ends the game, the other's write is refused (and harmless)
         storage: Storage = one.app.state.arcade.storage  # type: ignore[attr-defined]
-        ended = wait_until(lambda: (row := storage.load_game(game_id)) is not None and row.status == "finished"
+        ended = wait_until(lambda: (row := storage.games.load(game_id)) is not None and row.status == "finished"
                            and row, 20)
         assert ended.result["reason"] == "Blue ran out of time: Red wins"
         for client in (one, other):

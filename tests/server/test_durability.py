@@ -66,7 +66,7 @@ def test_sigkill_loses_nothing_and_a_thinking_computer_thinks_again(server: Serv
     before_humans = view(server, humans["id"])
     server.kill()
 
-    stored = Storage(server.db).load_game(humans["id"])
+    stored = Storage(server.db).games.load(humans["id"])
     assert stored is not None and [m for m, _ in stored.moves] == ["A1", "E5", "B2", "D4", "A1"]
 
     server.start()
@@ -100,7 +100,7 @@ def test_concurrent_moves_in_one_game_cannot_fork_it(server: ServerProcess) -> N
     assert set(codes) <= {200, 409}
     final = view(server, game_id)
     assert final["version"] == 1 and len(final["moves"]) == 1
-    stored = Storage(server.db).load_game(game_id)
+    stored = Storage(server.db).games.load(game_id)
     assert stored is not None and len(stored.moves) == 1
     assert stored.moves[0][0] == final["moves"][0]["move"]
 

@@ -130,7 +130,7 @@ def test_the_server_aborts_an_overdue_game_with_nobody_asking(client: TestClient
     arcade.rooms.forget(arcade.rooms.peek(game_id))  # out of memory: only the sweep can see it
     hands[0] = clocks.JOIN_SECONDS + 1
     client.portal.call(moves.sweep, arcade)
-    row = arcade.storage.load_game(game_id)
+    row = arcade.storage.games.load(game_id)
     assert row.status == "finished" and row.result["termination"] == "aborted"
 
 

@@ -19,7 +19,7 @@ from damier.server.app import create_app
 from damier.server.identity import COOKIE, MAX_AGE
 from damier.server.limits import Limits
 from damier.server.rooms import idle
-from damier.server.storage import games
+from damier.server.storage.schema import games
 from tests.server.conftest import GENEROUS
 
 TWO_PEOPLE = {"game": "atoms", "options": {"rows": 5, "cols": 5}, "seats": [{"kind": "human"}, {"kind": "human"}]}
@@ -123,7 +123,7 @@ def test_an_expired_link_is_refused_with_410(browsers: tuple[Browser, Browser]) 
     phone.post("/api/games", json=TWO_PEOPLE)
     code = phone.post("/api/me/links").json()["code"]
     storage = phone.app.state.arcade.storage  # type: ignore[attr-defined]
-    from damier.server.storage import transfers
+    from damier.server.storage.schema import transfers
 
     storage.submit(lambda conn: conn.execute(update(transfers).values(expires=time.time() - 1))).result()
     expired = laptop.post("/api/me/take", json={"code": code})
@@ -148,11 +148,11 @@ def test_a_bad_identity_cookie_is_refused_with_401_and_removed(browsers: tuple[B
         bad = "not-a-cookie"
         words = "not of the form"
     host.cookies.set(COOKIE, bad)
-    before = host.app.state.arcade.storage.active_game_ids()  # type: ignore[attr-defined]
+    before = host.app.state.arcade.storage.games.active_ids()  # type: ignore[attr-defined]
     for answer in (host.get("/api/me"), host.post("/api/games", json=TWO_PEOPLE)):
         assert answer.status_code == 401 and words in answer.json()["error"]
         assert f'{COOKIE}=""' in answer.headers["set-cookie"] and "Max-Age=0" in answer.headers["set-cookie"]
-    assert host.app.state.arcade.storage.active_game_ids() == before  # type: ignore[attr-defined]
+    assert host.app.state.arcade.storage.games.active_ids() == before  # type: ignore[attr-defined]
     # a game's own page, with its seat's token, reads and plays all the same, and leaves the cookie to the home
     # page, which says why it goes
     host.cookies.set(COOKIE, bad)

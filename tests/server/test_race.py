@@ -432,20 +432,20 @@ def exercise_races(storage: Storage) -> None:
     row = RaceRow(id="r1", game=GAME, options={}, settings={"round_seconds": 60}, status="lobby", result=None,
                   created_at="2026-01-01T00:00:00+00:00", updated_at="2026-01-01T00:00:00+00:00",
                   events=[RaceEvent(1, "join", 0, {"name": "Ann"}, "2026-01-01T00:00:00.000+00:00")])
-    storage.create_race(row).result()
+    storage.races.create(row).result()
     second = RaceEvent(2, "join", 1, {"name": "Bob"}, "2026-01-01T00:00:01.000+00:00")
-    storage.append_race_events("r1", [second], "lobby", None, "t1").result()
+    storage.races.append_events("r1", [second], "lobby", None, "t1").result()
     with pytest.raises(ConflictError):  # a step of a race is written once
-        storage.append_race_events("r1", [second], "lobby", None, "t2").result()
-    storage.append_race_events("r1", [RaceEvent(3, "start", 0, {}, "2026-01-01T00:00:02.000+00:00")], "playing",
+        storage.races.append_events("r1", [second], "lobby", None, "t2").result()
+    storage.races.append_events("r1", [RaceEvent(3, "start", 0, {}, "2026-01-01T00:00:02.000+00:00")], "playing",
                                None, "t3").result()
-    loaded = storage.load_race("r1")
+    loaded = storage.races.load("r1")
     assert loaded is not None and loaded.status == "playing" and loaded.settings == {"round_seconds": 60}
     assert [(e.seq, e.kind, e.seat, e.data) for e in loaded.events] == [
         (1, "join", 0, {"name": "Ann"}), (2, "join", 1, {"name": "Bob"}), (3, "start", 0, {})]
-    assert storage.playing_race_ids(10) == ["r1"] and storage.load_race("nope") is None
-    storage.append_race_events("r1", [], "finished", {"winners": [0]}, "t4").result()
-    assert storage.playing_race_ids(10) == [] and storage.load_race("r1").result == {"winners": [0]}  # type: ignore[union-attr]
+    assert storage.races.playing_ids(10) == ["r1"] and storage.races.load("nope") is None
+    storage.races.append_events("r1", [], "finished", {"winners": [0]}, "t4").result()
+    assert storage.races.playing_ids(10) == [] and storage.races.load("r1").result == {"winners": [0]}  # type: ignore[union-attr]
 
 
 def test_races_are_stored_as_their_events_on_sqlite(tmp_path: Any) -> None:
@@ -490,7 +490,7 @@ def test_a_race_survives_a_killed_server_and_its_timers_resume(server: ServerPro
 
     storage = Storage(server.db)
     try:
-        stored = storage.load_race(race_id)
+        stored = storage.races.load(race_id)
         assert stored is not None and [e.kind for e in stored.events][-3:] == ["claim", "demo", "move"]
         server.start()
         after = httpx.get(f"{server.url}/api/races/{race_id}", timeout=60).json()
@@ -500,7 +500,7 @@ def test_a_race_survives_a_killed_server_and_its_timers_resume(server: ServerPro
         # nobody asks anything now: the server's own timer judges the demonstration when its time runs out
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            stored = storage.load_race(race_id)
+            stored = storage.races.load(race_id)
             assert stored is not None
             if any(e.kind == "verdict" for e in stored.events):
                 break

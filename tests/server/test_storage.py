@@ -23,50 +23,50 @@ def game_row(game_id: str) -> GameRow:
 
 def exercise(storage: Storage) -> None:
     """The write and read paths every backend must get right."""
-    storage.create_game(game_row("g1")).result()
+    storage.games.create(game_row("g1")).result()
     humans = game_row("g2")
     humans.seats = [SeatRow(0, "human", None), SeatRow(1, "human", None)]
-    storage.create_game(humans).result()
-    assert sorted(storage.active_game_ids()) == ["g1", "g2"]
-    assert storage.active_game_ids(with_computer=True) == ["g1"]
-    storage.append_moves("g1", 1, [("A1", 0)], "t1", "active", None, revision=0).result()
-    futures = [storage.append_moves("g1", 2, [("C3", 1)], "t2", "active", None, revision=1) for _ in range(5)]
+    storage.games.create(humans).result()
+    assert sorted(storage.games.active_ids()) == ["g1", "g2"]
+    assert storage.games.active_ids(with_computer=True) == ["g1"]
+    storage.games.append_moves("g1", 1, [("A1", 0)], "t1", "active", None, revision=0).result()
+    futures = [storage.games.append_moves("g1", 2, [("C3", 1)], "t2", "active", None, revision=1) for _ in range(5)]
     wait(futures)
     outcomes = [f.exception() for f in futures]
     assert outcomes.count(None) == 1, outcomes  # one write of ply 2 wins, whatever the batching
     assert all(isinstance(e, ConflictError) for e in outcomes if e is not None)
-    loaded = storage.load_game("g1")
+    loaded = storage.games.load("g1")
     assert loaded is not None and loaded.moves == [("A1", 0), ("C3", 1)]
     assert [s.kind for s in loaded.seats] == ["human", "computer"] and loaded.seats[1].level == "easy"
     assert loaded.revision == 2
     # a write on a copy that missed a change (another server's) is refused, and changes nothing
-    stale = storage.truncate_moves("g1", 0, "t3", revision=1)
+    stale = storage.games.truncate_moves("g1", 0, "t3", revision=1)
     assert isinstance(stale.exception(), ConflictError)
-    stale = storage.update_game("g1", "t3", revision=0, status="finished")
+    stale = storage.games.update("g1", "t3", revision=0, status="finished")
     assert isinstance(stale.exception(), ConflictError)
-    loaded = storage.load_game("g1")
+    loaded = storage.games.load("g1")
     assert loaded is not None and loaded.moves == [("A1", 0), ("C3", 1)] and loaded.status == "active"
-    storage.truncate_moves("g1", 1, "t3", revision=2).result()
-    storage.update_game("g1", "t4", revision=3, status="finished",
+    storage.games.truncate_moves("g1", 1, "t3", revision=2).result()
+    storage.games.update("g1", "t4", revision=3, status="finished",
                         result={"winner": 0, "returns": [1, -1], "reason": "r"}).result()
-    loaded = storage.load_game("g1")
+    loaded = storage.games.load("g1")
     assert loaded is not None and loaded.moves == [("A1", 0)] and loaded.result == {
         "winner": 0, "returns": [1, -1], "reason": "r"} and loaded.revision == 4
-    assert storage.active_game_ids() == ["g2"] and storage.active_game_ids(with_computer=True) == []
-    assert storage.load_game("nope") is None
+    assert storage.games.active_ids() == ["g2"] and storage.games.active_ids(with_computer=True) == []
+    assert storage.games.load("nope") is None
     # computer turns are leased to one server at a time, until a time
-    assert storage.claim_turn("g2", "A", 100.0, 50.0).result() is True
-    assert storage.claim_turn("g2", "B", 100.0, 60.0).result() is False  # A holds it
-    assert storage.claim_turn("g2", "A", 110.0, 60.0).result() is True  # A again: extended
-    assert storage.expired_turns(105.0, 10) == [] and storage.expired_turns(111.0, 10) == ["g2"]
-    assert storage.claim_turn("g2", "B", 200.0, 111.0).result() is True  # A's ran out: B takes it
-    assert storage.claim_turn("g2", "A", 300.0, 150.0).result() is False  # B holds it now
+    assert storage.leases.claim("g2", "A", 100.0, 50.0).result() is True
+    assert storage.leases.claim("g2", "B", 100.0, 60.0).result() is False  # A holds it
+    assert storage.leases.claim("g2", "A", 110.0, 60.0).result() is True  # A again: extended
+    assert storage.leases.expired(105.0, 10) == [] and storage.leases.expired(111.0, 10) == ["g2"]
+    assert storage.leases.claim("g2", "B", 200.0, 111.0).result() is True  # A's ran out: B takes it
+    assert storage.leases.claim("g2", "A", 300.0, 150.0).result() is False  # B holds it now
     # a move stored with the next turn's lease gives it; a game that ends ends its lease
-    storage.append_moves("g2", 1, [("A1", 0)], "t5", "active", None, revision=0, lease=("C", 500.0)).result()
-    assert storage.claim_turn("g2", "A", 600.0, 400.0).result() is False
-    assert storage.expired_turns(501.0, 10) == ["g2"]
-    storage.update_game("g2", "t6", revision=1, status="finished").result()
-    assert storage.expired_turns(10_000.0, 10) == []
+    storage.games.append_moves("g2", 1, [("A1", 0)], "t5", "active", None, revision=0, lease=("C", 500.0)).result()
+    assert storage.leases.claim("g2", "A", 600.0, 400.0).result() is False
+    assert storage.leases.expired(501.0, 10) == ["g2"]
+    storage.games.update("g2", "t6", revision=1, status="finished").result()
+    assert storage.leases.expired(10_000.0, 10) == []
 
 
 def test_sqlite_storage_round_trip_and_conflicts(tmp_path: Path) -> None:

@@ -84,14 +84,14 @@ class Arcade:
             await self.pool.kernels.here(game, "rules")
 
     async def _load(self, game_id: str) -> Room | None:
-        row = await asyncio.to_thread(self.storage.load_game, game_id)
+        row = await asyncio.to_thread(self.storage.games.load, game_id)
         if row is None:
             return None
         await self.rules_ready(row.game)
         return await build_game(self, row)
 
     async def _load_race(self, race_id: str) -> Room | None:
-        row = await asyncio.to_thread(self.storage.load_race, race_id)
+        row = await asyncio.to_thread(self.storage.races.load, race_id)
         if row is None:
             return None
         await self.rules_ready(row.game)
@@ -110,7 +110,7 @@ class Arcade:
         return self.keys.require(room.id, room.human_seats(), token)
 
     def heard(self, payload: str) -> None:
-        """Another server (or this one) stored a change (``Storage.listen``, on the event loop): a game room in
+        """Another server (or this one) stored a change (``Notifications.listen``, on the event loop): a game room in
         memory that is behind is brought up to date in place, and its watchers sent it; a race room behind leaves
         memory (its watchers reconnect to it loaded again). ``lost``: every room may be behind."""
         if payload == "lost":
@@ -144,7 +144,7 @@ class Arcade:
                 return
             if not self.rooms.holds(room):
                 return
-            row = await asyncio.to_thread(self.storage.load_game, room.id)
+            row = await asyncio.to_thread(self.storage.games.load, room.id)
             if row is None or row.revision <= room.row.revision:
                 return
             fresh = await build_game(self, row)

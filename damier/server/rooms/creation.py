@@ -134,7 +134,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     drawn = await setups.usual_start(arcade, game, seed) if start is None else None
     room = await asyncio.to_thread(new_room, arcade, game, seats, seed, start, hints_on, control, game_id, drawn)
     room.row.owner, room.row.client = owner, client
-    await asyncio.wrap_future(arcade.storage.create_game(room.row))
+    await asyncio.wrap_future(arcade.storage.games.create(room.row))
     arcade.rooms.add(room)
     arm(arcade, room)
     turns.schedule(arcade, room)
@@ -183,7 +183,7 @@ async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
                   seats=[imported_seat(i, record.players[i] if i < len(record.players) else "",
                                        state.game.player_names[i]) for i in range(state.game.num_players)],
                   moves=list(zip(written, players, strict=True)))
-    await asyncio.wrap_future(arcade.storage.create_game(row))
+    await asyncio.wrap_future(arcade.storage.games.create(row))
     room = GameRoom(row, state.game, state)
     arcade.rooms.add(room)
     return room

@@ -33,7 +33,7 @@ async def sweep(arcade: Arcade) -> int:
     """End the games nobody moved for ``IDLE_DAYS`` (at most ``SWEEP_LIMIT`` a round); how many."""
     before = iso_before(IDLE_DAYS * 86400, arcade.now())
     ended = 0
-    for game_id in await asyncio.to_thread(arcade.storage.idle_games, before, SWEEP_LIMIT):
+    for game_id in await asyncio.to_thread(arcade.storage.games.idle, before, SWEEP_LIMIT):
         with contextlib.suppress(NotFound, Conflict):  # gone, or changed elsewhere meanwhile: the next round sees
             room = await arcade.room(game_id)
             async with room.lock:

@@ -65,7 +65,7 @@ async def commit(arcade: Arcade, room: GameRoom, played: list[tuple[int, int]]) 
         clock = clocks.after_moves(clock, played[-1][1], state.player if status == "active" else -1, moved,
                                    room.human_seats(), moment)
     try:
-        await asyncio.wrap_future(arcade.storage.append_moves(room.id, first_ply, new_moves, now, status, result,
+        await asyncio.wrap_future(arcade.storage.games.append_moves(room.id, first_ply, new_moves, now, status, result,
                                                               revision=room.row.revision,
                                                               lease=next_lease(arcade, room, state, status),
                                                               clock=clock))
@@ -111,7 +111,7 @@ async def stored(arcade: Arcade, room: GameRoom, write: Future[None]) -> None:
 async def update(arcade: Arcade, room: GameRoom, **values: Any) -> None:
     """Store new values of the game's fields (``draw_offer``, ``undo_request``, ``rematch`` ...), then set them."""
     now = now_iso()
-    await stored(arcade, room, arcade.storage.update_game(room.id, now, revision=room.row.revision, **values))
+    await stored(arcade, room, arcade.storage.games.update(room.id, now, revision=room.row.revision, **values))
     for key, value in values.items():
         setattr(room.row, key, value)
     room.row.updated_at = now
@@ -142,7 +142,7 @@ async def truncate(arcade: Arcade, room: GameRoom, keep: int) -> None:
     if clock is not None:
         moved = {player for _, player in room.row.moves[:keep] if player >= 0}
         clock = clocks.restarted(clock, state.player, moved, room.human_seats(), arcade.now())
-    await stored(arcade, room, arcade.storage.truncate_moves(room.id, keep, now, revision=room.row.revision,
+    await stored(arcade, room, arcade.storage.games.truncate_moves(room.id, keep, now, revision=room.row.revision,
                                                              clock=clock))
     room.state = state
     del room.row.moves[keep:]
@@ -220,7 +220,7 @@ async def sweep(arcade: Arcade) -> None:
     """Settle the games whose clock fell (or whose first move is overdue) but whose room is not in memory (evicted,
     or another server's that stopped): each is loaded, which settles it (``Arcade.room``); at most ``SWEEP_LIMIT`` a
     round."""
-    ids = await asyncio.to_thread(arcade.storage.running_clocks, SWEEP_LIMIT, arcade.now())
+    ids = await asyncio.to_thread(arcade.storage.games.running_clocks, SWEEP_LIMIT, arcade.now())
     for game_id in ids:
         try:
             await arcade.room(game_id)
@@ -236,7 +236,7 @@ async def resume(arcade: Arcade, limit: int) -> int:
     """After a start: load the games whose clock runs (the soonest to fall first, at most ``limit``): each gets
     its timer, or ends on time at once if its clock fell while the server was down; how many (logged). The games
     past ``limit`` are settled by the sweep when their clock falls."""
-    ids = await asyncio.to_thread(arcade.storage.running_clocks, limit)
+    ids = await asyncio.to_thread(arcade.storage.games.running_clocks, limit)
     for game_id in ids:
         try:
             await arcade.room(game_id)

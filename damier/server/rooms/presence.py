@@ -48,7 +48,7 @@ def say(arcade: Arcade, room: Room, ask: bool = False) -> None:
                 # the room in memory now (the one asked about may have been evicted and loaded again)
                 current = arcade.rooms.peek(room.id) or room
                 seats = json.dumps(current.local_presence(), separators=(",", ":"))
-                await asyncio.to_thread(arcade.storage.announce,
+                await asyncio.to_thread(arcade.storage.notifications.announce,
                                         f"presence {room.id} {arcade.server_id} {int(ask)} {seats}")
                 if not arcade.saying.get(room.id):
                     break

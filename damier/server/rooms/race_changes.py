@@ -47,7 +47,7 @@ async def commit(arcade: Arcade, change: Change) -> bool:
         return False
     now = iso(change.now)
     try:
-        await asyncio.wrap_future(arcade.storage.append_race_events(
+        await asyncio.wrap_future(arcade.storage.races.append_events(
             room.id, change.events, change.log.status, change.log.result, now))
     except ConflictError:
         arcade.rooms.forget(room)  # another server (or a request on a stale room) wrote first: reload from the db

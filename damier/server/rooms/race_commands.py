@@ -63,7 +63,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], settings: d
     change = Change(room)
     change.add("join", 0, {"name": host_name})
     row.events = list(change.events)
-    await asyncio.wrap_future(arcade.storage.create_race(row))
+    await asyncio.wrap_future(arcade.storage.races.create(row))
     room.log = change.log
     arcade.rooms.add(room)
     return room, arcade.keys.token(room.id, 0)

@@ -66,7 +66,7 @@ def wake(arcade: Arcade) -> None:
 async def resume(arcade: Arcade) -> int:
     """After a start: load the races under way (the most recently changed first, as many as the room cache
     holds), so their timers run again; how many."""
-    ids = await asyncio.to_thread(arcade.storage.playing_race_ids, arcade.rooms.capacity)
+    ids = await asyncio.to_thread(arcade.storage.races.playing_ids, arcade.rooms.capacity)
     resumed = 0
     for race_id in ids:
         try:

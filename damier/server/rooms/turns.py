@@ -188,7 +188,7 @@ async def _computer_turn(arcade: Arcade, game_id: str, turn: Turn, task_job: Job
         if thinking is not None:
             task_job, budget = thinking
         # one server thinks each turn: the one holding its lease (another's answer comes through the database)
-        claimed = await asyncio.wrap_future(arcade.storage.claim_turn(game_id, arcade.server_id,
+        claimed = await asyncio.wrap_future(arcade.storage.leases.claim(game_id, arcade.server_id,
                                                                       lease_until(budget), time.time()))
         if not claimed:
             return
@@ -268,7 +268,7 @@ async def sweep(arcade: Arcade) -> None:
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
         try:
-            ids = await asyncio.to_thread(arcade.storage.expired_turns, time.time(), 50)
+            ids = await asyncio.to_thread(arcade.storage.leases.expired, time.time(), 50)
             for game_id in ids:
                 room = await arcade.room(game_id)
                 schedule(arcade, room)
@@ -293,7 +293,7 @@ async def sweep(arcade: Arcade) -> None:
 async def resume(arcade: Arcade) -> int:
     """After a start: load every active game whose turn is a computer's, and let it think again; how many."""
     # games between people wait until someone opens them; only computer turns need to start now
-    ids = await asyncio.to_thread(arcade.storage.active_game_ids, True)
+    ids = await asyncio.to_thread(arcade.storage.games.active_ids, True)
     resumed = 0
     for game_id in ids:
         try:
@@ -329,7 +329,7 @@ async def hint(arcade: Arcade, game_id: str, token: str | None, level: int | Non
         answer = await answer_of(arcade, room, job(room, spec, hint=True, level=graded), budget_seconds(spec),
                                  f"hint {room.id}", client, "ask for the hint",
                                  "no hint could be computed right now; try again",
-                                 after=lambda: asyncio.wrap_future(arcade.storage.count_hint(room.id)))
+                                 after=lambda: asyncio.wrap_future(arcade.storage.games.count_hint(room.id)))
         room.row.hints += 1
         room.hint_cache = {k: v for k, v in room.hint_cache.items() if k[0] == key[0]}
         room.hint_cache[key] = answer

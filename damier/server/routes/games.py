@@ -104,7 +104,7 @@ async def admitting(request: Request, client: str, owner: str | None,
     booking.check_game()  # a full arcade refuses at once, without asking the database
     async with client_limits.creating_computer_game(client):
         since = idle.iso_before(idle.ADJOURN_MINUTES * 60, time.time())
-        held = await asyncio.to_thread(arcade.storage.computer_games_of, client, owner, since)
+        held = await asyncio.to_thread(arcade.storage.games.computer_games_of, client, owner, since)
         client_limits.check_computer_games(client, [
             {"id": game_id, "game": name, "title": registry.info(name).title, "url": f"/#/game/{game_id}"}
             for game_id, name in held])

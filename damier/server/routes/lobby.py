@@ -118,7 +118,7 @@ async def live_games(request: Request) -> Response:
 
     async def make() -> bytes:
         since = iso_before(LIVE_SECONDS, time.time())
-        ids = await asyncio.to_thread(arcade.storage.live_games, since, LIVE_GAMES)
+        ids = await asyncio.to_thread(arcade.storage.games.live, since, LIVE_GAMES)
         games = []
         for game_id in ids:
             try:

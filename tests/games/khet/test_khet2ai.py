@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import damier
 from damier.games.khet import notation
 from damier.games.khet.notation import position_format, position_words
-from damier.games.khet.setup import setup_position
 from damier.games.khet.rules import KhetState
+from damier.games.khet.setup import setup_position
 from tests.games.khet.test_rules import SETUPS, load, new
 
 #: the setups as Khet2-AI writes them (``src/CommsHandler.h``: ``Standard``, ``Imhotep``, ``Dynasty``, each with

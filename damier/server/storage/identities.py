@@ -12,7 +12,8 @@ from typing import Any
 from sqlalchemy import Connection, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from damier.server.storage import Storage, games, identity_seats, races, transfers
+from damier.server.storage import Storage
+from damier.server.storage.schema import games, identity_seats, races, transfers
 
 #: the most games and races a listing of an identity's holds (the most recently changed first)
 LISTED = 50

@@ -12,7 +12,8 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
-from damier.server.storage import Storage, seeks
+from damier.server.storage import Storage
+from damier.server.storage.schema import seeks
 
 
 @dataclass(frozen=True)
