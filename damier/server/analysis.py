@@ -27,8 +27,8 @@ from damier.server.computer import Busy, ComputerPool
 from damier.server.engine_work import EngineWork, watch
 from damier.server.jobs import Job
 from damier.server.limits import ClientLimits
-from damier.server.rooms.creation import load_game, play_line
 from damier.server.rooms.errors import Invalid, NotFound, Unavailable
+from damier.server.rooms.game.creation import load_game, play_line
 
 log = logging.getLogger("damier.server")
 

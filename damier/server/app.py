@@ -31,7 +31,9 @@ from damier.server.limits import ClientLimits, Limits
 from damier.server.lobby import Lobby
 from damier.server.loop_watch import LoopWatch
 from damier.server.players import Players
-from damier.server.rooms import Arcade, moves, presence, race_timers, turns
+from damier.server.rooms import Arcade, presence
+from damier.server.rooms.game import moves, turns
+from damier.server.rooms.race import timers as race_timers
 from damier.server.routes import analysis as analysis_routes
 from damier.server.routes import catalog as catalog_routes
 from damier.server.routes import errors, web

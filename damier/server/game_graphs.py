@@ -31,7 +31,7 @@ from damier.server.engine_work import EngineWork, watch
 from damier.server.jobs import Job
 from damier.server.limits import ClientLimits
 from damier.server.rooms.errors import Forbidden, Invalid, NotFound, Unavailable
-from damier.server.rooms.game_room import GameRoom
+from damier.server.rooms.game.room import GameRoom
 
 #: the time the positions of one game are searched in all
 GRAPH_SECONDS = 40.0

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 from typing import TypeVar
 
 from damier.server.rooms.errors import TooMany
-from damier.server.rooms.idle import ADJOURN_MINUTES
+from damier.server.rooms.game.idle import ADJOURN_MINUTES
 
 V = TypeVar("V")
 

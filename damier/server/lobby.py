@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from damier.core import registry
 from damier.core.record import now_iso
-from damier.server.rooms import Conflict, GameRoom, Invalid, NotFound, TooMany, Unavailable, Watcher, creation
-from damier.server.rooms.clocks import TimeControl, parse
+from damier.server.rooms import Conflict, GameRoom, Invalid, NotFound, TooMany, Unavailable, Watcher
+from damier.server.rooms.game import creation
+from damier.server.rooms.game.clocks import TimeControl, parse
 from damier.server.rooms.room import Room, encode
 from damier.server.storage.seeks import Seek, SeekStore
 

@@ -10,9 +10,9 @@ from typing import Any
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.server import analysis
-from damier.server.rooms import creation
 from damier.server.rooms.errors import Invalid
-from damier.server.rooms.views import frames
+from damier.server.rooms.game import creation
+from damier.server.rooms.game.views import frames
 
 
 def encode(value: Any) -> bytes:

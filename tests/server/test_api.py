@@ -292,7 +292,7 @@ def test_a_replay_comes_in_pages_that_together_are_every_position(client: TestCl
 
 
 def test_a_record_of_too_many_moves_is_refused(client: TestClient) -> None:
-    from damier.server.rooms.creation import MAX_RECORD_PLIES
+    from damier.server.rooms.game.creation import MAX_RECORD_PLIES
 
     record = damier.Record.from_state(damier.load("atoms", **SMALL).new_state()).to_json()
     record["moves"] = ["a1", "c3"] * (MAX_RECORD_PLIES // 2 + 1)

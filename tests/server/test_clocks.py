@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damier.server.app import create_app
-from damier.server.rooms import clocks, moves
+from damier.server.rooms.game import clocks, moves
 from damier.server.storage import Storage
 from tests.server.conftest import GENEROUS, ServerProcess
 from tests.server.postgres import fresh_database

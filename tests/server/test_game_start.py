@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from damier.server.rooms import clocks, moves
+from damier.server.rooms.game import clocks, moves
 from tests.server.test_clocks import TWO_PEOPLE, create, first_moves, move, wait_until
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import update
 from damier.server.app import create_app
 from damier.server.identity import COOKIE, MAX_AGE
 from damier.server.limits import Limits
-from damier.server.rooms import idle
+from damier.server.rooms.game import idle
 from damier.server.storage.schema import games
 from tests.server.conftest import GENEROUS
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from damier.server.rooms import puzzles
+from damier.server.rooms.game import puzzles
 from tests.server.test_clocks import wait_until
 
 GAME = "micro"

@@ -21,8 +21,8 @@ import damier
 from damier.core import registry
 from damier.core.game import Game, State
 from damier.core.race import RaceRules
-from damier.server.rooms import race_timers
-from damier.server.rooms.race_log import RaceLog, Settings
+from damier.server.rooms.race import timers as race_timers
+from damier.server.rooms.race.log import RaceLog, Settings
 from damier.server.storage import ConflictError, RaceEvent, RaceRow, Storage
 from tests.conformance.slide_game import INFO as SLIDE_INFO
 from tests.conformance.slide_game import SlideGame

@@ -17,8 +17,9 @@ from starlette.websockets import WebSocketDisconnect
 import damier
 from damier.core.game import resignation
 from damier.core.record import now_iso
-from damier.server.rooms import GameRoom, Room, Watcher, errors, views
+from damier.server.rooms import GameRoom, Room, Watcher, errors
 from damier.server.rooms.cache import RoomCache
+from damier.server.rooms.game import views
 from damier.server.rooms.room import DELTA_THRESHOLD
 from damier.server.routes.common import STATUS, status_of
 from damier.server.storage import GameRow, SeatRow

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 import damier
 from damier.core import registry
-from damier.server.rooms.creation import MAX_SEED
+from damier.server.rooms.game.creation import MAX_SEED
 
 SMALL = {"size": 8, "jewels": 4, "walls": 6, "robots": 2}
 HUMANS = [{"kind": "human"}, {"kind": "human"}]

@@ -12,11 +12,13 @@ from collections.abc import Callable
 
 from damier.core import registry
 from damier.server.computer import ComputerPool
-from damier.server.rooms import clocks, moves, presence, race_timers, setups, turns
+from damier.server.rooms import presence
 from damier.server.rooms.cache import CAPACITY, AnswerCache, RoomCache
 from damier.server.rooms.errors import Conflict, NotFound
-from damier.server.rooms.game_room import GameRoom
-from damier.server.rooms.race_room import RaceRoom, build
+from damier.server.rooms.game import clocks, moves, setups, turns
+from damier.server.rooms.game.room import GameRoom
+from damier.server.rooms.race import timers as race_timers
+from damier.server.rooms.race.room import RaceRoom, build
 from damier.server.rooms.room import Room
 from damier.server.rooms.seats import SeatKeys
 from damier.server.storage import GameRow, Storage

@@ -11,7 +11,8 @@ from damier.ai.analysis import kind as analysis_kind
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.server.descriptions import Descriptions
-from damier.server.rooms import NotFound, clocks
+from damier.server.rooms import NotFound
+from damier.server.rooms.game import clocks
 from damier.server.routes.common import arcade_of
 
 router = APIRouter()

@@ -23,9 +23,9 @@ from damier.server.rooms import (
     RoomError,
     TooMany,
     Unavailable,
-    race_views,
-    views,
 )
+from damier.server.rooms.game import views
+from damier.server.rooms.race import views as race_views
 
 #: the longest position a body may carry (a start, a position to check or analyse, a puzzle)
 MAX_POSITION = 2000

@@ -1,5 +1,5 @@
 """A game's routes: create one, read it, and its players' actions (moves, takebacks, resignation, abort, claims,
-draws, hints, a rematch). The rooms (``damier.server.rooms.commands``) decide; these speak HTTP."""
+draws, hints, a rematch). The rooms (``damier.server.rooms.game.commands``) decide; these speak HTTP."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from damier.core import registry
 from damier.server.identity import IdentityError
-from damier.server.rooms import commands, creation, idle, turns, views
+from damier.server.rooms.game import commands, creation, idle, turns, views
 from damier.server.routes.common import (
     MAX_POSITION,
     OptionValue,

@@ -15,8 +15,9 @@ from pydantic import BaseModel, Field
 from damier.server import sockets
 from damier.server.identity import IdentityError
 from damier.server.lobby import Lobby, public
-from damier.server.rooms import Arcade, GameRoom, RoomError, Watcher, views
-from damier.server.rooms.idle import iso_before
+from damier.server.rooms import Arcade, GameRoom, RoomError, Watcher
+from damier.server.rooms.game import views
+from damier.server.rooms.game.idle import iso_before
 from damier.server.routes.common import address, arcade_of, limits_of, players_of
 
 router = APIRouter()

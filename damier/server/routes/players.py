@@ -9,7 +9,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from damier.server.rooms import Arcade, Conflict, GameRoom, RaceRoom, RoomError, views
+from damier.server.rooms import Arcade, Conflict, GameRoom, RaceRoom, RoomError
+from damier.server.rooms.game import views
 from damier.server.routes.common import arcade_of, players_of
 
 router = APIRouter()

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from damier.server import rendering
-from damier.server.rooms import creation, setups
+from damier.server.rooms.game import creation, setups
 from damier.server.routes.common import (
     MAX_LINE,
     MAX_MOVE_TEXT,

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from damier.server.rooms import creation, puzzles, views
+from damier.server.rooms.game import creation, puzzles, views
 from damier.server.routes.common import MAX_POSITION, OptionValue, address, arcade_of, limits_of, players_of
 
 router = APIRouter()

@@ -8,8 +8,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from damier.server.rooms import race_commands, race_views
-from damier.server.rooms.race_log import MAX_CLAIM
+from damier.server.rooms.race import commands as race_commands
+from damier.server.rooms.race import views as race_views
+from damier.server.rooms.race.log import MAX_CLAIM
 from damier.server.routes.common import (
     OptionValue,
     SeatToken,

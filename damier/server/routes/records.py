@@ -10,7 +10,8 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from damier.server import rendering
-from damier.server.rooms import Invalid, creation, views
+from damier.server.rooms import Invalid
+from damier.server.rooms.game import creation, views
 from damier.server.routes.common import TOO_DEEP, address, arcade_of, heavy_of, limits_of
 
 router = APIRouter()

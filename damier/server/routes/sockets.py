@@ -11,8 +11,10 @@ from fastapi import APIRouter, WebSocket
 
 from damier.server import sockets
 from damier.server.identity import IdentityError
-from damier.server.rooms import Arcade, NotFound, RoomError, Watcher, commands, race_commands
-from damier.server.rooms.race_log import MAX_CLAIM
+from damier.server.rooms import Arcade, NotFound, RoomError, Watcher
+from damier.server.rooms.game import commands
+from damier.server.rooms.race import commands as race_commands
+from damier.server.rooms.race.log import MAX_CLAIM
 from damier.server.routes.common import arcade_of, players_of, status_of
 
 log = logging.getLogger("damier.server")

@@ -14,13 +14,13 @@ from damier.agents.spec import resolve
 from damier.core.game import CHANCE, Outcome, State
 from damier.core.record import now_iso
 from damier.server.computer import GRACE_SECONDS, budget_seconds
-from damier.server.rooms import clocks
 from damier.server.rooms.errors import Conflict
+from damier.server.rooms.game import clocks
 from damier.server.storage import ConflictError
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
-    from damier.server.rooms.game_room import GameRoom
+    from damier.server.rooms.game.room import GameRoom
 
 log = logging.getLogger("damier.server")
 #: the most games the sweep settles a round (``turns.sweep`` runs it every few seconds)

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 from damier.agents.spec import resolve, within
 from damier.server.computer import GRACE_SECONDS, Busy, budget_seconds
 from damier.server.jobs import Job
-from damier.server.rooms import clocks, idle, moves
 from damier.server.rooms.errors import Conflict, Forbidden, Unavailable
-from damier.server.rooms.game_room import GameRoom
-from damier.server.rooms.moves import LEASE_MARGIN, commit, settle_locked
+from damier.server.rooms.game import clocks, idle, moves
+from damier.server.rooms.game.moves import LEASE_MARGIN, commit, settle_locked
+from damier.server.rooms.game.room import GameRoom
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade

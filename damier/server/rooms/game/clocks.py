@@ -30,7 +30,7 @@ from damier.server.rooms.errors import Invalid
 from damier.server.storage import flag_time
 
 if TYPE_CHECKING:
-    from damier.server.rooms.game_room import GameRoom
+    from damier.server.rooms.game.room import GameRoom
 
 log = logging.getLogger("damier.server")
 

@@ -11,8 +11,8 @@ from typing import Any
 from damier.core import registry
 from damier.core.game import Game
 from damier.core.race import Race, RaceRules
-from damier.server.rooms import race_views
-from damier.server.rooms.race_log import RaceLog, Settings, epoch
+from damier.server.rooms.race import views as race_views
+from damier.server.rooms.race.log import RaceLog, Settings, epoch
 from damier.server.rooms.room import Room
 from damier.server.storage import RaceRow
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from damier.core.game import unfinished
 from damier.server.rooms.errors import Conflict, NotFound
-from damier.server.rooms.moves import finish
+from damier.server.rooms.game.moves import finish
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.core.game import Game, State
-from damier.server.rooms import creation, setups
 from damier.server.rooms.errors import Invalid, NotFound
-from damier.server.rooms.game_room import GameRoom
+from damier.server.rooms.game import creation, setups
+from damier.server.rooms.game.room import GameRoom
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade

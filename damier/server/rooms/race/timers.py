@@ -1,7 +1,7 @@
 """The server enforces a race's deadlines (the round, the bids, the demonstration): one timer per race room in
 memory, waiting for the deadline that governs now; deadlines are stored as absolute times, so after a restart
 the races under way are loaded and their timers run again (what ran out meanwhile is enforced at once).
-Every request to a race also enforces what ran out first (``race_changes.expire``), so a room that left memory
+Every request to a race also enforces what ran out first (``changes.expire``), so a room that left memory
 is right the moment someone asks."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from damier.server.rooms.race_changes import expire
-from damier.server.rooms.race_room import RaceRoom
+from damier.server.rooms.race.changes import expire
+from damier.server.rooms.race.room import RaceRoom
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade

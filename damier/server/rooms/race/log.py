@@ -1,6 +1,6 @@
 """A race room's state, folded from its stored events: the players and their chips, the supply, the rounds (each
 one's puzzle, claims and demonstrations), the end. Pure: no storage, no clock, no lock; the changes
-(``race_changes``) decide which events happen and this log applies them, the same way when a room is loaded.
+(``rules``) decide which events happen and this log applies them, the same way when a room is loaded.
 
 Events, each ``(kind, seat, data)`` at a time:
 

@@ -13,10 +13,10 @@ from damier.core import registry
 from damier.core.errors import DamierError, RecordError
 from damier.core.game import TERMINAL, Game, State
 from damier.core.record import Record, now_iso
-from damier.server.rooms import clocks, setups, turns
 from damier.server.rooms.errors import Invalid
-from damier.server.rooms.game_room import GameRoom
-from damier.server.rooms.moves import arm, chance_moves
+from damier.server.rooms.game import clocks, setups, turns
+from damier.server.rooms.game.moves import arm, chance_moves
+from damier.server.rooms.game.room import GameRoom
 from damier.server.storage import GameRow, SeatRow
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from damier.core.game import Game, State
-from damier.server.rooms import clocks, views
+from damier.server.rooms.game import clocks, views
 from damier.server.rooms.room import Room, encode
 from damier.server.storage import GameRow
 
@@ -115,17 +115,6 @@ class GameRoom(Room):
     def computer_level(self, seat: int) -> str | None:
         s = self.row.seats[seat]
         return s.level if s.kind == "computer" else None
-
-    def undo_target(self, asker: int | None = None) -> int | None:
-        """How many plies to keep when a takeback is granted: the position before ``asker``'s last move (so the
-        replies after it go too); None when ``asker`` has no move to take back. Without ``asker``, before the last
-        move of any person (whether someone could ask)."""
-        askers = set(self.human_seats()) if asker is None else {asker}
-        players = [p for _, p in self.row.moves]
-        for ply in range(len(players) - 1, -1, -1):
-            if players[ply] in askers:
-                return ply
-        return None
 
     def snapshot(self) -> dict[str, Any]:
         return views.view(self)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from damier.server.rooms.race_log import Demonstration, Round, iso
+from damier.server.rooms.race.log import Demonstration, Round, iso
 
 if TYPE_CHECKING:
-    from damier.server.rooms.race_room import RaceRoom
+    from damier.server.rooms.race.room import RaceRoom
 
 
 def view(room: RaceRoom, you: int | None = None) -> dict[str, Any]:

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from damier.core.game import CHANCE, TERMINAL, Game, Outcome, Termination
 from damier.core.record import Record, now_iso
-from damier.server.rooms import clocks
+from damier.server.rooms.game import clocks, rules
 
 if TYPE_CHECKING:
-    from damier.server.rooms.game_room import GameRoom
+    from damier.server.rooms.game.room import GameRoom
 
 
 def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> dict[str, Any]:
@@ -51,10 +51,10 @@ def view(room: GameRoom, you: int | None = None, *, spectator: bool = False) -> 
         "has_draws": room.game.has_draws,
         "draw_offer": row.draw_offer,
         "undo_request": list(row.undo_request),
-        "can_undo": active and bool(state.history) and room.undo_target() is not None,
+        "can_undo": active and bool(state.history) and rules.undo_target(room) is not None,
         # a takeback asked: how many moves the game keeps if the others accept (the position before the asker's
         # last move); null when none is asked
-        "undo_keep": room.undo_target(row.undo_request[0]) if active and row.undo_request else None,
+        "undo_keep": rules.undo_target(room, row.undo_request[0]) if active and row.undo_request else None,
         # the game may still be aborted (some seat has not made its first move): nobody wins, it does not count
         "abortable": room.abortable,
         "rematch": row.rematch,

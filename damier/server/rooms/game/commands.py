@@ -1,0 +1,137 @@
+"""What a seat does in a game room: move, undo, resign, draw, abort, claim, rematch: the shell around the rules of
+play (``rules``, pure). Each goes through ``seated``, which finds the room, checks the token's seat and takes the
+room's lock; the rules decide the change, ``apply`` stores it and then shows it, and after the lock the watchers
+are told and a computer whose turn it is starts thinking."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+from damier.server.rooms.game import clocks, creation, rules, turns
+from damier.server.rooms.game.moves import arm, commit, finish, truncate, update
+from damier.server.rooms.game.room import GameRoom
+
+if TYPE_CHECKING:
+    from damier.server.rooms.arcade import Arcade
+
+
+@contextlib.asynccontextmanager
+async def seated(arcade: Arcade, game_id: str, token: str | None) -> AsyncIterator[tuple[GameRoom, int]]:
+    """The room and the token's seat, under the room's lock. When the command succeeds, the watchers are told and
+    a computer whose turn it is starts thinking."""
+    room = await arcade.room(game_id)
+    seat = arcade.require_seat(room, token)
+    room.acted(seat)
+    async with room.lock:
+        yield room, seat
+    room.broadcast()
+    turns.schedule(arcade, room)
+
+
+async def apply(arcade: Arcade, room: GameRoom, change: rules.Change) -> None:
+    """Make ``change`` (the rules' decision): store it, then show it in the room (``moves``)."""
+    if change.play:
+        await commit(arcade, room, list(change.play))
+    elif change.keep is not None:
+        await truncate(arcade, room, change.keep)
+    elif change.outcome is not None:
+        await finish(arcade, room, change.outcome)
+    elif change.fields:
+        await update(arcade, room, **change.fields)
+
+
+async def move(arcade: Arcade, game_id: str, token: str | None, text: str, version: int | None) -> GameRoom:
+    """Play ``text`` (notation) for the token's seat (``rules.move``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        await apply(arcade, room, rules.move(room, seat, text, version))
+    return room
+
+
+async def undo(arcade: Arcade, game_id: str, token: str | None, everything: bool = False) -> GameRoom:
+    """Ask for, accept or make a takeback (``rules.undo``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        await apply(arcade, room, rules.undo(room, seat, everything))
+    return room
+
+
+async def decline_undo(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
+    """Refuse the other players' request to take back a move (``rules.decline_undo``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        await apply(arcade, room, rules.decline_undo(room, seat))
+    return room
+
+
+async def abort(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
+    """The token's seat calls the game off (``rules.abort``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        await apply(arcade, room, rules.abort(room, seat))
+    return room
+
+
+async def claim(arcade: Arcade, game_id: str, token: str | None, draw: bool) -> GameRoom:
+    """The token's seat claims the win (or a draw) of a game the others left (``rules.claim``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        await apply(arcade, room, rules.claim(room, seat, draw, room.absent(arcade.now())))
+    return room
+
+
+async def arrive(arcade: Arcade, room: GameRoom, seat: int) -> None:
+    """The person of ``seat`` opened the game (its page said so): the first time, the moment is stored with the
+    clocks (a first move's deadline counts from when every person has joined), and the watchers are told."""
+    if room.row.clock is None or str(seat) in (room.row.clock.get("joined") or {}):
+        return
+    async with room.lock:
+        clock = room.row.clock
+        changed = clocks.join(clock, [seat], room.human_seats(), arcade.now()) if clock and room.active else None
+        if changed is None:
+            return
+        await update(arcade, room, clock=changed)
+        arm(arcade, room)
+    room.broadcast()
+
+
+async def resign(arcade: Arcade, game_id: str, token: str | None) -> GameRoom:
+    """The token's seat resigns (``rules.resign``)."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        await apply(arcade, room, rules.resign(room, seat))
+    return room
+
+
+async def draw(arcade: Arcade, game_id: str, token: str | None, action: str,
+               client: str | None = None) -> tuple[GameRoom, bool]:
+    """Offer, accept or decline a draw (``rules.draw``); an offer to computers only is answered at once by their
+    evaluation, asked here. The room, and whether the computers declined."""
+    async with seated(arcade, game_id, token) as (room, seat):
+        agree = None
+        if rules.asks_computers(room, seat, action):
+            rules.draws_allowed(room)
+            others = [s.index for s in room.row.seats if s.index != seat]
+            agree = await turns.computers_agree(arcade, room, others, client)
+        await apply(arcade, room, rules.draw(room, seat, action, agree))
+    return room, agree is False
+
+
+async def rematch(arcade: Arcade, game_id: str, token: str | None, board: str = "same", owner: str | None = None,
+                  client: str | None = None) -> tuple[GameRoom, str]:
+    """The same game again with the seats shifted by one (created once, by whichever seat asks first: the others
+    join it whatever they ask); the new room and the token of the asker's new seat, with the same time control.
+    ``board``: ``same`` begins from the same position (a seeded setup from the same seed; a puzzle's rematch is
+    the same puzzle), ``new`` from a new seed (for a game with a seeded setup only). ``owner`` and ``client``: the
+    identity and address group asking (``creation.create``: the new game is theirs)."""
+    shift = 1
+    rules.board_word(board)
+    async with seated(arcade, game_id, token) as (room, seat):
+        count = room.game.num_players
+        start, seed = rules.rematch_board(room, board)
+        if room.row.rematch is None:
+            clock = room.row.clock
+            control = {"minutes": clock["minutes"], "increment": clock["increment"]} if clock else None
+            new_room, _ = await creation.create(arcade, room.game.name, dict(room.game.options),
+                                                rules.rematch_seats(room, shift), seed, start,
+                                                hints_on=room.row.hints_on, clock=control, owner=owner, client=client)
+            await update(arcade, room, rematch=new_room.id)
+        new_id = room.row.rematch
+    assert new_id is not None
+    return await arcade.room(new_id), arcade.keys.token(new_id, (seat + shift) % count)
