@@ -219,14 +219,27 @@ class RicochetState(State):
 
     def _finisher(self) -> int:
         """The robot that solved the puzzle, or -1."""
+        robots = self.robots.tolist()
+        if self.puzzle.target.cell not in robots:
+            return -1
         for r in range(ROBOTS):
-            if self.robots[r] >= 0 and self._on_target(r) and self._rule_met(r, self.turned[r]):
+            if robots[r] >= 0 and self._on_target(r) and self._rule_met(r, self.turned[r]):
                 return r
         return -1
 
     def _generated(self) -> dict[int, int]:
         """Every move of the position and where it takes its robot, from the kernel's one move generator (the
-        solver's too): the robots on the board in slots, in order."""
+        solver's too): the robots on the board in slots, in order. Kept for the position (a move played asks for
+        them again to find where it goes); never changed once made."""
+        key = (self.robots.tobytes(), self.last_move)
+        kept: tuple[tuple[bytes, int], dict[int, int]] | None = self.__dict__.get("_kept_moves")
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        generated = self._generate()
+        self._kept_moves = (key, generated)
+        return generated
+
+    def _generate(self) -> dict[int, int]:
         b = self.puzzle.board
         present = [r for r in range(ROBOTS) if self.robots[r] >= 0]
         cells = self.robots[present].copy()
@@ -240,7 +253,7 @@ class RicochetState(State):
         tslot = present.index(TRANSPARENT) if TRANSPARENT in present else -1
         count = kernel.moves(b.walls, b.solid, self._coloured, stops_of(b), cells, len(present), tslot, last_s, last_d,
                              self.puzzle.rebound, out, cbuf, pbuf)
-        return {move_of(present[int(slot)], int(d), int(k)): int(dest) for slot, d, k, dest in out[:count]}
+        return {move_of(present[slot], d, k): dest for slot, d, k, dest in out[:count].tolist()}
 
     def _destination(self, move: int) -> int:
         """Where ``move`` takes its robot; -1 if it is not a move here."""
