@@ -198,6 +198,11 @@ class Lobby(Room):
                     side=side, owner=owner, client=client, status="open", game_id=None, created_at=now_iso(),
                     alive_until=now + HOLD)
         await asyncio.wrap_future(self.store.add(seek))
+        # a creator who just left the lobby (for the new-game form, say) and offers a seek is here: the seeks it
+        # had are not closed under the new one; it holds ``HOLD`` seconds, kept while the creator's lobby page opens
+        timer = self._leaving.pop(owner, None)
+        if timer is not None:
+            timer.cancel()
         self.changed()
         return seek
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from damier.agents.spec import make_agent, resolve
 from damier.core import registry
 from tests.server.conftest import ServerProcess
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 @pytest.fixture

@@ -101,6 +101,7 @@ def test_games_with_a_computer_seat_asked_at_once_cannot_all_pass_the_limit(limi
 
 
 @pytest.mark.parametrize("limited", [Limits(hints=1)], indirect=True)
+@pytest.mark.alone  # the first hint must still run a second later and end within its time: a search of its own
 def test_hints_past_the_limit_at_once_get_429(limited: TestClient) -> None:
     hard = []
     for _ in range(2):  # the hardest known puzzle: its whole-line hint searches for seconds

@@ -107,6 +107,23 @@ def test_a_seek_closes_when_its_creators_lobby_page_closes(arcade: TestClient, m
     wait_until(lambda: seeks(arcade) == [], 10)
 
 
+def test_a_seek_offered_just_after_leaving_the_lobby_waits_for_the_creators_next_page(arcade: TestClient,
+                                                                                        monkeypatch: Any) -> None:
+    # the home page left for the new-game form, whose "Offer in the lobby" opens a seek and goes back home: the
+    # seek stays, even when the home page's socket comes after the grace of the page that left (a slow device)
+    monkeypatch.setattr(lobby_module, "GRACE", 0.3)
+    host = Browser(arcade)
+    host.post("/api/games", json={"game": "atoms", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    arcade.cookies = host.cookies
+    with arcade.websocket_connect("/api/lobby/ws") as page:
+        next_list(page)
+    seek = host.post("/api/seeks", json=KHET_3_2).json()["seek"]  # within the grace of the page that closed
+    time.sleep(0.6)  # the grace is over before the next page opens
+    with arcade.websocket_connect("/api/lobby/ws") as page:
+        assert [s["id"] for s in next_list(page)] == [seek["id"]]
+    wait_until(lambda: seeks(arcade) == [], 10)  # and the creator's pages all closed: it closes
+
+
 def test_a_seek_nobody_keeps_runs_out(arcade: TestClient) -> None:
     host = Browser(arcade)
     seek = host.post("/api/seeks", json=KHET_3_2).json()["seek"]  # no lobby page keeps it

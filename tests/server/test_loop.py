@@ -18,7 +18,7 @@ import pytest
 import damier
 from tests.server.conftest import ServerProcess
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 #: the most the server's event loop may be late while the slowest requests run (a frame of a page, in ms)
 LATE_MS = 50.0
