@@ -44,3 +44,16 @@ def test_tables_kept_between_moves_change_no_exact_score(players: int) -> None:
             decided += game.is_decided_score(fresh.score)
             state.play(rng.choice(state.legal_moves()))
     assert compared >= 100 and decided >= 20, (compared, decided)
+
+
+def test_a_node_limit_stops_the_search_and_an_unfinished_depth_says_so() -> None:
+    game = damier.load("atoms", rows=5, cols=5)
+    state = game.replay(["A1", "E5", "B2", "D4"])
+    searcher = AtomsSearch(game)
+    searcher.new_search(state)
+    whole = searcher.search(state, 4, None, None)
+    assert whole.completed and whole.move in state.legal_moves()
+    cut = AtomsSearch(game)
+    cut.new_search(state)
+    stopped = cut.search(state, 4, 10, None)
+    assert not stopped.completed and stopped.nodes <= whole.nodes

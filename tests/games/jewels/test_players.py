@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import damier
 from damier.agents.spec import make_agent
-from damier.games.jewels.search import open_placements, safe_moves
+from damier.games.jewels.search import JewelsSearch, open_placements, safe_moves
 from tests.games.jewels.reference import Naive
 from tests.games.jewels.test_rules import MEDIUM, random_positions
 
@@ -225,3 +225,16 @@ def test_the_threat_map_marks_the_unlit_squares_a_robot_step_can_light(seed: int
     # every square not lit now is marked exactly when a step lights it: the stepping robot's own rays, and the rays
     # of the robots behind the square it left
     assert {sq for sq in unlit if marked[sq]} == exact & set(unlit)
+
+
+def test_with_every_robot_stepping_the_search_samples_the_robots_turns_and_answers_a_legal_line() -> None:
+    # robot_steps=all: a robots' turn is a sample of every robot's step (the search averages TURN_SAMPLES of them)
+    game = damier.load("jewels", robot_steps="all", size=8, jewels=4, walls=8, robots=4)
+    state = game.new_state(3)
+    rng = random.Random(3)
+    while state.player < 0 or len(state.history) < 4:  # the men placed, a robots' turn or two drawn
+        state.play(rng.choice(state.legal_moves()) if state.player >= 0 else state.sample_chance(rng))
+    searcher = JewelsSearch(game)
+    searcher.new_search(state)
+    found = searcher.search(state, 3, None, None)
+    assert found.completed and found.move in state.legal_moves() and found.pv[0] == found.move
