@@ -83,11 +83,17 @@ class Lobby(Room):
 
     # ----- the list, read again and told ------------------------------------------------------------------------
     async def reload(self) -> None:
-        """Read the open seeks again; the pages are told when they changed."""
+        """Read the open seeks again; the pages are told when they changed, and the pages of a new seek's creator
+        that it is theirs (offered from another page or tab of theirs, or read before their page opened here)."""
         seeks = await asyncio.to_thread(self.store.open, time.time(), SHOWN)
         if [seek.id for seek in seeks] != [seek.id for seek in self.seeks]:
+            known = {seek.id for seek in self.seeks}
             self.seeks = seeks
             self.broadcast()
+            for owner in {seek.owner for seek in seeks if seek.id not in known} & self.pages.keys():
+                told = self._yours(owner)
+                for watcher in self.pages[owner]:
+                    watcher.offer(told)
 
     def changed(self, tell_others: bool = True) -> None:
         """The seeks changed (here, or on another server): read them again soon (changes close together are read
@@ -126,15 +132,20 @@ class Lobby(Room):
         """A lobby page opened, of ``identity`` (None: a page without one): it is told which open seeks are its own
         (``{"type": "you", "identified", "seeks"}``: a page without an identity opens its socket again once it has
         one, after offering its first seek)."""
-        mine = [seek.id for seek in self.seeks if identity is not None and seek.owner == identity]
-        watcher.offer(encode({"type": "you", "identified": identity is not None, "seeks": mine}))
         if identity is None:
+            watcher.offer(encode({"type": "you", "identified": False, "seeks": []}))
             return
+        watcher.offer(self._yours(identity))
         self._owner_of[watcher] = identity
         self.pages.setdefault(identity, set()).add(watcher)
         timer = self._leaving.pop(identity, None)
         if timer is not None:
             timer.cancel()
+
+    def _yours(self, identity: str) -> str:
+        """The message telling ``identity``'s pages which open seeks are theirs."""
+        mine = [seek.id for seek in self.seeks if seek.owner == identity]
+        return encode({"type": "you", "identified": True, "seeks": mine})
 
     def depart(self, watcher: Watcher) -> None:
         """A lobby page closed: when it was its creator's last one, that creator's seeks close in ``GRACE``."""

@@ -124,6 +124,25 @@ def test_a_seek_offered_just_after_leaving_the_lobby_waits_for_the_creators_next
     wait_until(lambda: seeks(arcade) == [], 10)  # and the creator's pages all closed: it closes
 
 
+def test_a_creators_lobby_page_learns_a_seek_is_theirs_when_it_was_offered_elsewhere(arcade: TestClient) -> None:
+    # the new-game form (or another tab) offers it while, or just before, the creator's lobby page is open here:
+    # the page is told it is theirs (to cancel, not to join)
+    host = Browser(arcade)
+    host.post("/api/games", json={"game": "atoms", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    arcade.cookies = host.cookies
+    with arcade.websocket_connect("/api/lobby/ws") as page:
+        while (message := page.receive_json()).get("type") != "you":
+            pass
+        assert message == {"type": "you", "identified": True, "seeks": []}
+        seek = host.post("/api/seeks", json=KHET_3_2).json()["seek"]
+        assert [s["id"] for s in next_list(page)] == [seek["id"]]
+        page.send_json({"type": "ping"})  # whatever comes before the answer to it was sent with the list
+        told = []
+        while (message := page.receive_json()).get("type") != "pong":
+            told.append(message)
+        assert told == [{"type": "you", "identified": True, "seeks": [seek["id"]]}]
+
+
 def test_a_seek_nobody_keeps_runs_out(arcade: TestClient) -> None:
     host = Browser(arcade)
     seek = host.post("/api/seeks", json=KHET_3_2).json()["seek"]  # no lobby page keeps it
