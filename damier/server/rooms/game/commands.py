@@ -107,8 +107,7 @@ async def draw(arcade: Arcade, game_id: str, token: str | None, action: str,
         agree = None
         if rules.asks_computers(room, seat, action):
             rules.draws_allowed(room)
-            others = [s.index for s in room.row.seats if s.index != seat]
-            agree = await turns.computers_agree(arcade, room, others, client)
+            agree = await turns.computers_agree(arcade, room, rules.other_seats(room, seat), client)
         await apply(arcade, room, rules.draw(room, seat, action, agree))
     return room, agree is False
 

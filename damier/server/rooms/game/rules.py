@@ -154,11 +154,15 @@ def resign(room: GameRoom, seat: int) -> Change:
     return Change(outcome=resignation(room.state, seat))
 
 
+def other_seats(room: GameRoom, seat: int) -> list[int]:
+    """Every seat of the game but ``seat``."""
+    return [s.index for s in room.row.seats if s.index != seat]
+
+
 def asks_computers(room: GameRoom, seat: int, action: str) -> bool:
     """Whether ``seat``'s draw ``action`` is an offer to computers only, which they answer at once (by their
-    evaluation: the shell asks them, and ``draw`` is given their answer)."""
-    others = [s.index for s in room.row.seats if s.index != seat]
-    return action == "offer" and all(room.computer_level(s) is not None for s in others)
+    evaluation: the shell asks them, ``other_seats``, and ``draw`` is given their answer)."""
+    return action == "offer" and all(room.computer_level(s) is not None for s in other_seats(room, seat))
 
 
 def draws_allowed(room: GameRoom) -> None:

@@ -33,12 +33,17 @@ def draft_of(room: RaceRoom) -> Draft:
     return Draft(room.log.copy(), room.settings, room.rules, room.clock())
 
 
+def stored_events(draft: Draft) -> list[RaceEvent]:
+    """The draft's events as the storage writes them."""
+    return [RaceEvent(step.seq, step.kind, step.seat, step.data, step.at) for step in draft.steps]
+
+
 async def commit(arcade: Arcade, room: RaceRoom, draft: Draft) -> bool:
     """Store the draft's events in one transaction, then make its log the room's; whether there were any."""
     if not draft.steps:
         return False
     now = iso(draft.now)
-    events = [RaceEvent(step.seq, step.kind, step.seat, step.data, step.at) for step in draft.steps]
+    events = stored_events(draft)
     try:
         await asyncio.wrap_future(arcade.storage.races.append_events(
             room.id, events, draft.log.status, draft.log.result, now))

@@ -17,10 +17,10 @@ from damier.core.errors import DamierError
 from damier.server.rooms.errors import Invalid
 from damier.server.rooms.race import rules as race_rules
 from damier.server.rooms.race import timers as race_timers
-from damier.server.rooms.race.changes import close_round, commit, draft_of, expire, next_round
+from damier.server.rooms.race.changes import close_round, commit, draft_of, expire, next_round, stored_events
 from damier.server.rooms.race.log import Settings, iso
 from damier.server.rooms.race.room import RaceRoom, race_of
-from damier.server.storage import RaceEvent, RaceRow
+from damier.server.storage import RaceRow
 
 if TYPE_CHECKING:
     from damier.server.rooms.arcade import Arcade
@@ -63,7 +63,7 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], settings: d
     room = RaceRoom(row, game, race, rules, chosen, arcade.now)
     draft = draft_of(room)
     race_rules.join(draft, host_name)
-    row.events = [RaceEvent(step.seq, step.kind, step.seat, step.data, step.at) for step in draft.steps]
+    row.events = stored_events(draft)
     await asyncio.wrap_future(arcade.storage.races.create(row))
     room.log = draft.log
     arcade.rooms.add(room)
