@@ -219,6 +219,14 @@ class Admission:
             demand.answered = self.clock()
             self._games[key] = demand
 
+    def shown(self, key: str) -> None:
+        """New game ``key``'s board was sent to its player now (its response written): their first move replies
+        to it from now (a burst may hold the response well after the game was made, ``rename``), and so does the
+        reply to a first computer move made before it was sent."""
+        demand = self._games.get(key)
+        if demand is not None and demand.answered is not None:  # None: a turn of its computer is under way
+            demand.answered = self.clock()
+
     def forget(self, name: str) -> None:
         """A game admitted as ``name`` was not made after all."""
         self._games.pop(name, None)

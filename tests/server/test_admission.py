@@ -110,6 +110,38 @@ def test_a_programs_first_quick_reply_counts_from_when_its_game_was_made() -> No
     assert not booking.greedy("g2")
 
 
+def test_a_programs_first_reply_counts_from_when_its_board_was_sent() -> None:
+    """Under a burst the response that gives a new game's board may leave long after the game was made: the first
+    move replies to the board from when it was sent, also when the computer played first before that."""
+    hands = Hands()
+    booking = Admission(2, clock=hands)
+    booking.rename(booking.admit_game(), "g1")
+    hands.now += 1.5  # the response left 1.5 s after the game was made
+    booking.shown("g1")
+    hands.now += 0.05  # the program's first move, at once
+    booking.started("g1")
+    assert booking.greedy("g1")
+    booking.rename(booking.admit_game(), "g2")
+    booking.started("g2", "start")  # its computer plays first
+    booking.running("g2")
+    hands.now += 0.01
+    booking.ended("g2")
+    hands.now += 1.5
+    booking.shown("g2")  # the board, with the computer's first move, sent 1.5 s later
+    hands.now += 0.05
+    booking.started("g2")
+    assert booking.greedy("g2")
+    booking.rename(booking.admit_game(), "g3")
+    booking.started("g3", "start")
+    booking.shown("g3")  # sent while its computer thinks: nothing to measure from yet
+    hands.now += 5.0
+    booking.running("g3")
+    booking.ended("g3")
+    hands.now += 3.0  # a person's reply to the computer's first move
+    booking.started("g3")
+    assert not booking.greedy("g3")
+
+
 def test_new_games_are_refused_once_the_games_under_way_fill_the_workers() -> None:
     hands = Hands()
     booking = Admission(2, clock=hands)  # 85 % of two workers: 1.7

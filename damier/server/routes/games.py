@@ -9,7 +9,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from damier.core import registry
@@ -69,7 +69,8 @@ class ClaimGame(BaseModel):
 
 
 @router.post("/api/games", status_code=201, summary="Create a game; returns one secret token per human seat")
-async def create_game(body: CreateGame, request: Request, response: Response) -> dict[str, Any]:
+async def create_game(body: CreateGame, request: Request, response: Response,
+                      after: BackgroundTasks) -> dict[str, Any]:
     arcade = arcade_of(request)
     client = address(request)
     owner = players_of(request).ensure(request, response)
@@ -83,6 +84,8 @@ async def create_game(body: CreateGame, request: Request, response: Response) ->
     first_human = min(tokens) if tokens else None
     if first_human is not None:
         await players_of(request).hold(owner, "game", room.id, first_human)
+    if computer:  # the first move replies to the board from when it was sent (a burst may delay the answer)
+        after.add_task(arcade.pool.admission.shown, room.id)
     return {"id": room.id, "tokens": {str(k): v for k, v in tokens.items()},
             "state": views.view(room, first_human)}
 
