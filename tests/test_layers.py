@@ -133,3 +133,36 @@ def test_the_check_sees_a_name_in_code_and_not_in_docs(tmp_path: Path) -> None:
     assert not said(text_of(sheet), "robot")
     sheet.write_text(".khet-board .sq { fill: var(--laser-glow); }\n", encoding="utf-8")
     assert said(text_of(sheet), "khet") and said(text_of(sheet), "laser") and not said(text_of(sheet), "micro")
+
+
+ROOM_SHELLS = sorted((PACKAGE / "server" / "rooms" / "game").glob("*.py")) + sorted(
+    (PACKAGE / "server" / "rooms" / "race").glob("*.py"))
+
+
+def arcade_references(path: Path) -> list[str]:
+    """Where ``path``'s code imports the server's arcade module or names its ``Arcade`` (type-checking imports
+    included, which import-linter leaves out)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("rooms.arcade"):
+            found.append(f"line {node.lineno}: from {node.module} import ...")
+        elif isinstance(node, ast.Import) and any(a.name.endswith("rooms.arcade") for a in node.names):
+            found.append(f"line {node.lineno}: import ...rooms.arcade")
+        elif isinstance(node, ast.Name) and node.id == "Arcade":
+            found.append(f"line {node.lineno}: Arcade")
+    return found
+
+
+@pytest.mark.parametrize("path", ROOM_SHELLS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_room_shells_see_the_server_only_through_their_house(path: Path) -> None:
+    """A game room's and a race room's modules are given a narrow interface (``rooms/game/house.py``,
+    ``rooms/race/house.py``; mypy checks they use nothing else), never the whole arcade."""
+    assert arcade_references(path) == []
+
+
+def test_the_house_check_sees_an_arcade(tmp_path: Path) -> None:
+    shell = tmp_path / "shell.py"
+    shell.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from damier.server.rooms.arcade import Arcade\n\ndef f(a: 'Arcade') -> None: ...\n"
+                     "def g(a: Arcade) -> None: ...\n")
+    assert arcade_references(shell) == ["line 3: from damier.server.rooms.arcade import ...", "line 6: Arcade"]

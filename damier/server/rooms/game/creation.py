@@ -20,7 +20,7 @@ from damier.server.rooms.game.room import GameRoom
 from damier.server.storage import GameRow, SeatRow
 
 if TYPE_CHECKING:
-    from damier.server.rooms.arcade import Arcade
+    from damier.server.rooms.game.house import GameHouse
 
 #: the most moves an imported record may have (a replay is paged, but replaying the record is not)
 MAX_RECORD_PLIES = 5_000
@@ -113,7 +113,7 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
     return seats
 
 
-async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
+async def create(house: GameHouse, name: str, options: dict[str, Any], seat_specs: list[dict[str, Any]],
                  seed: int | None, start: str | None = None, hints_on: bool = False,
                  clock: dict[str, Any] | None = None, owner: str | None = None,
                  client: str | None = None, game_id: str | None = None) -> tuple[GameRoom, dict[int, str]]:
@@ -130,18 +130,18 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], seat_specs:
     control = clocks.parse(clock, game)
     seats = seat_rows(game, seat_specs)
     seed = game_seed(game, start, seed)
-    await arcade.rules_ready(game.name)  # its rules compiled (or loaded) first
-    drawn = await setups.usual_start(arcade, game, seed) if start is None else None
-    room = await asyncio.to_thread(new_room, arcade, game, seats, seed, start, hints_on, control, game_id, drawn)
+    await house.rules_ready(game.name)  # its rules compiled (or loaded) first
+    drawn = await setups.usual_start(house, game, seed) if start is None else None
+    room = await asyncio.to_thread(new_room, house, game, seats, seed, start, hints_on, control, game_id, drawn)
     room.row.owner, room.row.client = owner, client
-    await asyncio.wrap_future(arcade.storage.games.create(room.row))
-    arcade.rooms.add(room)
-    arm(arcade, room)
-    turns.schedule(arcade, room)
-    return room, {seat: arcade.keys.token(room.id, seat) for seat in room.human_seats()}
+    await asyncio.wrap_future(house.storage.games.create(room.row))
+    house.rooms.add(room)
+    arm(house, room)
+    turns.schedule(house, room)
+    return room, {seat: house.keys.token(room.id, seat) for seat in room.human_seats()}
 
 
-def new_room(arcade: Arcade, game: Game, seats: list[SeatRow], seed: int | None, start: str | None,
+def new_room(house: GameHouse, game: Game, seats: list[SeatRow], seed: int | None, start: str | None,
              hints_on: bool, control: clocks.TimeControl | None, game_id: str | None = None,
              drawn: str | None = None) -> GameRoom:
     """The room of a new game, not stored yet (``create``; in a thread: it plays the rules). ``drawn``: the
@@ -152,17 +152,17 @@ def new_room(arcade: Arcade, game: Game, seats: list[SeatRow], seed: int | None,
     row = GameRow(id=game_id or new_room_id(), game=game.name, options=dict(game.options), seed=seed,
                   start=state.start if drawn is None else None, status="active", result=None, draw_offer=None,
                   undo_request=[], rematch=None, created_at=now, updated_at=now, seats=seats, hints_on=hints_on)
-    row.moves = chance_moves(arcade, row.id, state)
+    row.moves = chance_moves(house, row.id, state)
     if control is not None:
         humans = [seat.index for seat in seats if seat.kind == "human"]
-        row.clock = clocks.start(control, game.num_players, state.player, humans, arcade.now())
+        row.clock = clocks.start(control, game.num_players, state.player, humans, house.now())
     room = GameRoom(row, game, state)
     if drawn is not None:
         room.known_start(drawn)
     return room
 
 
-async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
+async def import_record(house: GameHouse, obj: Any) -> GameRoom:
     """A replay room for a record (``Invalid`` saying what is wrong with it); replayed off the event loop."""
     try:
         record = Record.from_json(obj)
@@ -183,9 +183,9 @@ async def import_record(arcade: Arcade, obj: Any) -> GameRoom:
                   seats=[imported_seat(i, record.players[i] if i < len(record.players) else "",
                                        state.game.player_names[i]) for i in range(state.game.num_players)],
                   moves=list(zip(written, players, strict=True)))
-    await asyncio.wrap_future(arcade.storage.games.create(row))
+    await asyncio.wrap_future(house.storage.games.create(row))
     room = GameRoom(row, state.game, state)
-    arcade.rooms.add(room)
+    house.rooms.add(room)
     return room
 
 

@@ -15,7 +15,7 @@ from damier.server.rooms.errors import Conflict, NotFound
 from damier.server.rooms.game.moves import finish
 
 if TYPE_CHECKING:
-    from damier.server.rooms.arcade import Arcade
+    from damier.server.rooms.game.house import GameHouse
 
 #: minutes without a move after which a game is adjourned, and days after which it is ended unfinished
 ADJOURN_MINUTES = 10
@@ -29,18 +29,18 @@ def iso_before(seconds: float, now: float) -> str:
     return datetime.fromtimestamp(now - seconds, UTC).isoformat(timespec="seconds")
 
 
-async def sweep(arcade: Arcade) -> int:
+async def sweep(house: GameHouse) -> int:
     """End the games nobody moved for ``IDLE_DAYS`` (at most ``SWEEP_LIMIT`` a round); how many."""
-    before = iso_before(IDLE_DAYS * 86400, arcade.now())
+    before = iso_before(IDLE_DAYS * 86400, house.now())
     ended = 0
-    for game_id in await asyncio.to_thread(arcade.storage.games.idle, before, SWEEP_LIMIT):
+    for game_id in await asyncio.to_thread(house.storage.games.idle, before, SWEEP_LIMIT):
         with contextlib.suppress(NotFound, Conflict):  # gone, or changed elsewhere meanwhile: the next round sees
-            room = await arcade.room(game_id)
+            room = await house.room(game_id)
             async with room.lock:
                 if not room.active or room.row.updated_at >= before:
                     continue
-                await finish(arcade, room, unfinished(room.state, f"no move for {IDLE_DAYS} days: the game was "
-                                                                  "ended unfinished"))
+                await finish(house, room, unfinished(room.state, f"no move for {IDLE_DAYS} days: the game was "
+                                                                 "ended unfinished"))
                 ended += 1
             room.broadcast()
     return ended

@@ -18,7 +18,7 @@ from damier.server.rooms.game import creation, setups
 from damier.server.rooms.game.room import GameRoom
 
 if TYPE_CHECKING:
-    from damier.server.rooms.arcade import Arcade
+    from damier.server.rooms.game.house import GameHouse
 
 
 def today() -> date:
@@ -67,7 +67,7 @@ def day_of(text: str | None) -> date:
     return day
 
 
-async def daily(arcade: Arcade, name: str, day: date) -> dict[str, Any]:
+async def daily(house: GameHouse, name: str, day: date) -> dict[str, Any]:
     """The puzzle of the day of game ``name`` (with the options its declaration gives the daily puzzle): what a
     client shows before playing it (drawn in the worker pool once, ``setups``)."""
     try:
@@ -75,7 +75,7 @@ async def daily(arcade: Arcade, name: str, day: date) -> dict[str, Any]:
     except Invalid as exc:
         raise NotFound(f"no puzzle of the day: {exc.message}") from None
     seed = daily_seed(game.name, day)
-    drawn = await setups.usual_start(arcade, game, seed)
+    drawn = await setups.usual_start(house, game, seed)
     state = await asyncio.to_thread(_first, game, drawn, seed)
     return {"game": game.name, "title": game.title, "date": day.isoformat(), "seed": seed,
             "options": dict(game.options), "start": state.start if drawn is None else None,
@@ -89,7 +89,7 @@ def _first(game: Game, start: str | None, seed: int | None) -> State:
         raise Invalid(f"no puzzle of {game.title} with these options: {exc}") from None
 
 
-async def create(arcade: Arcade, name: str, options: dict[str, Any], puzzle: str | None, seed: int | None,
+async def create(house: GameHouse, name: str, options: dict[str, Any], puzzle: str | None, seed: int | None,
                  day: date | None) -> tuple[GameRoom, str]:
     """A solo puzzle room and the token of its one seat: the puzzle of ``day`` (the options the game declares for
     it), the puzzle ``puzzle`` (an id or JSON the game reads), or one drawn by ``options`` and ``seed`` (None:
@@ -112,5 +112,5 @@ async def create(arcade: Arcade, name: str, options: dict[str, Any], puzzle: str
                 start = state.position()
         else:
             start = puzzle
-    room, tokens = await creation.create(arcade, game.name, dict(game.options), [{"kind": "human"}], seed, start)
+    room, tokens = await creation.create(house, game.name, dict(game.options), [{"kind": "human"}], seed, start)
     return room, tokens[0]

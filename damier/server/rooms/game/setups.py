@@ -18,7 +18,7 @@ from damier.server.jobs import Job
 from damier.server.rooms.errors import Invalid, Unavailable
 
 if TYPE_CHECKING:
-    from damier.server.rooms.arcade import Arcade
+    from damier.server.rooms.game.house import GameHouse
 
 #: the longest a start may take to draw (seconds), the time one is expected to take before any was measured (the
 #: queue's estimates count what each game and options took lately), and how many drawn starts are kept
@@ -52,7 +52,7 @@ def keep(game: Game, seed: int, position: str) -> None:
         _kept.popitem(last=False)
 
 
-async def usual_start(arcade: Arcade, game: Game, seed: int | None) -> str | None:
+async def usual_start(house: GameHouse, game: Game, seed: int | None) -> str | None:
     """The position of ``game``'s usual start drawn from ``seed`` (None for a game whose usual start no seed
     draws: it is quick to make), drawn in the worker pool the first time. ``Invalid`` when the rules draw none
     (no puzzle of that difficulty on that board); ``Unavailable`` when the arcade is busy or it took too long."""
@@ -61,7 +61,7 @@ async def usual_start(arcade: Arcade, game: Game, seed: int | None) -> str | Non
     position = known(game, seed)
     if position is not None:
         return position
-    pool = arcade.pool
+    pool = house.pool
     pool.admission.admit_job(pool.queued_seconds(), "draw a new one")
     job = Job(game.name, dict(game.options), seed, None, (), "setup", agent_seed=0, setup=True)
     kind = (game.name, json.dumps(dict(game.options), sort_keys=True))

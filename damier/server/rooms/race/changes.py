@@ -19,7 +19,7 @@ from damier.server.rooms.race.rules import Draft
 from damier.server.storage import ConflictError, RaceEvent
 
 if TYPE_CHECKING:
-    from damier.server.rooms.arcade import Arcade
+    from damier.server.rooms.race.house import RaceHouse
     from damier.server.rooms.race.room import RaceRoom
 
 log = logging.getLogger("damier.server")
@@ -38,17 +38,17 @@ def stored_events(draft: Draft) -> list[RaceEvent]:
     return [RaceEvent(step.seq, step.kind, step.seat, step.data, step.at) for step in draft.steps]
 
 
-async def commit(arcade: Arcade, room: RaceRoom, draft: Draft) -> bool:
+async def commit(house: RaceHouse, room: RaceRoom, draft: Draft) -> bool:
     """Store the draft's events in one transaction, then make its log the room's; whether there were any."""
     if not draft.steps:
         return False
     now = iso(draft.now)
     events = stored_events(draft)
     try:
-        await asyncio.wrap_future(arcade.storage.races.append_events(
+        await asyncio.wrap_future(house.storage.races.append_events(
             room.id, events, draft.log.status, draft.log.result, now))
     except ConflictError:
-        arcade.rooms.forget(room)  # another server (or a request on a stale room) wrote first: reload from the db
+        house.rooms.forget(room)  # another server (or a request on a stale room) wrote first: reload from the db
         raise Conflict("the race changed meanwhile; reload it") from None
     room.log = draft.log
     room.row.events.extend(events)
@@ -56,17 +56,17 @@ async def commit(arcade: Arcade, room: RaceRoom, draft: Draft) -> bool:
     return True
 
 
-def round_seed(arcade: Arcade, room: RaceRoom, number: int) -> int:
+def round_seed(house: RaceHouse, room: RaceRoom, number: int) -> int:
     """The seed of round ``number``'s puzzle: drawn from the server's secret (nobody can see puzzles coming)."""
-    return arcade.keys.chance(room.id, number).getrandbits(62)
+    return house.keys.chance(room.id, number).getrandbits(62)
 
 
-async def next_round(arcade: Arcade, room: RaceRoom, draft: Draft) -> None:
+async def next_round(house: RaceHouse, room: RaceRoom, draft: Draft) -> None:
     """Add the next round (the race's first one, or the one drawn from the last round's puzzle): its puzzle comes
     from the game's race, drawn in a thread; a puzzle that cannot follow (no puzzle of the difficulty from there)
     gives way to a fresh first one, and when none can be drawn the race ends."""
     number = len(draft.log.rounds) + 1
-    seed = round_seed(arcade, room, number)
+    seed = round_seed(house, room, number)
     previous = draft.log.rounds[-1] if draft.log.rounds else None
 
     def draw() -> State:
@@ -101,7 +101,7 @@ def scored(played: Any) -> Any:
     return next((d for d in played.demos if d.verdict is not None and d.verdict.get("correct")), None)
 
 
-async def close_round(arcade: Arcade, room: RaceRoom, draft: Draft, outcome: str | None) -> None:
+async def close_round(house: RaceHouse, room: RaceRoom, draft: Draft, outcome: str | None) -> None:
     """When the rules said the round is to close (``outcome``: ``scored``, ``missed`` or ``timeout``): close it with
     the solution the game's solver finds (in a thread), then start the next round unless the race ended."""
     if outcome is None:
@@ -110,7 +110,7 @@ async def close_round(arcade: Arcade, room: RaceRoom, draft: Draft, outcome: str
     assert now is not None and now.first is not None
     optimum, solution = await asyncio.to_thread(solve, now.first)
     if rules.close(draft, outcome, optimum, solution):
-        await next_round(arcade, room, draft)
+        await next_round(house, room, draft)
 
 
 def solve(first: State) -> tuple[int | None, list[str] | None]:
@@ -134,7 +134,7 @@ def solve(first: State) -> tuple[int | None, list[str] | None]:
         return None, None
 
 
-async def expire(arcade: Arcade, room: RaceRoom) -> bool:
+async def expire(house: RaceHouse, room: RaceRoom) -> bool:
     """Enforce what ran out (call under the room's lock; ``rules.expire``): a round with no claim ends (nobody
     scores), bidding closes and the lowest bid demonstrates, a demonstration out of time is wrong. Whether anything
     changed."""
@@ -142,5 +142,5 @@ async def expire(arcade: Arcade, room: RaceRoom) -> bool:
     for _ in range(4):  # each step starts a timer of its own, in the future: a few steps at most
         if not rules.due(draft):
             break
-        await close_round(arcade, room, draft, rules.expire(draft))
-    return await commit(arcade, room, draft)
+        await close_round(house, room, draft, rules.expire(draft))
+    return await commit(house, room, draft)

@@ -14,7 +14,7 @@ from damier.server.rooms.race.changes import expire
 from damier.server.rooms.race.room import RaceRoom
 
 if TYPE_CHECKING:
-    from damier.server.rooms.arcade import Arcade
+    from damier.server.rooms.race.house import RaceHouse
 
 log = logging.getLogger("damier.server")
 
@@ -22,7 +22,7 @@ log = logging.getLogger("damier.server")
 MARGIN = 0.02
 
 
-def schedule(arcade: Arcade, room: RaceRoom) -> None:
+def schedule(house: RaceHouse, room: RaceRoom) -> None:
     """Start (or keep) the timer for the deadline that governs the room now; none when nothing is timed."""
     due = room.log.deadline()
     deadline = None if due is None else due[1]
@@ -32,14 +32,14 @@ def schedule(arcade: Arcade, room: RaceRoom) -> None:
         room.timer.cancel()
     room.timer, room.timer_deadline = None, deadline
     if deadline is not None:
-        room.timer = asyncio.create_task(_wait(arcade, room, deadline))
+        room.timer = asyncio.create_task(_wait(house, room, deadline))
 
 
-async def _wait(arcade: Arcade, room: RaceRoom, deadline: float) -> None:
+async def _wait(house: RaceHouse, room: RaceRoom, deadline: float) -> None:
     await asyncio.sleep(max(0.0, deadline - room.clock()) + MARGIN)
     try:
         async with room.lock:
-            changed = await expire(arcade, room)
+            changed = await expire(house, room)
     except asyncio.CancelledError:
         raise
     except Exception:
@@ -51,26 +51,26 @@ async def _wait(arcade: Arcade, room: RaceRoom, deadline: float) -> None:
         room.timer, room.timer_deadline = None, None
     if changed:
         room.broadcast()
-    if arcade.rooms.holds(room):
-        schedule(arcade, room)
+    if house.rooms.holds(room):
+        schedule(house, room)
 
 
-def wake(arcade: Arcade) -> None:
+def wake(house: RaceHouse) -> None:
     """Start every race room's timer again from its clock (after the clock was moved: tests)."""
-    for room in arcade.rooms:
+    for room in house.rooms:
         if isinstance(room, RaceRoom):
             room.stop_timer()
-            schedule(arcade, room)
+            schedule(house, room)
 
 
-async def resume(arcade: Arcade) -> int:
+async def resume(house: RaceHouse) -> int:
     """After a start: load the races under way (the most recently changed first, as many as the room cache
     holds), so their timers run again; how many."""
-    ids = await asyncio.to_thread(arcade.storage.races.playing_ids, arcade.rooms.capacity)
+    ids = await asyncio.to_thread(house.storage.races.playing_ids, house.rooms.capacity)
     resumed = 0
     for race_id in ids:
         try:
-            await arcade.race(race_id)
+            await house.race(race_id)
         except Exception:
             log.exception("race %s cannot be resumed", race_id)
             continue
