@@ -35,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' reference, run from anywhere
 
 import damier
-from damier.games.micro import commands, setup, solver
+from damier.games.micro import commands, search, setup
 from damier.games.micro.rules import MicroState
 from tests.games.micro import reference
 
@@ -88,12 +88,12 @@ def puzzles(count: int, seed: int) -> list[tuple[MicroState, int]]:
 
 
 def answer(state: MicroState, k: int) -> dict[str, Any]:
-    return solver.analyse(state, exact=k)
+    return search.analyse(state, exact=k)
 
 
 def answer_every_k(state: MicroState, k: int) -> list[int]:
-    solver.analyse(state)
-    return [j for j in range(1, LONGEST_K + 1) if solver.path_of_length(state, j) is not None]
+    search.analyse(state)
+    return [j for j in range(1, LONGEST_K + 1) if search.path_of_length(state, j) is not None]
 
 
 def reference_answer(state: MicroState, k: int) -> list[int]:
@@ -142,7 +142,7 @@ def answer_figures(count: int, sample: int, seed: int) -> dict[str, Any]:
 def _lengths(cases: list[tuple[MicroState, int]]) -> dict[int, int]:
     out: dict[int, int] = {}
     for state, _ in cases:
-        solution = solver.solve(state)
+        solution = search.solve(state)
         out[solution.cost] = out.get(solution.cost, 0) + 1
     return out
 

@@ -9,7 +9,7 @@ Prints:
 - the hardest known puzzles (DriftingDroids game ids ``7650+42+E2302B12+C9``, 25 moves, and
   ``0765+42+2E21BD0F+93``, 24 moves), each solved in a fresh process on the warm cache: the optimal length, the
   solve's seconds, positions expanded, and the process's peak memory;
-- one optimal solve (``solver.solve``: the search, the line traced back and replayed through the rules) over a
+- one optimal solve (``search.solve``: the search, the line traced back and replayed through the rules) over a
   seeded set of random puzzles as ``game.new_state(seed)`` draws them (no 0- or 1-move puzzles), for each option
   set side by side: the default 4 robots, the strict and if_trivial ricochet rules, no rebounds, the silver
   robot, the transparent robot (weighted moves), five robots under the strict rule without rebounds; median,
@@ -38,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' reference, run from anywhere
 
 import damier
-from damier.games.ricochet import solver
+from damier.games.ricochet import search
 from damier.games.ricochet.rules import RicochetState
 from tests.games.ricochet.test_solver import naive_cost, near_goal
 
@@ -57,10 +57,10 @@ MIXES: dict[str, dict[str, Any]] = {
 #: a hard puzzle solved in a fresh process: its answer and the peak memory, as JSON
 CHILD = """
 import json, resource, sys, time
-from damier.games.ricochet import solver
-state = solver.puzzle_state(sys.argv[1], {})
+from damier.games.ricochet import search
+state = search.puzzle_state(sys.argv[1], {})
 started = time.perf_counter()
-found = solver.solve(state)
+found = search.solve(state)
 seconds = time.perf_counter() - started
 print(json.dumps({"length": found.cost, "seconds": round(seconds, 3), "nodes": found.nodes,
                   "peak_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}))
@@ -83,7 +83,7 @@ def compile_figures() -> dict[str, Any]:
 
 
 def hard_figures() -> dict[str, Any]:
-    solver.solve(solver.puzzle_state(EASY, {}))  # the cache warm for the children
+    search.solve(search.puzzle_state(EASY, {}))  # the cache warm for the children
     out = {}
     for puzzle, length in HARD.items():
         done = subprocess.run([sys.executable, "-c", CHILD, puzzle], capture_output=True, text=True, check=True,
@@ -98,7 +98,7 @@ def milliseconds(states: list[RicochetState]) -> tuple[list[float], list[int]]:
     times, lengths = [], []
     for state in states:
         started = time.perf_counter_ns()
-        found = solver.solve(state)
+        found = search.solve(state)
         times.append((time.perf_counter_ns() - started) / 1e6)
         lengths.append(found.cost)
     return times, lengths
@@ -133,7 +133,7 @@ def reference_figures(count: int, seed: int) -> dict[str, Any]:
     ours, naive = [], []
     for state in cases:
         started = time.perf_counter_ns()
-        found = solver.solve(state)
+        found = search.solve(state)
         ours.append((time.perf_counter_ns() - started) / 1e6)
         started = time.perf_counter_ns()
         expected = naive_cost(state, 4)

@@ -166,3 +166,18 @@ def test_the_house_check_sees_an_arcade(tmp_path: Path) -> None:
                      "    from damier.server.rooms.arcade import Arcade\n\ndef f(a: 'Arcade') -> None: ...\n"
                      "def g(a: Arcade) -> None: ...\n")
     assert arcade_references(shell) == ["line 3: from damier.server.rooms.arcade import ...", "line 6: Arcade"]
+
+
+#: the modules every game package has, by the same names: its rules, their kernel, the notation with every parser,
+#: the search (an engine's or a solver's), the text view, what the web client draws with, the How to play page
+GAME_MODULES = ("rules", "kernel", "notation", "search", "view", "client", "howto")
+#: names the same things once had in some games: ``setup`` holds the starts (where a game has any), ``search`` both
+#: engines and solvers
+OTHER_NAMES = ("solver", "solver_kernel", "setups", "starts", "parse", "parsers", "engine")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_package_has_the_same_module_names(name: str) -> None:
+    modules = {p.stem for p in (PACKAGE / "games" / name).glob("*.py")}
+    assert [m for m in GAME_MODULES if m not in modules] == []
+    assert [m for m in OTHER_NAMES if m in modules] == []

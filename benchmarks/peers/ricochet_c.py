@@ -22,7 +22,7 @@ where the same move from A would have stopped (nothing else moved), so the two m
 second alone made from A (or by none, if it stops at A): a shorter line to the same position.
 
 Times: the peer's ``search`` call alone (its per-target bound table and its hash set included); damier's
-``solver.solve`` (setup, search, the line traced back and replayed through the rules), after a warm-up solve.
+``search.solve`` (setup, search, the line traced back and replayed through the rules), after a warm-up solve.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # damier from this
 
 import damier
 from damier.core.game import Termination
-from damier.games.ricochet import notation, setup, solver
+from damier.games.ricochet import notation, search, setup
 from damier.games.ricochet.rules import RicochetState, move_of
 
 HARD = {"7650+42+E2302B12+C9": 25, "0765+42+2E21BD0F+93": 24}
@@ -117,7 +117,7 @@ def replay(state: RicochetState, line: list[int]) -> str:
 def compare(dll: ctypes.CDLL, state: RicochetState, slots: list[int]) -> dict[str, Any]:
     """Both solvers on one puzzle: lengths, seconds, and a disagreement's replays."""
     started = time.perf_counter()
-    found = solver.solve(state)
+    found = search.solve(state)
     ours_s = time.perf_counter() - started
     peer_s, line = peer_solve(dll, state, slots)
     peer_replay = replay(state, line)
@@ -188,10 +188,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="Print JSON only.")
     args = parser.parse_args()
     dll, source = load_peer(args.peer)
-    solver.solve(solver.puzzle_state(WARM_UP, {}))  # compiled, or loaded from numba's cache
+    search.solve(search.puzzle_state(WARM_UP, {}))  # compiled, or loaded from numba's cache
     hard = []
     for puzzle_id, length in ({} if args.no_hard else HARD).items():
-        state = solver.puzzle_state(puzzle_id, {})
+        state = search.puzzle_state(puzzle_id, {})
         slots = peer_slots(state)
         assert slots is not None
         hard.append({**compare(dll, state, slots), "driftingdroids": puzzle_id, "known": length})

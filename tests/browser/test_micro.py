@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import damier
-from damier.games.micro.solver import analyse, hint
+from damier.games.micro.search import analyse, hint
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import damier
-from damier.games.micro import setup, solver
+from damier.games.micro import search, setup
 from damier.games.micro.rules import MicroState
 from tests.cli.test_cli import assert_clean_error, contains, invoke, run_cli
 from tests.games.micro import reference
@@ -195,7 +195,7 @@ def test_solve_in_a_subprocess_as_a_user_runs_it() -> None:
 def test_play_solves_a_puzzle_with_graded_hints_from_stdin(tmp_path: Path) -> None:
     seed = 4
     state = damier.load("micro").new_state(seed)
-    line = [state.move_to_str(m) for m in solver.solve(state).moves]
+    line = [state.move_to_str(m) for m in search.solve(state).moves]
     saved = tmp_path / "micro.json"
     lines = ["moves", "Z9", "hint", "hint", "hint", "hint", "hint", *line]
     result = invoke("play", "micro", "--seed", str(seed), "--save", str(saved), stdin="\n".join(lines) + "\n")
@@ -221,9 +221,9 @@ def test_play_solves_a_puzzle_with_graded_hints_from_stdin(tmp_path: Path) -> No
 def test_play_a_longer_line_says_the_optimum_and_hints_start_again_after_a_move() -> None:
     seed = 4
     state = damier.load("micro").new_state(seed)
-    optimum = solver.solve(state).cost
-    state.play(next(m for m in state.legal_moves() if solver.solve(state).moves[0] != m))  # off the optimal line
-    moves = [state.move_to_str(m) for m in (*state.history, *solver.solve(state).moves)]
+    optimum = search.solve(state).cost
+    state.play(next(m for m in state.legal_moves() if search.solve(state).moves[0] != m))  # off the optimal line
+    moves = [state.move_to_str(m) for m in (*state.history, *search.solve(state).moves)]
     stdin = "\n".join(["hint", "hint", moves[0], "hint", *moves[1:]]) + "\n"
     out = invoke("play", "micro", "--seed", str(seed), stdin=stdin).stdout
     assert out.count("Hint 1:") == 2 and out.count("Hint 2:") == 1  # a new position starts at the vaguest hint

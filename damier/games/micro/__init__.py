@@ -37,10 +37,10 @@ INFO = GameInfo(
     hint="solver",
     daily={"reroll_short": True},  # the puzzle of the day is never one or two moves
     features={
-        "solver": "damier.games.micro.solver:solve",
+        "solver": "damier.games.micro.search:solve",
         "puzzle": "damier.games.micro.rules:puzzle_state",
-        "analyse": "damier.games.micro.solver:analyse",
-        "hints": "damier.games.micro.solver:hint",
+        "analyse": "damier.games.micro.search:analyse",
+        "hints": "damier.games.micro.search:hint",
         "describe_events": "damier.games.micro.view:describe_events",
         "commands": "damier.games.micro.commands:app",
         "race": "damier.games.micro.race:RACE",

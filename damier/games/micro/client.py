@@ -11,7 +11,7 @@ from typing import Any
 from damier.core.game import Game
 from damier.games.micro import setup
 from damier.games.micro.race import RACE
-from damier.games.micro.solver import HINT_LEVELS
+from damier.games.micro.search import HINT_LEVELS
 
 #: each colour's pattern (so no colour is told by its colour alone) and how it is said
 PATTERNS = {

@@ -47,7 +47,7 @@ def hint_levels(game: Game) -> list[dict[str, Any]]:
     """The graded hints the game's ``hints`` feature gives, level by level (none before it has one)."""
     if not game.info.has("hints"):
         return []
-    solver = importlib.import_module("damier.games.ricochet.solver")
+    solver = importlib.import_module("damier.games.ricochet.search")
     kinds = tuple(getattr(solver, "HINT_LEVELS", DEFAULT_HINT_LEVELS))
     return [{"level": level, "kind": kind, "label": HINT_LABELS.get(kind, kind.replace("_", " ").capitalize())}
             for level, kind in enumerate(kinds, start=1)]

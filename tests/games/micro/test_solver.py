@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import damier
 from damier.core.errors import StateError
 from damier.core.game import Termination
-from damier.games.micro import notation, setup, solver
+from damier.games.micro import notation, search, setup
 from damier.games.micro.rules import MicroState
 from tests.games.micro import reference
 
@@ -99,7 +99,7 @@ def test_legal_moves_are_the_references(case: Case) -> None:
 @settings(max_examples=150, deadline=None)
 @given(case=cases())
 def test_shortest_length_and_number_of_shortest_lines_are_the_references(case: Case) -> None:
-    answer = solver.analyse(case.state)
+    answer = search.analyse(case.state)
     length = case.ref.shortest(case.place)
     assert answer["length"] == length
     if length is None:
@@ -115,7 +115,7 @@ def test_shortest_length_and_number_of_shortest_lines_are_the_references(case: C
 @given(case=cases())
 def test_all_shortest_lines_are_the_references(case: Case) -> None:
     length = case.ref.shortest(case.place)
-    listed = solver.analyse(case.state, all_paths=True)["all"]
+    listed = search.analyse(case.state, all_paths=True)["all"]
     if length is None:
         assert listed == []
         return
@@ -125,13 +125,13 @@ def test_all_shortest_lines_are_the_references(case: Case) -> None:
         assert found == set(case.ref.sequences(length, case.place))
     else:
         assert all(case.ref.replay(list(line), case.place) and len(line) == length for line in found)
-        assert len(found) == min(case.ref.count(length, case.place), solver.MAX_LISTED)
+        assert len(found) == min(case.ref.count(length, case.place), search.MAX_LISTED)
 
 
 @settings(max_examples=150, deadline=None)
 @given(case=cases(), k=st.integers(0, 14))
 def test_a_line_of_exactly_k_moves_exists_as_the_reference_says_and_replays(case: Case, k: int) -> None:
-    line = solver.path_of_length(case.state, k)
+    line = search.path_of_length(case.state, k)
     assert (line is not None) == case.ref.exact_possible(k, case.place)
     if line is None:
         return
@@ -140,28 +140,28 @@ def test_a_line_of_exactly_k_moves_exists_as_the_reference_says_and_replays(case
     for move in line:
         state.play(move)  # the state accepts every jump: the line never ends the puzzle early
     assert state.is_over() and state.outcome().cost == state.moves_used  # type: ignore[union-attr]
-    answer = solver.analyse(case.state, exact=k)["exact"]
+    answer = search.analyse(case.state, exact=k)["exact"]
     assert answer == {"k": k, "moves": case.names(line)}
 
 
 @settings(max_examples=40, deadline=None)
 @given(case=cases())
 def test_the_lengths_of_exact_lines_up_to_20_are_the_references(case: Case) -> None:
-    possible = [k for k in range(1, 21) if solver.path_of_length(case.state, k) is not None]
+    possible = [k for k in range(1, 21) if search.path_of_length(case.state, k) is not None]
     assert possible == case.ref.exact_lengths(20, case.place)
 
 
 @settings(max_examples=30, deadline=None)
 @given(case=cases(walk=False), k=st.integers(1, 4))
 def test_exact_k_agrees_with_enumerating_every_sequence(case: Case, k: int) -> None:
-    assert (solver.path_of_length(case.state, k) is not None) == bool(case.ref.sequences(k))
+    assert (search.path_of_length(case.state, k) is not None) == bool(case.ref.sequences(k))
 
 
 @settings(max_examples=120, deadline=None)
 @given(case=cases())
 def test_graded_hints_say_the_band_the_length_the_first_move_and_the_line(case: Case) -> None:
     length = case.ref.shortest(case.place)
-    hints = [solver.hint(case.state, level) for level in (1, 2, 3, 4)]
+    hints = [search.hint(case.state, level) for level in (1, 2, 3, 4)]
     if length is None:
         assert all(h["kind"] == "none" for h in hints)
         return
@@ -178,7 +178,7 @@ def test_the_band_hint_pairs_lengths_1_2_then_3_4_then_5_6() -> None:
     texts = {}
     for puzzle in ("A-1234-0000_R5_R1", "A-1234-0000_R5_B1", "A-1234-0000_R5_Y6", "A-1234-0000_R5_G4"):
         state = damier.load("micro").state_from_position(puzzle)
-        texts[solver.hint(state, 2)["length"]] = solver.hint(state, 1)["text"]
+        texts[search.hint(state, 2)["length"]] = search.hint(state, 1)["text"]
     assert texts[1] == texts[2] == "1 or 2 moves"
     assert {texts.get(3, "3 to 4 moves"), texts.get(4, "3 to 4 moves")} == {"3 to 4 moves"}
 
@@ -186,17 +186,17 @@ def test_the_band_hint_pairs_lengths_1_2_then_3_4_then_5_6() -> None:
 def test_no_hint_on_a_solved_puzzle_or_at_a_bad_level() -> None:
     state = damier.load("micro").state_from_position("A-1234-0000_R5_B1")
     with pytest.raises(StateError, match="a hint level is 1"):
-        solver.hint(state, 5)
+        search.hint(state, 5)
     for square in ("B5", "B1"):
         state.play(state.parse_move(square))
     with pytest.raises(StateError, match="the puzzle is solved: there is nothing to hint"):
-        solver.hint(state, 1)
+        search.hint(state, 1)
 
 
 def test_an_exact_number_of_moves_out_of_range_is_refused() -> None:
     state = damier.load("micro").state_from_position("A-1234-0000_R5_B1")
     with pytest.raises(StateError, match="an exact number of moves is a whole number from 0 to 64, not 65"):
-        solver.path_of_length(state, 65)
+        search.path_of_length(state, 65)
 
 
 # ----- property tests -----------------------------------------------------------------------------------
@@ -234,7 +234,7 @@ def test_moves_squares_positions_and_puzzle_ids_round_trip(case: Case) -> None:
 @given(case=cases())
 def test_a_solution_replays_to_solved_at_the_optimum(case: Case) -> None:
     state = case.state
-    solution = solver.solve(state)
+    solution = search.solve(state)
     if not solution.found:
         assert case.ref.shortest(case.place) is None
         return
@@ -252,8 +252,8 @@ def test_a_solution_replays_to_solved_at_the_optimum(case: Case) -> None:
 @settings(max_examples=60, deadline=None)
 @given(case=cases(waypoint=True))
 def test_the_count_of_shortest_lines_is_the_number_listed(case: Case) -> None:
-    answer = solver.analyse(case.state, all_paths=True)
-    if answer["count"] <= solver.MAX_LISTED:
+    answer = search.analyse(case.state, all_paths=True)
+    if answer["count"] <= search.MAX_LISTED:
         assert answer["count"] == len(answer["all"])
     if answer["length"] is not None:
         assert answer["moves"] in answer["all"]
@@ -261,6 +261,6 @@ def test_the_count_of_shortest_lines_is_the_number_listed(case: Case) -> None:
 
 def test_a_max_cost_below_the_optimum_finds_nothing() -> None:
     state = damier.load("micro").state_from_position("A-1234-0000_R5_B1")
-    assert isinstance(state, MicroState) and not solver.solve(state, max_cost=1).found
+    assert isinstance(state, MicroState) and not search.solve(state, max_cost=1).found
     board = state.puzzle.board
-    assert solver.solve(state, max_cost=2).moves == tuple(notation.square_index(board, s) for s in ("B5", "B1"))
+    assert search.solve(state, max_cost=2).moves == tuple(notation.square_index(board, s) for s in ("B5", "B1"))

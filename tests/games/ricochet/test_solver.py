@@ -21,7 +21,7 @@ import pytest
 import damier
 from damier.core.errors import OptionError, ParseError, StateError
 from damier.core.game import TERMINAL
-from damier.games.ricochet import kernel, notation, solver, solver_kernel
+from damier.games.ricochet import kernel, notation, search, search_kernel
 from damier.games.ricochet.rules import MOVE_LIMIT, ROBOTS, RicochetGame, RicochetState, parts_of
 from tests.cli.test_cli import invoke
 
@@ -117,7 +117,7 @@ def near_goal(options: dict[str, Any], seed: int, left: int, wander: int, vortex
         words[2] = "v"
         state = game.state_from_position(".".join(words))
     assert isinstance(state, RicochetState)
-    line = solver.solve(state)
+    line = search.solve(state)
     for move in line.moves[: max(0, line.cost - left)]:
         state.play(move)
     rng = random.Random(seed)
@@ -133,7 +133,7 @@ def near_goal(options: dict[str, Any], seed: int, left: int, wander: int, vortex
 
 
 def check_against_naive(state: RicochetState, limit: int) -> int | None:
-    found = solver.solve(state, max_cost=limit)
+    found = search.solve(state, max_cost=limit)
     expected = naive_cost(state, limit)
     assert (found.cost if found.found else None) == expected, state.position()
     if found.found:
@@ -181,18 +181,18 @@ def test_the_table_slide_is_a_walk_square_by_square() -> None:
 def test_the_bound_never_exceeds_the_cost() -> None:
     for seed in range(8 if NO_JIT else 30):
         state = damier.load("ricochet", ricochet="strict").new_state(seed)
-        prob = solver.problem(state)
-        assert prob.lower_bound() <= solver.solve(state).cost
+        prob = search.problem(state)
+        assert prob.lower_bound() <= search.solve(state).cost
 
 
 def raised_bound(state: RicochetState) -> int:
     """The search's bound: the smallest robot bound, plus one when no robot of that bound can finish alone."""
-    prob = solver.problem(state)
+    prob = search.problem(state)
     raw = prob.lower_bound()
     for o in range(prob.movable):
         table = prob.tbound if o == prob.tslot else prob.bound
         if prob.finisher[o] and table[prob.cells[o] * 4 + prob.axes[o]] == raw and (
-                o == prob.tslot or solver_kernel.alone(prob.stops, prob.bound, prob.cells, prob.cells.shape[0], o,
+                o == prob.tslot or search_kernel.alone(prob.stops, prob.bound, prob.cells, prob.cells.shape[0], o,
                                                        int(prob.axes[o]), raw, prob.target)):
             return raw
     return raw + 1
@@ -202,7 +202,7 @@ def raised_bound(state: RicochetState) -> int:
 def test_the_raised_bound_never_exceeds_the_cost_left(options: dict[str, Any]) -> None:
     for seed in range(4 if NO_JIT else 15):
         state = near_goal(options, seed, 99, 0, seed % 3 == 0)
-        found = solver.solve(state)
+        found = search.solve(state)
         spent = 0
         for move in found.moves:
             assert raised_bound(state) <= found.cost - spent, state.position()
@@ -213,9 +213,9 @@ def test_the_raised_bound_never_exceeds_the_cost_left(options: dict[str, Any]) -
 
 def test_the_search_finds_the_same_costs_with_or_without_the_raised_bound() -> None:
     for seed in range(5 if NO_JIT else 40):
-        prob = solver.problem(damier.load("ricochet", ricochet="if_trivial").new_state(seed))
-        raised, _ = prob.search(solver.MAX_COST, None)
-        plain, _ = prob.search(solver.MAX_COST, None, boost=False)
+        prob = search.problem(damier.load("ricochet", ricochet="if_trivial").new_state(seed))
+        raised, _ = prob.search(search.MAX_COST, None)
+        plain, _ = prob.search(search.MAX_COST, None, boost=False)
         assert raised[1] == plain[1] and raised[2] <= plain[2] * 2
 
 
@@ -223,14 +223,14 @@ def test_the_search_finds_the_same_costs_with_or_without_the_raised_bound() -> N
 @needs_jit
 @pytest.mark.parametrize("puzzle", list(HARD))
 def test_the_hardest_known_puzzles(puzzle: str) -> None:
-    state = solver.puzzle_state(puzzle, {})
-    found = solver.solve(state)
+    state = search.puzzle_state(puzzle, {})
+    found = search.solve(state)
     assert found.found and found.optimal and found.cost == HARD[puzzle] == len(found.moves)
     replay = state.copy()
     for move in found.moves:
         replay.play(move)
     assert replay.is_over()
-    assert not solver.solve(state, max_cost=HARD[puzzle] - 1).found
+    assert not search.solve(state, max_cost=HARD[puzzle] - 1).found
 
 
 # ----- lines, limits -------------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def test_a_transparent_line_costs_the_walls_it_passes() -> None:
     costs = set()
     for seed in (1, 5, 7, 9, 13, 21) if NO_JIT else range(40):
         state = damier.load("ricochet", transparent=True).new_state(seed)
-        found = solver.solve(state)
+        found = search.solve(state)
         passed = sum(parts_of(m)[2] for m in found.moves)
         assert found.cost == len(found.moves) + passed
         costs.add(passed > 0)
@@ -247,57 +247,57 @@ def test_a_transparent_line_costs_the_walls_it_passes() -> None:
 
 def test_a_solved_position_needs_nothing() -> None:
     state = near_goal({}, 3, 1, 0, False)
-    found = solver.solve(state)
+    found = search.solve(state)
     state.play(found.moves[0])
     assert state.is_over()
-    assert solver.solve(state) == solver.solve(state, max_cost=0) and solver.solve(state).cost == 0
+    assert search.solve(state) == search.solve(state, max_cost=0) and search.solve(state).cost == 0
 
 
 def test_max_cost_bounds_the_search() -> None:
     state = damier.load("ricochet").new_state(11)
-    found = solver.solve(state)
-    assert solver.solve(state, max_cost=found.cost).cost == found.cost
-    short = solver.solve(state, max_cost=found.cost - 1)
+    found = search.solve(state)
+    assert search.solve(state, max_cost=found.cost).cost == found.cost
+    short = search.solve(state, max_cost=found.cost - 1)
     assert not short.found and short.optimal and short.moves == ()
 
 
 def test_node_limit_is_honoured() -> None:
     state = damier.load("ricochet").new_state(11)
-    found = solver.solve(state)
+    found = search.solve(state)
     assert found.nodes > 10
-    limited = solver.solve(state, node_limit=5)
+    limited = search.solve(state, node_limit=5)
     assert not limited.found and not limited.optimal and limited.nodes <= 6
-    assert solver.solve(state, node_limit=found.nodes).cost == found.cost
+    assert search.solve(state, node_limit=found.nodes).cost == found.cost
 
 
 def test_no_line_goes_past_the_move_limit() -> None:
     state = damier.load("ricochet").new_state(11)
     assert isinstance(state, RicochetState)
-    found = solver.solve(state)
+    found = search.solve(state)
     for cost, expected in ((MOVE_LIMIT - found.cost, found.cost), (MOVE_LIMIT - found.cost + 1, None)):
         late = state.copy()
         late.cost = cost  # as if that much were used already: a line must solve before the limit ends the puzzle
-        answer = solver.solve(late)
+        answer = search.solve(late)
         assert (answer.cost if answer.found else None) == expected and answer.optimal
     over = state.copy()
     over.cost = MOVE_LIMIT
-    assert over.is_over() and not solver.solve(over).found
+    assert over.is_over() and not search.solve(over).found
     with pytest.raises(StateError, match="not solved within"):
-        solver.hint(over, 1)
+        search.hint(over, 1)
 
 
 def test_under_the_strict_rule_a_robot_on_its_target_must_still_turn() -> None:
     # the red robot stands on its target but has not turned: it leaves and comes back, turning
-    state = solver.puzzle_state("1A2A3A4A.94FFF08F.rc.s", {})
-    assert solver.solve(state).cost == 3
+    state = search.puzzle_state("1A2A3A4A.94FFF08F.rc.s", {})
+    assert search.solve(state).cost == 3
 
 
 # ----- analysis ------------------------------------------------------------------------------------------
 def test_every_optimal_line_and_the_fewest_robots() -> None:
     for seed, options in ((1, {}), (2, {"ricochet": "strict"}), (4, {"transparent": True, "rebound": False})):
         state = near_goal(options, seed, 3, 0, seed == 2)
-        cost = solver.solve(state).cost
-        answer = solver.analyse(state, all_paths=True)
+        cost = search.solve(state).cost
+        answer = search.analyse(state, all_paths=True)
         lines = naive_lines(state, cost)
         assert answer["length"] == cost and answer["count"] == len(lines)
         assert sorted(answer["all"]) == sorted([state.move_to_str(m) for m in line] for line in lines)
@@ -307,84 +307,84 @@ def test_every_optimal_line_and_the_fewest_robots() -> None:
 
 def test_fewest_robots_by_search_matches_the_listing() -> None:
     state = damier.load("ricochet").new_state(8)
-    answer = solver.analyse(state, all_paths=True)
-    assert solver.fewest_robots(state, answer["length"], ROBOTS) == answer["fewest_robots"]
+    answer = search.analyse(state, all_paths=True)
+    assert search.fewest_robots(state, answer["length"], ROBOTS) == answer["fewest_robots"]
 
 
 def test_analyse_answers_and_refuses_exact() -> None:
     state = damier.load("ricochet").new_state(6)
-    answer = solver.analyse(state)
+    answer = search.analyse(state)
     assert set(answer) >= {"length", "moves", "nodes", "seconds", "rules"}
-    assert answer["length"] == len(answer["moves"]) == solver.solve(state).cost
+    assert answer["length"] == len(answer["moves"]) == search.solve(state).cost
     with pytest.raises(StateError, match="--exact"):
-        solver.analyse(state, exact=3)
+        search.analyse(state, exact=3)
 
 
 # ----- hints ---------------------------------------------------------------------------------------------
 def test_hints_grow_from_a_band_to_the_solution() -> None:
     state = damier.load("ricochet").new_state(9)
-    cost = solver.solve(state).cost
-    band, under, length, line = (solver.hint(state, level) for level in (1, 2, 3, 4))
-    assert [h["kind"] for h in (band, under, length, line)] == list(solver.HINT_LEVELS)
+    cost = search.solve(state).cost
+    band, under, length, line = (search.hint(state, level) for level in (1, 2, 3, 4))
+    assert [h["kind"] for h in (band, under, length, line)] == list(search.HINT_LEVELS)
     assert band["low"] <= cost <= band["high"] and under["under"] > cost and length["length"] == cost
     assert len(line["moves"]) == cost and line["text"] == " ".join(line["moves"])
     for bad in (0, 5, True, "1"):
         with pytest.raises(StateError):
-            solver.hint(state, bad)  # type: ignore[arg-type]
+            search.hint(state, bad)  # type: ignore[arg-type]
     solved = state.copy()
-    for move in solver.solve(state).moves:
+    for move in search.solve(state).moves:
         solved.play(move)
     with pytest.raises(StateError, match="solved"):
-        solver.hint(solved, 1)
+        search.hint(solved, 1)
 
 
 # ----- the puzzle feature --------------------------------------------------------------------------------
 def test_the_puzzle_sets_the_options() -> None:
-    state = solver.puzzle_state("1A2B3C4D.E2302B12FF.bt.sx", {})
+    state = search.puzzle_state("1A2B3C4D.E2302B12FF.bt.sx", {})
     game = state.game
     assert isinstance(game, RicochetGame)
     assert (game.ricochet, game.rebound, game.silver, game.transparent) == ("strict", False, True, False)
     json_form = ('{"quadrants": ["1A", "2A", "3A", "4A"], "robots": {"red": [4, 9], "green": [15, 15], '
                  '"blue": [0, 15], "yellow": [15, 8], "transparent": [3, 3]}, "target": {"color": "red", '
                  '"cell": [4, 1]}, "rebound": false}')
-    game = solver.puzzle_state(json_form, {}).game
+    game = search.puzzle_state(json_form, {}).game
     assert isinstance(game, RicochetGame) and game.transparent and not game.silver and not game.rebound
 
 
 def test_options_given_win_for_the_rules_and_must_agree_on_the_robots() -> None:
-    state = solver.puzzle_state("7650+42+E2302B12+C9", {"ricochet": "if_trivial", "rebound": "false"})
+    state = search.puzzle_state("7650+42+E2302B12+C9", {"ricochet": "if_trivial", "rebound": "false"})
     assert (state.puzzle.ricochet, state.puzzle.rebound) == ("if_trivial", False)
     with pytest.raises(OptionError, match="silver"):
-        solver.puzzle_state("7650+42+E2302B12+C9", {"silver": True})
+        search.puzzle_state("7650+42+E2302B12+C9", {"silver": True})
     with pytest.raises(OptionError):
-        solver.puzzle_state("7650+42+E2302B12+C9", {"ricochet": "sometimes"})
+        search.puzzle_state("7650+42+E2302B12+C9", {"ricochet": "sometimes"})
 
 
 def test_the_puzzle_carries_a_position_part_way() -> None:
-    state = solver.puzzle_state("1A2A3A4A.94FFF08F.rc A4FFF08F---- 1 s----- RS", {})
-    assert state.moves_used == 1 and solver.solve(state).cost == 1
+    state = search.puzzle_state("1A2A3A4A.94FFF08F.rc A4FFF08F---- 1 s----- RS", {})
+    assert state.moves_used == 1 and search.solve(state).cost == 1
 
 
 @pytest.mark.parametrize("text", ["", "   ", "1A2A3A4A.94FF.rc", "7650+42+E2302B12", "{\"quadrants\": 3}", "{oops"])
 def test_bad_puzzles_are_parse_errors(text: str) -> None:
     with pytest.raises(ParseError):
-        solver.puzzle_state(text, {})
+        search.puzzle_state(text, {})
 
 
 def test_bad_limits_and_states_are_refused() -> None:
     state = damier.load("ricochet").new_state(1)
     for kwargs in ({"max_cost": -1}, {"node_limit": -5}, {"max_cost": 2.5}, {"node_limit": True}):
         with pytest.raises(StateError):
-            solver.solve(state, **kwargs)
+            search.solve(state, **kwargs)
     with pytest.raises(StateError, match="Ricochet Robots state"):
-        solver.solve(damier.load("micro").new_state(1))
+        search.solve(damier.load("micro").new_state(1))
 
 
 def test_the_game_declares_the_features() -> None:
     info = damier.load("ricochet").info
     for feature in ("solver", "analyse", "hints", "puzzle"):
         assert info.has(feature)
-    assert info.hook("solver") is solver.solve
+    assert info.hook("solver") is search.solve
 
 
 # ----- damier solve --------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 moves, or the least cost with the transparent robot (1 per move plus 1 per wall it passes), for 4, 5 or 6 robots,
 coloured targets and the vortex, in every rule mode (ricochet off, if_trivial or strict; rebounds allowed or not).
 
-The search is ``solver_kernel.search`` (numba): A* in cost buckets with an admissible, consistent bound per
+The search is ``search_kernel.search`` (numba): A* in cost buckets with an admissible, consistent bound per
 cell (from the target, the other robots ignored; one more when no robot can finish alone in that many moves), a
 table of the cheapest cost of each position keyed on the robots by role (interchangeable robots sorted), stop
 tables per cell and direction, and the line traced back through that table. Every line is replayed through
@@ -30,7 +30,7 @@ import numpy as np
 
 from damier.core.errors import OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Solution, State
-from damier.games.ricochet import INFO, notation, setup, solver_kernel
+from damier.games.ricochet import INFO, notation, search_kernel, setup
 from damier.games.ricochet.rules import (
     MOVE_LIMIT,
     ROBOTS,
@@ -43,7 +43,7 @@ from damier.games.ricochet.rules import (
 )
 
 #: the costliest line searched when no ``max_cost`` is given (the hardest known 4-robot puzzles take 25)
-MAX_COST = solver_kernel.MAX_DEPTH - 8
+MAX_COST = search_kernel.MAX_DEPTH - 8
 #: the table of costs starts with 2**(this) entries and doubles (at half full) as a search needs ...
 TABLE_LOG2_START = 12
 #: ... up to 2**(this) entries: 1 GiB of one-word entries (half of it for two-word ones)
@@ -77,10 +77,10 @@ def _table(board: setup.Board, target: int, kind: str) -> np.ndarray:
             out[t.cell] = t.shape != "vortex"
     elif kind in ("robot", "robot turning"):
         out = np.empty(setup.CELLS * 4, dtype=np.int64)
-        solver_kernel.robot_bound(board.walls, target, kind == "robot turning", out)
+        search_kernel.robot_bound(board.walls, target, kind == "robot turning", out)
     else:
         out = np.empty(setup.CELLS * 4, dtype=np.int64)
-        solver_kernel.transparent_bound(board.walls, board.solid, _table(board, -1, "coloured"), target, out)
+        search_kernel.transparent_bound(board.walls, board.solid, _table(board, -1, "coloured"), target, out)
     with _CACHE_LOCK:
         _CACHE[key] = out
         if len(_CACHE) > _CACHE_SIZE:
@@ -115,7 +115,7 @@ class Problem:
 
     def lower_bound(self) -> int:
         """The bound at the start (``INF`` when no robot can ever finish)."""
-        best = solver_kernel.INF
+        best = search_kernel.INF
         for s in range(self.movable):
             if self.finisher[s]:
                 table = self.tbound if s == self.tslot else self.bound
@@ -124,11 +124,11 @@ class Problem:
 
     def search(self, last: int, node_limit: int | None, complete: bool = False,
                log2_start: int = TABLE_LOG2_START, boost: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """(stats, table) of the kernel's search (see ``solver_kernel.search``)."""
+        """(stats, table) of the kernel's search (see ``search_kernel.search``)."""
         stats = np.zeros(12, dtype=np.int64)
         log2_max = TABLE_LOG2_MAX - (self.width - 1)
         with np.errstate(over="ignore"):  # the hashes wrap around (without the JIT, numpy would say so)
-            table = solver_kernel.search(
+            table = search_kernel.search(
                 self.walls, self.solid, self.coloured, self.stops, self.bound, self.tbound, self.cells, self.axes,
                 self.movable, self.finisher, self.pool[0], self.pool[1], self.tslot, self.layout, self.width,
                 self.last_slot, self.last_direction, self.rebound, self.target, last, complete,
@@ -138,9 +138,9 @@ class Problem:
 
     def walk(self, table: np.ndarray, stats: np.ndarray, cost: int, mode: int, lines: np.ndarray,
              sizes: np.ndarray, counts: np.ndarray) -> int:
-        """``solver_kernel.walk`` over the search's table."""
+        """``search_kernel.walk`` over the search's table."""
         with np.errstate(over="ignore"):
-            return int(solver_kernel.walk(
+            return int(search_kernel.walk(
                 table, int(stats[5]), self.width, self.walls, self.solid, self.coloured, self.stops, self.bound,
                 self.tbound, self.cells, self.axes, self.movable, self.finisher, self.pool[0], self.pool[1],
                 self.tslot, self.layout, self.last_slot, self.last_direction, self.rebound, self.target, cost, mode,
@@ -181,14 +181,14 @@ def problem(state: State, moving: frozenset[int] | None = None) -> Problem:
     word = shift = 0
     widths = [10 if w else 8 for w in wide] + ([5] if not puzzle.rebound else [0])
     for s, w in enumerate(widths):
-        if word == 0 and shift + w > solver_kernel.KEY_BITS:
+        if word == 0 and shift + w > search_kernel.KEY_BITS:
             word, shift = 1, 0
         layout[s] = word << 16 | shift << 8 | w
         shift += w
     axes = np.full(len(slots), 3, dtype=np.int64)
     for s, r in enumerate(slots):
         if ruled(r) and not state.turned[r]:
-            axes[s] = 0 if state.last_dir[r] < 0 else int(solver_kernel.AXIS[state.last_dir[r]])
+            axes[s] = 0 if state.last_dir[r] < 0 else int(search_kernel.AXIS[state.last_dir[r]])
     last_slot, last_direction = -1, 0
     if not puzzle.rebound and state.last_move >= 0:
         r, d, _ = parts_of(state.last_move)
@@ -252,14 +252,14 @@ def solve(state: State, max_cost: int | None = None, node_limit: int | None = No
         return Solution((), 0, True, 0) if _solved(state) else Solution((), -1, True, 0)
     prob = problem(state)
     first = prob.lower_bound()
-    if first >= solver_kernel.INF:
+    if first >= search_kernel.INF:
         return Solution((), -1, True, 0)  # no robot that may finish can ever reach the target
     if first > last:
         return Solution((), -1, max_cost is not None, 0)
     stats, table = prob.search(last, node_limit)
     nodes = int(stats[2])
-    if stats[0] != solver_kernel.FOUND:
-        proven = stats[0] == solver_kernel.NONE_WITHIN and (
+    if stats[0] != search_kernel.FOUND:
+        proven = stats[0] == search_kernel.NONE_WITHIN and (
             bool(stats[11]) or (max_cost is not None and max_cost <= MAX_COST))
         return Solution((), -1, proven, nodes)
     cost = int(stats[1])
@@ -277,14 +277,14 @@ def _one_line(prob: Problem, state: RicochetState, stats: np.ndarray, table: np.
               cost: int) -> tuple[int, ...]:
     """The optimal line the search found, traced back through its table (or, if the table lost the way, walked
     forward from the start)."""
-    lines = np.zeros((1, solver_kernel.MAX_DEPTH, 3), dtype=np.int64)
+    lines = np.zeros((1, search_kernel.MAX_DEPTH, 3), dtype=np.int64)
     with np.errstate(over="ignore"):
-        count = int(solver_kernel.trace(
+        count = int(search_kernel.trace(
             table, int(stats[5]), prob.width, prob.walls, prob.solid, prob.coloured, prob.stops, prob.cells,
             prob.movable, prob.pool[0], prob.pool[1], prob.tslot, prob.layout, prob.rebound, stats[8], stats[9],
             int(stats[10]), cost, lines[0]))
     if count == 0:
-        count = prob.walk(table, stats, cost, solver_kernel.WALK_ONE, lines, np.zeros(1, dtype=np.int64), _NO_BOUND)
+        count = prob.walk(table, stats, cost, search_kernel.WALK_ONE, lines, np.zeros(1, dtype=np.int64), _NO_BOUND)
     if count == 0:
         raise RuntimeError(f"solver: no line of the optimal cost {cost} could be walked in the search's table")
     return _checked(state, lines[0], count, cost)
@@ -307,17 +307,17 @@ def all_optimal(state: State, node_limit: int | None = LISTING_NODES,
         return (0, 1, [()], 0) if _solved(state) else None
     assert isinstance(state, RicochetState)
     prob = problem(state)
-    if prob.lower_bound() >= solver_kernel.INF:
+    if prob.lower_bound() >= search_kernel.INF:
         return None
     stats, table = prob.search(MAX_COST, node_limit, complete=True)
-    if stats[0] != solver_kernel.FOUND:
+    if stats[0] != search_kernel.FOUND:
         return None
     cost = int(stats[1])
     counts = np.zeros_like(table)
-    lines = np.zeros((limit, solver_kernel.MAX_DEPTH, 3), dtype=np.int64)
+    lines = np.zeros((limit, search_kernel.MAX_DEPTH, 3), dtype=np.int64)
     sizes = np.zeros(limit, dtype=np.int64)
-    total = prob.walk(table, stats, cost, solver_kernel.WALK_COUNT, lines, sizes, counts)
-    listed = prob.walk(table, stats, cost, solver_kernel.WALK_LIST, lines, sizes, counts)
+    total = prob.walk(table, stats, cost, search_kernel.WALK_COUNT, lines, sizes, counts)
+    listed = prob.walk(table, stats, cost, search_kernel.WALK_LIST, lines, sizes, counts)
     out = [_checked(state, lines[i], int(sizes[i]), cost) for i in range(listed)]
     return cost, total, out, int(stats[2])
 
@@ -334,7 +334,7 @@ def fewest_robots(state: State, cost: int, known: int) -> int:
             if not prob.finisher.any() or prob.lower_bound() > cost:
                 continue
             stats, _ = prob.search(cost, None)
-            if stats[0] == solver_kernel.FOUND:
+            if stats[0] == search_kernel.FOUND:
                 return size
     return known
 
