@@ -53,7 +53,7 @@ def memory(state: RicochetState) -> tuple[Any, ...]:
     move. (``state.key()`` leaves out the axis: a robot back on its start after a move east and west keys like one
     that never moved.)"""
     axes = tuple(-1 if d < 0 else d % 2 for d in state.last_dir)
-    return tuple(int(c) for c in state.robots), tuple(state.turned), axes, state.last_move
+    return tuple(state.robots.tolist()), tuple(state.turned), axes, state.last_move
 
 
 def naive_cost(state: RicochetState, limit: int) -> int | None:
@@ -72,16 +72,15 @@ def naive_cost(state: RicochetState, limit: int) -> int | None:
         if cost > best.get(memory(node), cost):
             continue
         for move in node.legal_moves():
-            child = node.copy()
-            child.play(move)
-            c = child.cost - base
-            if c > limit:
-                continue
-            if child.player == TERMINAL:
-                heapq.heappush(heap, (c, 0, next(tick), child))
-            elif c < best.get(memory(child), limit + 1):
-                best[memory(child)] = c
-                heapq.heappush(heap, (c, 1, next(tick), child))
+            node.play(move)  # each child looked at in place, copied only when it is kept
+            c = node.cost - base
+            if c <= limit:
+                if node.player == TERMINAL:
+                    heapq.heappush(heap, (c, 0, next(tick), node.copy()))
+                elif c < limit and c < best.get(key := memory(node), limit):  # at the limit: no move is left
+                    best[key] = c
+                    heapq.heappush(heap, (c, 1, next(tick), node.copy()))
+            node.undo()
     return None
 
 
