@@ -213,7 +213,7 @@ def test_moves_sent_to_two_server_processes_at_once_never_fork(
 def test_a_computer_game_goes_on_when_the_server_thinking_it_is_killed(
         pg_servers: tuple[ServerProcess, ServerProcess]) -> None:
     one, other = pg_servers
-    computers = {"game": "atoms", "options": {"rows": 5, "cols": 5},
+    computers = {"game": "atoms", "options": {"rows": 4, "cols": 4},
                  "seats": [{"kind": "computer", "level": "hard"}, {"kind": "computer", "level": "hard"}]}
     game = httpx.post(f"{one.url}/api/games", json=computers, timeout=30).json()
     path = f"/api/games/{game['id']}"
