@@ -115,10 +115,12 @@ def postgres_pids() -> list[int]:
 
 
 def start(port: int, db: str, log: Path) -> subprocess.Popen[bytes]:
-    """``damier serve`` on ``port`` and ``db``, once it answers (no per-client limits: every game comes from this
-    one address)."""
+    """``damier serve`` on ``port`` and ``db``, once it answers (no per-client limits: every game, its connection
+    and its WebSocket come from this one address)."""
     server = subprocess.Popen([sys.executable, "-m", "damier.cli", "serve", "--port", str(port), "--db", db,
-                               "--workers", "1", "--limits", "new_games=1000000,computer_games=1000000,hints=1000"],
+                               "--workers", "1", "--limits", "new_games=1000000,computer_games=1000000,hints=1000",
+                               "--connections", "address_connections=4096,address_sockets=3072,address_pings=100000,"
+                               "address_messages=100000"],
                               stdout=open(log, "ab"), stderr=subprocess.STDOUT, env=dict(os.environ))  # noqa: SIM115
     return answering(server, port, log, 60)
 

@@ -129,7 +129,9 @@ def serve(
              "(an answer left unread this long: the connection is cut), connections=4096 and sockets=3072 (at "
              "once in all; fewer if the open-file limit allows fewer), address_connections=64 and "
              "address_sockets=32 (at once per client address; past a cap: 503, or a WebSocket closed with "
-             "1013).")] = "",
+             "1013), address_pings=4 and address_messages=60 (WebSocket pings and messages a second from one "
+             "client address's sockets, ten and three times as many at once; past it the socket is closed with "
+             "1008).")] = "",
     forwarded_allow_ips: Annotated[str, typer.Option(
         help="Reverse proxies whose X-Forwarded-For header is believed: addresses or networks, comma-separated "
              "(e.g. 127.0.0.1 for a proxy on this machine), or * for any peer. Behind a proxy, give its address, "

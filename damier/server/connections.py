@@ -81,6 +81,10 @@ class ConnectionLimits:
     sockets: int = SOCKETS
     address_connections: int = ADDRESS_CONNECTIONS
     address_sockets: int = ADDRESS_SOCKETS
+    #: WebSocket protocol pings a second from one address group's sockets (ten times as many at once)
+    address_pings: int = round(ADDRESS_PING_RATE)
+    #: WebSocket messages a second from one address group's sockets (three times as many at once)
+    address_messages: int = round(ADDRESS_MESSAGE_RATE)
 
     @classmethod
     def parse(cls, text: str) -> ConnectionLimits:
@@ -236,8 +240,10 @@ class ConnectionTable:
         self._per_group: Counter[str] = Counter()
         self._sockets: Counter[str] = Counter()
         self._waiting: dict[Connection, None] = {}  # in the order they started waiting
-        self.pings = GroupBudgets(ADDRESS_PING_RATE, ADDRESS_PING_BURST)
-        self.messages = GroupBudgets(ADDRESS_MESSAGE_RATE, ADDRESS_MESSAGE_BURST)
+        pings = self.limits.address_pings
+        self.pings = GroupBudgets(pings, pings * ADDRESS_PING_BURST / ADDRESS_PING_RATE)
+        rate = self.limits.address_messages
+        self.messages = GroupBudgets(rate, rate * ADDRESS_MESSAGE_BURST / ADDRESS_MESSAGE_RATE)
 
     def __len__(self) -> int:
         return len(self._open)

@@ -310,7 +310,7 @@ def server_side(port: int, client_port: int) -> str | None:
 @pytest.mark.parametrize(("args", "open_files", "error"), [
     (["--connections", "speed=3"], None, "error: --connections: a bound is NAME=N with N >= 1 and NAME one of "
                                          "header_seconds, stall_seconds, connections, sockets, address_connections, "
-                                         "address_sockets; not 'speed=3'"),
+                                         "address_sockets, address_pings, address_messages; not 'speed=3'"),
     (["--forwarded-allow-ips", "10.0.0.1,proxy.local"], None,
      "error: --forwarded-allow-ips: 'proxy.local' is neither an address nor a network (e.g. 10.0.0.1, 10.0.0.0/8, "
      "or * for any)"),
