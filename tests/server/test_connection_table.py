@@ -159,3 +159,14 @@ def test_bounds_are_named_whole_numbers() -> None:
     for bad in ("header_seconds=0", "sockets=many", "speed=3"):
         with pytest.raises(ValueError, match="a bound is NAME=N with N >= 1"):
             ConnectionLimits.parse(bad)
+
+
+@pytest.mark.parametrize(("limits", "pings", "messages"), [({}, 40, 180),
+                                                            ({"address_pings": 10, "address_messages": 100}, 100, 300)])
+def test_an_address_group_may_send_its_burst_of_pings_and_messages_and_no_more(limits: dict[str, int], pings: int,
+                                                                               messages: int) -> None:
+    arcade = table(**limits)
+    taken = [sum(budgets.take("10.0.0.1") for _ in range(1000)) for budgets in (arcade.pings, arcade.messages)]
+    # at once: ten times the pings a second, three times the messages (the bucket refills a little meanwhile)
+    assert pings <= taken[0] <= pings + 1 and messages <= taken[1] <= messages + 1, taken
+    assert arcade.messages.take("10.0.0.2") and arcade.pings.take("10.0.0.2")  # another address has its own
