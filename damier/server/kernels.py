@@ -16,10 +16,12 @@ the background, in the order players ask for them.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,8 +167,19 @@ def compile_part(name: str, part: str, nice: int = 0) -> tuple[int, float]:
     return compiled.count, time.perf_counter() - started
 
 
-def warm_kernels() -> None:
-    """Compile (or load from numba's cache) every part of every game's kernels, here and now."""
-    for info in registry.all_infos():
-        for part in PARTS:
-            compile_part(info.name, part)
+def _warm_game(name: str) -> None:
+    for part in PARTS:
+        compile_part(name, part)
+
+
+def warm_kernels(processes: int = 1) -> None:
+    """Compile (or load from numba's cache) every part of every game's kernels, here and now; with ``processes``
+    above one, the games shared between that many new processes (each game's parts in one of them, in order:
+    numba's cache files are written whole, so two processes that compile a shared kernel both leave it right)."""
+    names = [info.name for info in registry.all_infos()]
+    if processes <= 1:
+        for name in names:
+            _warm_game(name)
+        return
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        list(pool.map(_warm_game, names))

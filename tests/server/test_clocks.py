@@ -372,13 +372,12 @@ def test_a_clock_that_falls_after_a_restart_ends_the_game_without_any_request(da
             first_moves(http, created["id"], created["tokens"])
         server.kill()
         server.start()  # the clock's timer is set again at start; nobody asks for the game until it fell
-        time.sleep(14)
-        storage = Storage(database)
+        storage = Storage(database)  # the database read, not the server asked
         try:
-            row = storage.games.load(created["id"])
+            row = wait_until(lambda: (row := storage.games.load(created["id"])) is not None
+                             and row.status == "finished" and row, 40)
         finally:
             storage.close()
-        assert row is not None and row.status == "finished"
         assert row.result is not None and row.result["termination"] == "time"
     finally:
         server.stop()
