@@ -31,6 +31,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -71,6 +72,27 @@ PREPARE_SECONDS = 120.0
 
 class Busy(Exception):
     """The computer players are too busy to take another job now (the queue is full)."""
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """SIGINT held back in this thread while it starts a child process: the child begins with it blocked (the
+    mask passes through fork and exec), so a Ctrl-C that reaches the process group while the child still imports
+    cannot end it with a traceback (its own code ignores SIGINT once it runs; the server stops its children). A
+    Ctrl-C meanwhile is not lost: it reaches the server when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    # multiprocessing's resource tracker, started with the first child, unblocks SIGINT after starting itself:
+    # started first
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def exit_with_parent(parent: int) -> None:
@@ -175,7 +197,8 @@ class Worker:
                                                     name=name)
         self.loaded: set[str] = set()
         self._killing = threading.Lock()
-        self.process.start()
+        with interrupts_held():
+            self.process.start()
         child.close()
 
     def run(self, job: Job | Part, seconds: float, progress: Report | None = None,

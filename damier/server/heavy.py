@@ -19,6 +19,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from damier.server.computer import interrupts_held
 from damier.server.rooms.errors import Unavailable
 
 #: the processes heavy reads run in, how many may wait, the most one may take (seconds), and the processes' niceness
@@ -56,7 +57,8 @@ class HeavyReads:
 
     def start(self) -> None:
         """Start the processes now (they import the games for a second or two), not at the first heavy read."""
-        self._pool.submit(int)
+        with interrupts_held():  # a process starts at a submit
+            self._pool.submit(int)
 
     async def answer(self, work: Callable[..., bytes], *args: Any) -> Response:
         """``work(*args)`` (a function of ``damier.server.rendering``, answering JSON text) in a heavy process once
@@ -71,7 +73,8 @@ class HeavyReads:
         self._admitted += 1
         pool = self._pool
         try:
-            future = asyncio.get_running_loop().run_in_executor(pool, work, *args)
+            with interrupts_held():  # a process starts at a submit (after one was ended)
+                future = asyncio.get_running_loop().run_in_executor(pool, work, *args)
             return await asyncio.wait_for(future, self.seconds)
         except TimeoutError:
             self._renew(pool)  # the process still works on it: it ends, and another starts

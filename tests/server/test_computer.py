@@ -177,3 +177,15 @@ def test_one_client_never_takes_every_worker_from_the_others() -> None:
     still_running, timed_out = asyncio.run(scenario())
     assert still_running == 4
     assert timed_out == 4
+
+
+def test_a_ctrl_c_while_a_worker_starts_does_not_end_it() -> None:
+    """Ctrl-C reaches the whole process group; a worker still starting (importing, before its code ignores it)
+    must not die of it with a traceback: it starts with SIGINT blocked, and the server stops it itself."""
+    worker = computer.Worker()
+    try:
+        os.kill(worker.process.pid, signal.SIGINT)  # at once: the new interpreter is still starting
+        status, value = worker.run(computer.Part("atoms", "rules"), 120)
+        assert status == "ok", value
+    finally:
+        worker.kill()
