@@ -19,7 +19,7 @@ from typing import Any
 
 from starlette.responses import Response
 
-from damier.server.computer import interrupts_held
+from damier.server.computer import exit_with_parent, interrupts_held
 from damier.server.rooms.errors import Unavailable
 
 #: the processes heavy reads run in, how many may wait, the most one may take (seconds), and the processes' niceness
@@ -32,8 +32,6 @@ NICENESS = 10
 def _start(parent: int) -> None:
     """A heavy process starts: it ends with the server (``parent``), yields the cores to it, and imports what its
     work imports."""
-    from damier.server.computer import exit_with_parent
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the process group: the server stops it
     exit_with_parent(parent)
     with contextlib.suppress(OSError):

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from damier.server.rooms.house import RoomHouse
+
 if TYPE_CHECKING:
     import asyncio
 
     from damier.server.computer import ComputerPool
-    from damier.server.rooms.cache import RoomCache
     from damier.server.rooms.game.room import GameRoom
     from damier.server.rooms.game.turns import Turn
-    from damier.server.rooms.room import Room
-    from damier.server.rooms.seats import SeatKeys
     from damier.server.storage.games import GameStore
     from damier.server.storage.leases import LeaseStore
 
@@ -30,17 +29,11 @@ class GameStorage(Protocol):
     def leases(self) -> LeaseStore: ...
 
 
-class GameHouse(Protocol):
-    """What a game room's shell works with."""
+class GameHouse(RoomHouse, Protocol):
+    """What a game room's shell works with: what every room's does, and these."""
 
     @property
     def storage(self) -> GameStorage: ...
-
-    @property
-    def rooms(self) -> RoomCache[Room]: ...
-
-    @property
-    def keys(self) -> SeatKeys: ...
 
     @property
     def pool(self) -> ComputerPool: ...
@@ -57,14 +50,8 @@ class GameHouse(Protocol):
     def tasks(self) -> set[asyncio.Task[None]]:
         """Background tasks the server cancels when it stops."""
 
-    def now(self) -> float:
-        """The clock (seconds since the epoch)."""
-
     async def room(self, game_id: str) -> GameRoom:
         """The room of game ``game_id``, loaded when it is not in memory (``NotFound``)."""
-
-    async def rules_ready(self, game: str) -> None:
-        """Game ``game``'s rules kernels ready in this process."""
 
     def require_seat(self, room: GameRoom, token: str | None) -> int:
         """The human seat of ``room`` whose token is ``token`` (``NotYourSeat``)."""

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from damier.server.rooms.house import RoomHouse
+
 if TYPE_CHECKING:
-    from damier.server.rooms.cache import RoomCache
     from damier.server.rooms.race.room import RaceRoom
-    from damier.server.rooms.room import Room
-    from damier.server.rooms.seats import SeatKeys
     from damier.server.storage.races import RaceStore
 
 
@@ -22,23 +21,11 @@ class RaceStorage(Protocol):
     def races(self) -> RaceStore: ...
 
 
-class RaceHouse(Protocol):
-    """What a race room's shell works with."""
+class RaceHouse(RoomHouse, Protocol):
+    """What a race room's shell works with: what every room's does, and these."""
 
     @property
     def storage(self) -> RaceStorage: ...
 
-    @property
-    def rooms(self) -> RoomCache[Room]: ...
-
-    @property
-    def keys(self) -> SeatKeys: ...
-
-    def now(self) -> float:
-        """The clock (seconds since the epoch)."""
-
     async def race(self, race_id: str) -> RaceRoom:
         """The race room ``race_id``, loaded when it is not in memory (``NotFound``)."""
-
-    async def rules_ready(self, game: str) -> None:
-        """Game ``game``'s rules kernels ready in this process."""
