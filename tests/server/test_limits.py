@@ -141,9 +141,11 @@ def test_limits_are_read_from_their_text_and_a_bad_one_is_refused() -> None:
 @pytest.mark.parametrize("limited", [Limits(heavy_reads=5)], indirect=True)
 def test_heavy_reads_past_the_limit_a_minute_get_429(limited: TestClient) -> None:
     check = {"game": "atoms", "options": {"rows": 3, "cols": 3}}
-    answers = [limited.post("/api/positions", json=check).status_code for _ in range(5)]
-    assert answers == [200] * 5
-    refused = limited.post("/api/positions", json=check)
+    started, answered = time.monotonic(), 0
+    while (refused := limited.post("/api/positions", json=check)).status_code == 200 and answered < 20:
+        answered += 1
+    # 5 at once, and one more for every 12 s the reads took (5 a minute): on a slow machine they may take that long
+    assert 5 <= answered <= 5 + (time.monotonic() - started) / 12, answered
     assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
     assert "heavy reads a minute from your address" in refused.json()["error"]
     # the analysis board and the puzzle of the day come from the same allowance
