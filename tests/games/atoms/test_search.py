@@ -10,6 +10,7 @@ with either evaluation (an entry for one root player or evaluation must never an
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -19,11 +20,16 @@ from damier.ai.deepening import Deepening
 from damier.games.atoms import INFO
 from damier.games.atoms.search import AtomsSearch
 
+NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_tables_kept_between_moves_change_no_exact_score(players: int) -> None:
+    # without the JIT (where the kernels' Python is what is tried) a quarter of the games
+    part = 4 if NO_JIT else 1
+    games = (60 if players == 2 else 30) // part
     compared = decided = 0
-    for seed in range(60 if players == 2 else 30):
+    for seed in range(games):
         rng = random.Random(seed)
         game = damier.load("atoms", rows=3, cols=rng.choice([3, 4]), players=players)
         kept = Deepening(AtomsSearch(game, selective=False))
@@ -43,7 +49,7 @@ def test_tables_kept_between_moves_change_no_exact_score(players: int) -> None:
             compared += 1
             decided += game.is_decided_score(fresh.score)
             state.play(rng.choice(state.legal_moves()))
-    assert compared >= 100 and decided >= 20, (compared, decided)
+    assert compared >= 100 // part and decided >= 20 // part, (compared, decided)
 
 
 def test_a_node_limit_stops_the_search_and_an_unfinished_depth_says_so() -> None:
