@@ -10,7 +10,6 @@ import time
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from damier.cli.common import JsonArg, OptArg, app, console, errors, fail, load_game
@@ -54,6 +53,8 @@ def arena(
     if as_json:
         print(json.dumps(result.to_json(), indent=2))
         return
+    from rich.table import Table  # here: the commands that do not print a table start sooner
+
     table = Table(title=f"{game.title} arena: {total} games")
     for column in ("agent", "games", "W", "D", "L", "score", "Elo", "95% interval"):
         table.add_column(column)

@@ -13,16 +13,18 @@ import os
 import socket
 import sys
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.status import Status
 from rich.text import Text
 
 from damier.cli.common import JsonArg, OptArg, app, console, errors, fail, load_game
 from damier.core import registry
 from damier.core.errors import DamierError
 from damier.core.options import parse_option_pairs
+
+if TYPE_CHECKING:
+    from rich.status import Status
 
 
 @app.command()

@@ -351,6 +351,36 @@ def test_version() -> None:
     assert invoke("--version").stdout.strip() == f"damier {damier.__version__}"
 
 
+# ----- the end of a command (damier.cli.quick_exit) ------------------------------------------------------------
+ENDING = """
+import atexit, sys, threading, time
+import damier.cli
+atexit.register(lambda: print("an exit handler ran", flush=True))
+if sys.argv[1] == "thread":
+    threading.Thread(target=lambda: (time.sleep(0.5), print("the thread ended", flush=True))).start()
+sys.argv = ["damier", *sys.argv[2:]]
+damier.cli.main()
+"""
+
+
+@pytest.mark.parametrize(("thread", "args", "code"), [
+    ("none", ["perft", "khet", "--depth", "2"], 0),
+    ("none", ["perft", "khet"], 2),  # typer's usage error: no --depth
+    ("none", ["perft", "nogame", "--depth", "1"], 2),  # ours
+    ("thread", ["perft", "khet", "--depth", "2"], 0),
+])
+def test_a_command_ends_with_its_code_its_output_whole_its_exit_handlers_run_and_its_threads_awaited(
+        thread: str, args: list[str], code: int) -> None:
+    done = subprocess.run([sys.executable, "-c", ENDING, thread, *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == code, done.stderr
+    assert done.stdout.rstrip().endswith("an exit handler ran"), done.stdout
+    if code == 0:
+        assert "perft 2 from classic: 5,920 nodes" in done.stdout, done.stdout
+    else:
+        assert "Traceback" not in done.stderr and done.stderr.strip(), done.stderr
+    assert ("the thread ended" in done.stdout) == (thread == "thread"), done.stdout
+
+
 def every_command() -> list[list[str]]:
     """The path of every command and group of the app, hidden ones included."""
     paths: list[list[str]] = [[]]
