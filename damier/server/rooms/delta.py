@@ -195,7 +195,8 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op], copies: list[tuple[Path
           base: tuple[Any, dict[tuple[Any, ...], list[Path]]]) -> None:
     if same(old, new):
         return
-    if _shape(new) is not None:
+    if path and _shape(new) is not None:  # (the whole value is never copied from a part: JSON Patch libraries
+        # such as jsonpatch apply no copy to the root, "")
         source = _found(new, path, *base)
         if source is not None:
             copies.append((path, source))
