@@ -158,8 +158,27 @@ def random_figures(dll: ctypes.CDLL, count: int, seed: int) -> tuple[dict[str, A
         figures |= {"ours": ours, "peer": peer,
                     "median_ratio_peer_over_ours": round(peer["median_ms"] / ours["median_ms"], 2),
                     "mean_ratio_peer_over_ours": round(peer["mean_ms"] / ours["mean_ms"], 2),
-                    "optimal_lengths": {n: lengths.count(n) for n in sorted(set(lengths))}}
+                    "optimal_lengths": {n: lengths.count(n) for n in sorted(set(lengths))},
+                    "bands": bands(results)}
     return figures, results
+
+
+#: the length bands the figures are split by (optimal moves, both ends included)
+BANDS = ((2, 8), (9, 14), (15, 99))
+
+
+def bands(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each band's puzzles: how many, both solvers' figures, and the peer's median and mean over damier's."""
+    out = {}
+    for low, high in BANDS:
+        inside = [r for r in results if low <= r["ours"] <= high]
+        if inside:
+            ours, peer = summary([r["ours_s"] for r in inside]), summary([r["peer_s"] for r in inside])
+            out[f"{low}-{high}" if high < 99 else f"{low}+"] = {
+                "puzzles": len(inside), "ours": ours, "peer": peer,
+                "median_ratio_peer_over_ours": round(peer["median_ms"] / ours["median_ms"], 2),
+                "mean_ratio_peer_over_ours": round(peer["mean_ms"] / ours["mean_ms"], 2)}
+    return out
 
 
 def show(report: dict[str, Any], seed: int) -> None:
@@ -176,6 +195,13 @@ def show(report: dict[str, Any], seed: int) -> None:
             print(f"  {name:9s}  damier {rnd['ours'][name]:>9}  peer {rnd['peer'][name]:>9}")
         print(f"  peer/damier: median {rnd['median_ratio_peer_over_ours']}x, mean {rnd['mean_ratio_peer_over_ours']}x")
         print(f"  optimal lengths: {rnd['optimal_lengths']}")
+        for band, figures in rnd["bands"].items():
+            print(f"  {band} moves ({figures['puzzles']} puzzles): median damier {figures['ours']['median_ms']} ms, "
+                  f"peer {figures['peer']['median_ms']} ms ({figures['median_ratio_peer_over_ours']}x); mean "
+                  f"damier {figures['ours']['mean_ms']}, peer {figures['peer']['mean_ms']} "
+                  f"({figures['mean_ratio_peer_over_ours']}x); p90 damier {figures['ours']['p90_ms']}, peer "
+                  f"{figures['peer']['p90_ms']}; max damier {figures['ours']['max_ms']}, peer "
+                  f"{figures['peer']['max_ms']}")
     print(f"disagreements: {len(report['disagreements'])}")
 
 

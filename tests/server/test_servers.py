@@ -214,7 +214,8 @@ def test_a_computer_game_goes_on_when_the_server_thinking_it_is_killed(
         pg_servers: tuple[ServerProcess, ServerProcess]) -> None:
     one, other = pg_servers
     computers = {"game": "atoms", "options": {"rows": 4, "cols": 4},
-                 "seats": [{"kind": "computer", "level": "hard"}, {"kind": "computer", "level": "hard"}]}
+                 "seats": [{"kind": "computer", "level": "hard"}, {"kind": "computer", "level": "medium"}]}
+    # (one seat thinks a second a move, so that the kill comes mid-game; the other answers at once)
     game = httpx.post(f"{one.url}/api/games", json=computers, timeout=30).json()
     path = f"/api/games/{game['id']}"
     deadline = time.monotonic() + 60
