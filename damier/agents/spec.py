@@ -271,13 +271,16 @@ def _alphabeta(values: dict[str, Any], game: Game, seed: int | None, spec: str) 
     if evaluation is not None and evaluation not in game.evaluations:
         offered = ", ".join(game.evaluations) or "none"
         raise AgentSpecError(f"agent {spec!r}: {game.name} has no evaluation {evaluation!r} (it has: {offered})")
-    return AlphaBetaAgent(
+    agent = AlphaBetaAgent(
         depth=values.get("depth"),
         time_limit=values.get("time"),
         evaluation=evaluation,
         use_kernel=values.get("kernel", True),
         spec=spec,
     )
+    if agent.time_limit is not None:
+        agent.prepare(game)  # a timed move's time is the search's alone, from the first move
+    return agent
 
 
 def _policy(values: dict[str, Any], game: Game, seed: int | None, spec: str) -> Agent:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -212,6 +213,13 @@ class AlphaBetaAgent:
         """The fixed-depth search in use (the game's kernel search or ``ContractSearch``), once it has chosen."""
         return None if self._driver is None else self._driver.searcher
 
+    def prepare(self, game: Any) -> None:
+        """Build the search for ``game`` now (its kernels loaded, its tables allocated), so that a timed first
+        move does not spend its time on it (``make_agent`` calls it)."""
+        if self._driver is None or self._game != game:
+            self._driver = Deepening(fixed_depth_search(game, self.use_kernel))
+            self._game = game
+
     def reset(self) -> None:
         if self._driver is not None:
             self._driver.new_game()
@@ -219,14 +227,15 @@ class AlphaBetaAgent:
     def choose(self, state: State) -> int:
         if state.player < 0:
             raise StateError("alpha-beta chooses moves for a player; this state is a chance node or over")
+        started = time.perf_counter()  # a timed move's allotment counts from here: building the search is in it
         moves = state.legal_moves()
         if len(moves) == 1:
             self.info = Iteration(move=moves[0], depth=0, pv=[moves[0]])
             return moves[0]
-        if self._driver is None or self._game != state.game:
-            self._driver = Deepening(fixed_depth_search(state.game, self.use_kernel))
-            self._game = state.game
-        self.info = self._driver.think(state, max_depth=self.depth or MAX_DEPTH, seconds=self.time_limit,
+        self.prepare(state.game)
+        assert self._driver is not None
+        seconds = None if self.time_limit is None else self.time_limit - (time.perf_counter() - started)
+        self.info = self._driver.think(state, max_depth=self.depth or MAX_DEPTH, seconds=seconds,
                                        evaluation=self.evaluation)
         assert self.info.move is not None
         return self.info.move

@@ -31,6 +31,8 @@ from damier.core.search import FixedDepthSearch
 
 #: no new depth starts once this share of the time is spent
 NEXT_DEPTH_SHARE = 0.45
+#: the share of the lateness kept after a move that answered less late than it (``Deepening.lateness``)
+LATENESS_KEPT = 0.9
 
 
 class Alarms:
@@ -96,8 +98,10 @@ class Deepening:
         self._stopped = threading.Event()
         self._deadline = threading.Lock()
         self._thinking: object | None = None  # the running think, which its alarm may stop
-        #: how many seconds an answer came after its alarm rang, recent moves weighing more: the next alarm rings
-        #: that much before the time is up (at most half of it earlier), so that the answer comes in time
+        #: how many seconds an answer came after its alarm was due (the alarm's thread may wake late, the search
+        #: stops at its next check, the answer is made): the next alarm is set that much before the time is up (at
+        #: most half of it earlier), so that the answer comes in time. A later answer raises it at once, earlier
+        #: ones lower it slowly: a timed move keeps within its time rather than within it on average
         self.lateness = 0.0
         self._rang_at: float | None = None
 
@@ -137,8 +141,8 @@ class Deepening:
         self.searcher.new_search(state)
         think = self._thinking = object()
         self._rang_at = None
-        alarm = None if seconds is None else ALARMS.set(max(seconds - self.lateness, seconds / 2),
-                                                         lambda: self._ring(think))
+        due = None if seconds is None else max(seconds - self.lateness, seconds / 2)
+        alarm = None if due is None else ALARMS.set(due, lambda: self._ring(think))
         best = Iteration(depth=0, move=legal[0], pv=[legal[0]])
         partial = getattr(self.searcher, "partial_moves", False)
         total = 0
@@ -173,8 +177,10 @@ class Deepening:
                 ALARMS.cancel(alarm)
             with self._deadline:
                 self._thinking = None
-            if self._rang_at is not None:
-                self.lateness = 0.75 * self.lateness + 0.25 * (time.perf_counter() - self._rang_at)
+            if self._rang_at is not None and due is not None:
+                late = max(0.0, time.perf_counter() - started - due)
+                kept = LATENESS_KEPT * self.lateness + (1 - LATENESS_KEPT) * late
+                self.lateness = max(late, kept)
         best.nodes = total
         best.seconds = time.perf_counter() - started
         return best

@@ -7,6 +7,7 @@ the tests themselves, so a wrong position fails loudly instead of testing nothin
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -441,3 +442,25 @@ def test_a_parameter_without_a_value_is_not_called_unknown() -> None:
     message = str(caught.value)
     assert "playouts" in message
     assert "is not a parameter" not in message, message  # it is one; it lacks '=value'
+
+
+def test_a_timed_alpha_beta_is_ready_when_made_and_its_move_s_time_counts_from_when_it_is_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = damier.load("atoms", rows=3, cols=3)
+    assert make_agent("alphabeta:depth=2", game).searcher is None  # untimed: its search is built when first needed
+    agent = make_agent("alphabeta:time=0.5", game)
+    assert agent.searcher is not None  # timed: built now, not in its first move's time
+    asked: list[float] = []
+    real_think = Deepening.think
+    monkeypatch.setattr(Deepening, "think", lambda self, state, **kw: asked.append(kw["seconds"])
+                        or real_think(self, state, **kw))
+    state = game.new_state()
+    real_moves = type(state).legal_moves
+
+    def slow_moves(self: State) -> list[int]:  # the move's own work before its search takes 0.2 s
+        time.sleep(0.2)
+        return real_moves(self)
+
+    monkeypatch.setattr(type(state), "legal_moves", slow_moves)
+    move = agent.choose(state)
+    assert state.is_legal(move) and len(asked) == 1 and asked[0] <= 0.5 - 0.2
