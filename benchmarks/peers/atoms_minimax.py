@@ -387,7 +387,10 @@ def side_figures(side: Side) -> dict[str, float]:
     return {"moves": len(side.seconds), "mean_s": round(statistics.fmean(side.seconds), 4) if side.seconds else 0.0,
             "max_s": round(max(side.seconds, default=0.0), 3),
             "mean_depth": round(statistics.fmean(side.depths), 2) if side.depths else 0.0,
-            **({"mean_allotted_s": round(statistics.fmean(side.allotted), 4)} if side.allotted else {})}
+            **({"mean_allotted_s": round(statistics.fmean(side.allotted), 4),
+                "over_allotted": sum(s > a for s, a in zip(side.seconds, side.allotted, strict=True)),
+                "max_over_s": round(max(s - a for s, a in zip(side.seconds, side.allotted, strict=True)), 4)}
+               if side.allotted else {})}
 
 
 def summarise(games: list[dict[str, Any]], damier_side: Side, peer_side: Side) -> dict[str, Any]:
@@ -468,7 +471,8 @@ def show(report: dict[str, Any]) -> None:
           f"{s['wins']} W / {s['draws']} D / {s['losses']} L, score {s['score']} (95% CI {s['score_ci95'][0]}-"
           f"{s['score_ci95'][1]}); as Red {s['wins_as_red']}, as Blue {s['wins_as_blue']}")
     d, p = s["damier"], s["peer"]
-    allotted = f" of {d['mean_allotted_s']} allotted" if "mean_allotted_s" in d else ""
+    allotted = (f" of {d['mean_allotted_s']} allotted; {d['over_allotted']} moves over their allotment, at most "
+                f"by {d['max_over_s']} s" if "mean_allotted_s" in d else "")
     print(f"damier: {d['mean_s']} s a move{allotted} (max {d['max_s']}), depth {d['mean_depth']} plies, "
           f"{d['moves']} moves")
     print(f"peer:   {p['mean_s']} s a move (max {p['max_s']}), depth {p['mean_depth']} "
