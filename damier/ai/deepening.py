@@ -25,6 +25,7 @@ import itertools
 import threading
 import time
 from collections.abc import Callable
+from typing import ClassVar
 
 from damier.core.game import Iteration, State
 from damier.core.search import FixedDepthSearch
@@ -93,6 +94,11 @@ ALARMS = Alarms()
 class Deepening:
     """Iterative deepening over one ``FixedDepthSearch``; ``stop`` (from another thread) ends ``think`` early."""
 
+    #: the lateness the latest timed search of this process measured, where a new driver starts (the alarm's
+    #: thread and the machine are the same for every search of a process: a new game's first move keeps to its
+    #: time too)
+    recent_lateness: ClassVar[float] = 0.0
+
     def __init__(self, searcher: FixedDepthSearch) -> None:
         self.searcher = searcher
         self._stopped = threading.Event()
@@ -102,7 +108,7 @@ class Deepening:
         #: stops at its next check, the answer is made): the next alarm is set that much before the time is up (at
         #: most half of it earlier), so that the answer comes in time. A later answer raises it at once, earlier
         #: ones lower it slowly: a timed move keeps within its time rather than within it on average
-        self.lateness = 0.0
+        self.lateness = Deepening.recent_lateness  # from what this process's searches measured
         self._rang_at: float | None = None
 
     def _ring(self, think: object) -> None:
@@ -180,7 +186,7 @@ class Deepening:
             if self._rang_at is not None and due is not None:
                 late = max(0.0, time.perf_counter() - started - due)
                 kept = LATENESS_KEPT * self.lateness + (1 - LATENESS_KEPT) * late
-                self.lateness = max(late, kept)
+                self.lateness = Deepening.recent_lateness = max(late, kept)
         best.nodes = total
         best.seconds = time.perf_counter() - started
         return best

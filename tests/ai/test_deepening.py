@@ -102,6 +102,7 @@ class Late(Scripted):
 def test_a_search_that_answers_late_is_stopped_earlier_next_time(monkeypatch: pytest.MonkeyPatch) -> None:
     state = damier.load("atoms", rows=3, cols=3).new_state()
     a, b = state.legal_moves()[:2]
+    monkeypatch.setattr(Deepening, "recent_lateness", 0.0)  # (what other tests' searches measured, forgotten)
     late = Late(0.8, {1: a, 2: b})
     driver = Deepening(late)
     alarms: list[float] = []  # when each search asked its alarm to ring (the real alarms ring them)
@@ -112,6 +113,7 @@ def test_a_search_that_answers_late_is_stopped_earlier_next_time(monkeypatch: py
     assert alarms == [1.0] and len(late.stops) == 1
     lateness = driver.lateness
     assert lateness >= 0.8  # the answer came at least 0.8 s after the alarm: the next one is set that much earlier
+    assert Deepening(Late(0.0, {1: a, 2: b})).lateness == lateness  # and a new driver's first one too
     driver.think(state, max_depth=3, seconds=1.0)
     # the second alarm is set earlier by the lateness measured, never more than half the time earlier
     assert alarms[1] == max(1.0 - lateness, 0.5) and alarms[1] <= 0.8
@@ -122,6 +124,7 @@ def test_an_alarm_that_rings_late_counts_in_the_lateness_which_falls_slowly_once
         monkeypatch: pytest.MonkeyPatch) -> None:
     state = damier.load("atoms", rows=3, cols=3).new_state()
     a, b = state.legal_moves()[:2]
+    monkeypatch.setattr(Deepening, "recent_lateness", 0.0)
     late = Late(0.0, {1: a, 2: b})  # answers at once when stopped
     driver = Deepening(late)
     real_set = ALARMS.set
