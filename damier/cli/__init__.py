@@ -73,10 +73,12 @@ def main() -> None:
     except DamierError as exc:
         print_error(str(exc))
         quick_exit(2)
-    except SystemExit as done:
-        if isinstance(done.code, str):
-            print(done.code, file=sys.stderr)
-        quick_exit(1 if isinstance(done.code, str) else done.code or 0)
+    except SystemExit as done:  # as Python ends with it: None is 0, an int itself, anything else printed and 1
+        code = done.code
+        if code is not None and not isinstance(code, int):
+            print(code, file=sys.stderr)
+            code = 1
+        quick_exit(code or 0)
     quick_exit(0)
 
 

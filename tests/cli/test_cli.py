@@ -358,6 +358,10 @@ import damier.cli
 atexit.register(lambda: print("an exit handler ran", flush=True))
 if sys.argv[1] == "thread":
     threading.Thread(target=lambda: (time.sleep(0.5), print("the thread ended", flush=True))).start()
+if sys.argv[1] == "message":  # a command that ends with sys.exit("...")
+    def ends(**_):
+        sys.exit("a last word")
+    damier.cli.app = ends
 sys.argv = ["damier", *sys.argv[2:]]
 damier.cli.main()
 """
@@ -368,6 +372,7 @@ damier.cli.main()
     ("none", ["perft", "khet"], 2),  # typer's usage error: no --depth
     ("none", ["perft", "nogame", "--depth", "1"], 2),  # ours
     ("thread", ["perft", "khet", "--depth", "2"], 0),
+    ("message", ["perft", "khet", "--depth", "2"], 1),  # printed, and 1, as Python does
 ])
 def test_a_command_ends_with_its_code_its_output_whole_its_exit_handlers_run_and_its_threads_awaited(
         thread: str, args: list[str], code: int) -> None:
@@ -379,6 +384,7 @@ def test_a_command_ends_with_its_code_its_output_whole_its_exit_handlers_run_and
     else:
         assert "Traceback" not in done.stderr and done.stderr.strip(), done.stderr
     assert ("the thread ended" in done.stdout) == (thread == "thread"), done.stdout
+    assert (done.stderr.strip() == "a last word") == (thread == "message"), done.stderr
 
 
 def every_command() -> list[list[str]]:
