@@ -50,7 +50,7 @@ def square_index(board: np.ndarray, text: str) -> int:
     if not _SQUARE.match(word):  # capitals only: lower-case b1 is a coordinate, so r1 must not be a colour
         raise ParseError(f"{text!r} is not a square: write its colour letter and number (R5, in capitals) or its "
                          f"coordinates (c4: column a-f from the left, row 1-6 from the top)")
-    return int(np.nonzero(board == setup.square_code(word))[0][0])
+    return int(board.tolist().index(setup.square_code(word)))  # (every square shows a colour and number once)
 
 
 def square_name(board: np.ndarray, index: int) -> str:
