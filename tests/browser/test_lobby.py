@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
@@ -77,6 +77,21 @@ def test_a_seek_leaves_the_lobby_when_its_creator_leaves(three: tuple[Page, Page
     expect(guest.locator(SEEK)).to_have_count(1)
     host.goto(f"{live_server.url}/#/import")  # the creator's lobby page is gone
     expect(guest.locator(SEEK)).to_have_count(0, timeout=20_000)
+
+
+def test_a_seek_whose_answer_comes_after_its_creator_left_leaves_the_lobby_too(
+        three: tuple[Page, Page, Page], live_server: ServerProcess) -> None:
+    host, guest, _ = three
+    held: list[tuple[Route, APIResponse]] = []
+    # the offer reaches the server at once; its answer reaches the creator's page only once it has left the lobby
+    host.route("**/api/seeks", lambda route: held.append((route, route.fetch())))
+    host.get_by_test_id("quick-jewels-5+3").click()
+    expect(guest.locator(SEEK)).to_have_count(1)
+    host.goto(f"{live_server.url}/#/import")
+    expect(host.get_by_test_id("quick-pairing")).to_have_count(0)
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(guest.locator(SEEK)).to_have_count(0, timeout=10_000)  # not after the server's hold of a lost page
 
 
 def test_a_game_is_offered_in_the_lobby_from_the_new_game_form(three: tuple[Page, Page, Page],

@@ -69,6 +69,10 @@ export class LobbyPanel {
   }
 
   opened(seek) {
+    if (this.closed) { // the page was left while the offer was on its way: its seek goes too
+      api.cancelSeek(seek.id).catch(() => {});
+      return;
+    }
     this.mine.add(seek.id);
     this.offered.add(seek.id);
     if (!this.seeks.some((s) => s.id === seek.id)) this.show([seek, ...this.seeks]);
