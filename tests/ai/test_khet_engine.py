@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
@@ -18,9 +17,9 @@ from damier.core.game import Iteration, State
 from damier.games.khet import kernel
 from damier.games.khet.evaluation import EVALUATIONS, WIN, evaluate
 from damier.games.khet.search import DECIDED, Engine
+from tests.jit import NO_JIT
 
 GAME = damier.load("khet")
-NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 #: Silver to move wins at once with j5+ (the Pyramid's mirror then sends the beam west along rank 5)
 WIN_IN_ONE = "xs9/10/10/4ps4Ye/10/10/10/4Pn4Xn s 0"

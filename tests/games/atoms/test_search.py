@@ -10,7 +10,6 @@ with either evaluation (an entry for one root player or evaluation must never an
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -19,8 +18,7 @@ import damier
 from damier.ai.deepening import Deepening
 from damier.games.atoms import INFO
 from damier.games.atoms.search import AtomsSearch
-
-NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+from tests.jit import NO_JIT
 
 
 @pytest.mark.parametrize("players", [2, 3])

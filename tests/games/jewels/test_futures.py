@@ -27,10 +27,11 @@ from damier.games.jewels.futures import (
 )
 from damier.games.jewels.kernel import MAN, lit_by_one_step
 from damier.games.jewels.search import futures_root, safe_moves
-from tests.games.jewels.test_players import NO_JIT, rewritten, unsafe
+from tests.games.jewels.test_players import rewritten, unsafe
 from tests.games.jewels.test_rules import MEDIUM, random_positions
+from tests.jit import needs_jit as jit_needed
 
-needs_jit = pytest.mark.skipif(NO_JIT, reason="thousands of futures a position (run with the JIT)")
+needs_jit = jit_needed("thousands of futures a position")
 
 
 def careful(state: damier.State, seed: int) -> int:

@@ -3,7 +3,6 @@ and the greedy baseline goes for jewels."""
 
 from __future__ import annotations
 
-import os
 import random
 
 import numpy as np
@@ -16,8 +15,7 @@ from damier.agents.spec import make_agent
 from damier.games.jewels.search import JewelsSearch, open_placements, safe_moves
 from tests.games.jewels.reference import Naive
 from tests.games.jewels.test_rules import MEDIUM, random_positions
-
-NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+from tests.jit import NO_JIT
 
 
 def unsafe(state: damier.State, move: int) -> bool:

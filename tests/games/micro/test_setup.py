@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import random
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from hypothesis import strategies as st
 from damier.core.errors import ParseError
 from damier.games.micro import kernel, setup
 from tests.games.micro import reference
+from tests.jit import needs_jit
 
 SHARED_TILES = Path(__file__).resolve().parents[4] / "shared" / "data" / "micro_robots_tiles.json"
 B_DATA = Path(setup.__file__).parent / "data" / "side_b.json"
@@ -99,8 +99,7 @@ def test_side_b_data_records_its_seed() -> None:
     assert f"--seed {data['seed']}" in data["note"]
 
 
-@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"),
-                    reason="the generator's local search takes minutes without the JIT")
+@needs_jit("the generator's local search takes minutes")
 def test_side_b_is_made_again_by_its_script_from_its_seed() -> None:
     spec = importlib.util.spec_from_file_location("micro_side_b", SIDE_B_SCRIPT)
     assert spec is not None and spec.loader is not None

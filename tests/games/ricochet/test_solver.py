@@ -10,7 +10,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,10 @@ from damier.core.game import TERMINAL
 from damier.games.ricochet import kernel, notation, search, search_kernel
 from damier.games.ricochet.rules import MOVE_LIMIT, ROBOTS, RicochetGame, RicochetState, parts_of
 from tests.cli.test_cli import invoke
+from tests.jit import NO_JIT
+from tests.jit import needs_jit as jit_needed
 
-NO_JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
-needs_jit = pytest.mark.skipif(NO_JIT, reason="a search of millions of positions (run with the JIT)")
+needs_jit = jit_needed("a search of millions of positions")
 
 #: the hardest known 4-robot puzzles (DriftingDroids game ids) and their optimal lengths
 HARD = {"7650+42+E2302B12+C9": 25, "0765+42+2E21BD0F+93": 24}
