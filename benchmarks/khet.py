@@ -12,7 +12,9 @@ PATH is its source tree, and a small perft driver of ours over its ``Board`` and
 no perft command of its own) is built with ``g++ -O3`` in a temporary folder; or PATH is such a driver already
 built (``driver 'khet string' depth`` printing ``leaves seconds``). ``--baseline DIR`` also counts it with the
 damier checkout in DIR (an older commit, in a subprocess). Ours, the baseline and the peer then run in turn,
-``--repeat`` times each, and the best run of each is compared (the same leaves, every leaf played and fired).
+``--repeat`` times each, and the best run of each is compared (the same leaves, every leaf played and fired);
+with ``--peer``, the CPU time of each whole process too (``damier perft khet``, start-up included, and the peer's
+driver).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -37,6 +40,7 @@ from damier.games.khet import kernel
 from damier.games.khet.search import Engine
 from damier.games.khet.setup import setup_array
 
+REPOSITORY = Path(__file__).resolve().parents[1]
 PERFT_CLASSIC = {1: 77, 2: 5_920, 3: 451_859, 4: 34_065_081}
 
 
@@ -227,17 +231,31 @@ def baseline_perft(checkout: Path, setup: str, depth: int) -> dict[str, Any]:
     return {"nodes": int(nodes), "seconds": round(float(seconds), 3), "nps": round(int(nodes) / float(seconds))}
 
 
+def process_cpu(command: list[str], cwd: Path | None = None) -> float:
+    """The CPU seconds (user + system) a whole process takes, start-up included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, capture_output=True, check=True, cwd=cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 3)
+
+
 def side_by_side(depth: int, setup: str, repeat: int, peer: Path | None, baseline: Path | None) -> dict[str, Any]:
-    """Ours, the baseline and the peer in turn, ``repeat`` times; the best run of each, and the ratios."""
+    """Ours, the baseline and the peer in turn, ``repeat`` times; the best run of each, and the ratios. With the
+    peer, also the CPU time of the whole process of each (``damier perft khet`` and the peer's driver)."""
     contenders: dict[str, Any] = {"damier": lambda: perft(depth, bulk=False, setup=setup)}
     if baseline is not None:
         contenders["baseline"] = lambda: baseline_perft(baseline, setup, depth)
+    processes: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory() as folder:
         if peer is not None:
             exe = build_peer(peer, Path(folder))
             position = peer_position(setup)
             contenders["khet2ai"] = lambda: peer_perft(exe, position, depth)
+            processes = {"damier": [sys.executable, "-m", "damier.cli", "perft", "khet", "--setup", setup,
+                                    "--depth", str(depth)],
+                         "khet2ai": [str(exe), position, str(depth)]}
         best: dict[str, dict[str, float]] = {}
+        cpu: dict[str, float] = {}
         for _ in range(repeat):
             for name, run in contenders.items():
                 result = run()
@@ -245,12 +263,18 @@ def side_by_side(depth: int, setup: str, repeat: int, peer: Path | None, baselin
                     raise SystemExit(f"{name} counted {result['nodes']} then {best[name]['nodes']}")
                 if name not in best or result["seconds"] < best[name]["seconds"]:
                     best[name] = result
+            for name, command in processes.items():
+                cpu[name] = min(cpu.get(name, float("inf")), process_cpu(command, REPOSITORY))
     counts = {name: r["nodes"] for name, r in best.items()}
     if len(set(counts.values())) != 1:
         raise SystemExit(f"perft {depth} of {setup}: the counts differ: {counts}")
     ours = best["damier"]["nps"]
-    return {"setup": setup, "depth": depth, "repeat": repeat, **best,
-            **{f"damier_vs_{name}": round(ours / r["nps"], 2) for name, r in best.items() if name != "damier"}}
+    report = {"setup": setup, "depth": depth, "repeat": repeat, **best,
+              **{f"damier_vs_{name}": round(ours / r["nps"], 2) for name, r in best.items() if name != "damier"}}
+    if cpu:
+        report["process_cpu_seconds"] = cpu
+        report["process_damier_vs_khet2ai"] = round(cpu["khet2ai"] / cpu["damier"], 2)
+    return report
 
 
 def main() -> None:
@@ -316,6 +340,11 @@ def side_by_side_text(compared: dict[str, Any]) -> str:
             ratio = "" if name == "damier" else f"  (damier is {compared[f'damier_vs_{name}']}x this)"
             lines.append(f"  {name:9} {r['nodes']:,} leaves in {r['seconds']} s = {r['nps'] / 1e6:.2f} M leaves/s"
                          f"{ratio}")
+    if "process_cpu_seconds" in compared:
+        cpu = compared["process_cpu_seconds"]
+        lines.append(f"  whole processes, start-up included (CPU seconds, best of {compared['repeat']}): "
+                     f"damier perft khet {cpu['damier']} s, Khet2-AI's driver {cpu['khet2ai']} s "
+                     f"(damier is {compared['process_damier_vs_khet2ai']}x)")
     return "\n".join(lines)
 
 

@@ -316,10 +316,16 @@ def apply(s: np.ndarray, move: int, quiet_limit: int) -> int:
 
 @njit(cache=True, inline="always")
 def _apply(s: np.ndarray, move: int, quiet_limit: int) -> int:
-    """``apply``, compiled into the loops that play most moves (perft)."""
+    """``apply``, compiled into the loops that play most moves."""
     me = s[TO_MOVE]
     move_piece(s, move)
-    hit = shot_target(s, me)
+    return _settle(s, me, shot_target(s, me), quiet_limit)
+
+
+@njit(cache=True, inline="always")
+def _settle(s: np.ndarray, me: int, hit: int, quiet_limit: int) -> int:
+    """After ``me``'s piece moved: remove the piece on ``hit`` (its shot's target, or -1), count the ply, decide
+    the end and pass the turn; returns ``hit``."""
     s[PLY] += 1
     s[REMOVED_SQ] = hit
     if hit >= 0:
@@ -419,11 +425,25 @@ def _copy(src: np.ndarray, dst: np.ndarray) -> None:
         dst[i] = src[i]
 
 
-@njit("int64(int32[::1], int32[:, ::1], int32[:, ::1], int64, int64, boolean, boolean, boolean, int64)", cache=True)
-def _perft(s: np.ndarray, tails: np.ndarray, moves: np.ndarray, ply: int, depth: int, bulk: bool,
+@njit(cache=True, inline="always")
+def _touches(lit: np.ndarray, move: int) -> bool:
+    """Whether ``move`` changes a square marked in ``lit``: its piece's square, or the square it steps to."""
+    sq = move // ACTIONS
+    a = move - sq * ACTIONS
+    return lit[sq] != 0 or (a < 8 and lit[NEIGHBOURS[sq, a]] != 0)
+
+
+@njit("int64(int32[::1], int32[:, ::1], int32[:, ::1], uint8[:, ::1], int64, int64, boolean, boolean, boolean, "
+      "int64)", cache=True)
+def _perft(s: np.ndarray, tails: np.ndarray, moves: np.ndarray, beams: np.ndarray, ply: int, depth: int, bulk: bool,
            pharaoh_rotation: bool, strict_swap: bool, quiet_limit: int) -> int:
     """Leaves ``depth`` (at least 1) plies below ``s``, a game on: each move is played on ``s``, its shot fired,
-    and taken back."""
+    and taken back.
+
+    The mover's beam is walked once here, its squares (and its Sphinx's) marked in ``beams[ply]``: a move that
+    changes none of them leaves the beam as it was, so its shot removes the piece the beam reaches now (or
+    nothing); a move that changes one fires its laser anew.
+    """
     out = moves[ply]
     k = generate(s, out, pharaoh_rotation, strict_swap)
     if depth == 1 and bulk:
@@ -431,14 +451,25 @@ def _perft(s: np.ndarray, tails: np.ndarray, moves: np.ndarray, ply: int, depth:
     tail = tails[ply]
     for i in range(TAIL):
         tail[i] = s[SQUARES + i]
+    me = s[TO_MOVE]
+    lit = beams[ply]
+    sphinx = SPHINX_SQUARE[me]
+    _, how, at = laser.light(s, sphinx, s[sphinx] & 3, DEFLECTION, BEAM_NEIGHBOURS, lit)
+    lit[sphinx] = 1
+    target = at if how == laser.HIT else -1
     total = 0
     for i in range(k):
         m = out[i]
-        _apply(s, m, quiet_limit)
+        if _touches(lit, m):
+            _apply(s, m, quiet_limit)
+        else:
+            move_piece(s, m)
+            _settle(s, me, target, quiet_limit)
         if depth == 1:
             total += 1
         elif s[TO_MOVE] >= 0:
-            total += _perft(s, tails, moves, ply + 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
+            total += _perft(s, tails, moves, beams, ply + 1, depth - 1, bulk, pharaoh_rotation, strict_swap,
+                            quiet_limit)
         _undo(s, m, tail)
     return total
 
@@ -448,8 +479,9 @@ def perft(s: np.ndarray, depth: int, bulk: bool, pharaoh_rotation: bool, strict_
           divide: np.ndarray) -> int:
     """Leaf nodes at exactly ``depth`` plies below ``s`` (a removed Pharaoh ends a branch).
 
-    Every leaf is played and its shot fired. With ``bulk`` the last ply counts the moves instead of playing them
-    (same count, faster). ``divide[i]`` receives the count below the i-th legal move (increasing move order).
+    Every leaf is played and its shot fired (from the beam before the move when the move leaves that beam's
+    squares alone: see ``_perft``). With ``bulk`` the last ply counts the moves instead of playing them (same
+    count, faster). ``divide[i]`` receives the count below the i-th legal move (increasing move order).
     """
     if depth == 0:
         return 1
@@ -457,6 +489,7 @@ def perft(s: np.ndarray, depth: int, bulk: bool, pharaoh_rotation: bool, strict_
     _copy(s, work)
     tails = np.zeros((depth + 1, TAIL), dtype=np.int32)
     moves = np.zeros((depth + 1, MAX_MOVES), dtype=np.int32)
+    beams = np.zeros((depth + 1, SQUARES), dtype=np.uint8)
     out = moves[0]
     k = generate(work, out, pharaoh_rotation, strict_swap)
     tail = tails[0]
@@ -469,7 +502,8 @@ def perft(s: np.ndarray, depth: int, bulk: bool, pharaoh_rotation: bool, strict_
         if depth > 1:
             sub = 0
             if work[TO_MOVE] >= 0:
-                sub = _perft(work, tails, moves, 1, depth - 1, bulk, pharaoh_rotation, strict_swap, quiet_limit)
+                sub = _perft(work, tails, moves, beams, 1, depth - 1, bulk, pharaoh_rotation, strict_swap,
+                             quiet_limit)
         undo(work, out[i], tail)
         divide[i] = sub
         total += sub

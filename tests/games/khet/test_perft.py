@@ -3,6 +3,8 @@ counts checked against the facade and the naive reference (``reference.py``)."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,44 @@ def test_perft_stops_below_a_removed_pharaoh() -> None:
     assert divide["j3i2"] == 0  # the game is over: no Red moves below
     assert divide["j3i3"] == 0
     assert total == sum(divide.values())
+
+
+def naive_perft(s: np.ndarray, depth: int, options: tuple[bool, bool, int]) -> int:
+    """Perft over the public kernels, every move played on a copy with its laser fired in full (``kernel.apply``)
+    and the last ply counted: the kernel's perft decides most shots from the beam of the position before."""
+    pharaoh_rotation, strict_swap, quiet_limit = options
+    out = np.zeros(kernel.MAX_MOVES, dtype=np.int32)
+    k = kernel.generate(s, out, pharaoh_rotation, strict_swap)
+    if depth == 1:
+        return k
+    total = 0
+    for move in out[:k].tolist():
+        child = s.copy()
+        kernel.apply(child, move, quiet_limit)
+        if child[kernel.TO_MOVE] >= 0:
+            total += naive_perft(child, depth - 1, options)
+    return total
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_perft_3_agrees_with_every_shot_fired_in_full(seed: int) -> None:
+    # random placements and random games: beams that cross the board, hit pieces and Pharaohs, with each rule
+    rng = random.Random(seed)
+    options = (seed % 2 == 1, seed % 3 != 0, rng.choice((0, 3, 100)))
+    found = 0
+    while found < 4:
+        if rng.random() < 0.5:
+            state = new(rng.choice(("classic", "imhotep", "dynasty")), pharaoh_rotation=options[0])
+            for _ in range(rng.randint(0, 60)):
+                if state.is_over():
+                    break
+                state.play(rng.choice(state.legal_moves()))
+            text = state.position()
+        else:
+            text = reference.random_placement(rng).position()
+        s = notation.parse_position(text, options[1])
+        if s[kernel.TO_MOVE] < 0:
+            continue
+        found += 1
+        divide = np.zeros(kernel.MAX_MOVES, dtype=np.int64)
+        assert kernel.perft(s, 3, True, *options, divide) == naive_perft(s, 3, options), text
