@@ -1,7 +1,7 @@
-"""Clocks in a real browser: a 1+0 game between two people in two browser contexts (one at a desktop size in the
-light theme, one at a phone size in the dark theme), lost on time by the side that does not move once both have
-made their first moves (free): both pages show the clocks ticking down from the server's values, the low-time
-warning, and the loss on time the server decides."""
+"""Clocks in a real browser: a half-minute game (a custom clock, 0.5+0) between two people in two browser
+contexts (one at a desktop size in the light theme, one at a phone size in the dark theme), lost on time by the
+side that does not move once both have made their first moves (free): both pages show the clocks ticking down from
+the server's values, the low-time warning, and the loss on time the server decides."""
 
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ def danger(page: Page) -> str:
         const colour = getComputedStyle(probe).color; probe.remove(); return colour; }""")
 
 
-def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browser: Browser,
-                                                                           live_server: ServerProcess) -> None:
+def test_a_half_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browser: Browser,
+                                                                            live_server: ServerProcess) -> None:
     red_pages = open_page(browser, viewport={"width": 1280, "height": 800}, color_scheme="light")
     blue_pages = open_page(browser, viewport={"width": 390, "height": 800}, color_scheme="dark", is_mobile=True,
                            has_touch=True)
@@ -44,11 +44,15 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
         red.get_by_test_id("seat-1-kind").select_option("human")
         red.get_by_test_id("clock-1+0").click()
         expect(red.get_by_test_id("clock-1+0")).to_have_attribute("aria-pressed", "true")
+        red.get_by_test_id("clock-custom").click()  # a preset, then a custom clock instead: half a minute each
+        expect(red.get_by_test_id("clock-1+0")).to_have_attribute("aria-pressed", "false")
+        red.get_by_test_id("clock-minutes").fill("0.5")
+        red.get_by_test_id("clock-increment").fill("0")
         red.get_by_test_id("new-game-submit").click()
         red.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
         game_id = red.url.rsplit("/", 1)[1]
-        expect(red.get_by_test_id("clock-1")).to_have_text("1:00")
-        expect(red.get_by_test_id("game-options")).to_contain_text("clock 1+0")
+        expect(red.get_by_test_id("clock-1")).to_have_text("0:30")
+        expect(red.get_by_test_id("game-options")).to_contain_text("clock 0.5+0")
         blue.goto(red.get_by_test_id("invite-link-1").input_value())
         blue.wait_for_url(re.compile(rf".*#/game/{game_id}$"))
         for page in (red, blue):  # sounds on: the low-time beep is for the player whose clock runs low
@@ -62,7 +66,7 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
             expect(blue.get_by_test_id(f"move-{ply}")).to_be_visible()
             if ply < 3:  # Red's first move cost nothing, and Blue's either
                 for each in (red, blue):
-                    expect(each.get_by_test_id(f"clock-{ply - 1}")).to_have_text("1:00")
+                    expect(each.get_by_test_id(f"clock-{ply - 1}")).to_have_text("0:30")
                     expect(each.get_by_test_id(f"clock-{ply - 1}")).not_to_have_class(re.compile(r"\brunning\b"))
         for page in (red, blue):
             expect(page.get_by_test_id("clock-1")).to_have_class(re.compile(r"\brunning\b"))
@@ -76,23 +80,24 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
         time.sleep(0.5)
         for page in (red, blue):
             assert shown_ms(page, 0) == still[id(page)]  # Red's clock stands still
-        # under a tenth of the minute the clock turns red, in both themes
-        for page in (red, blue):
-            clock = page.get_by_test_id("clock-1")
-            expect(clock).to_have_class(re.compile(r"\blow\b"), timeout=70_000)
-            assert clock.evaluate("el => getComputedStyle(el).color") == danger(page)
-            assert "low" not in (page.get_by_test_id("clock-0").get_attribute("class") or "")
-        assert danger(red) != danger(blue)  # each theme has its own warning colour
-        assert "lowtime" in blue.evaluate("window.__damierSounds || []")
-        assert "lowtime" not in red.evaluate("window.__damierSounds || []")  # not Red's clock
         # on the phone the players panel is below the board: the status line shows the running clock too
         status_clock = blue.get_by_test_id("status-clock")
         expect(status_clock).to_be_visible()
-        expect(status_clock).to_have_class(re.compile(r"\blow\b"))
         expect(red.get_by_test_id("status-clock")).to_be_hidden()  # beside the board, the panel is enough
         for testid in ("clock-1", "status-clock"):
             box = blue.get_by_test_id(testid).bounding_box()
             assert box is not None and box["x"] + box["width"] <= 390  # on the phone's screen
+        # under a tenth of its time the clock turns red, in both themes (and stays red once it has fallen)
+        for page in (red, blue):
+            clock = page.get_by_test_id("clock-1")
+            expect(clock).to_have_class(re.compile(r"\blow\b"), timeout=40_000)
+            assert clock.evaluate("el => getComputedStyle(el).color") == danger(page)
+            assert "low" not in (page.get_by_test_id("clock-0").get_attribute("class") or "")
+        assert danger(red) != danger(blue)  # each theme has its own warning colour
+        expect(status_clock).to_have_class(re.compile(r"\blow\b"))
+        # the low-time sound, played by the page of the player whose clock runs low, as it turns red
+        assert "lowtime" in blue.evaluate("window.__damierSounds || []")
+        assert "lowtime" not in red.evaluate("window.__damierSounds || []")  # not Red's clock
         # the server ends the game on time, with nobody sending anything, and both pages show it
         for page in (red, blue):
             banner = page.get_by_test_id("result-banner")
@@ -101,7 +106,7 @@ def test_a_one_minute_game_is_lost_on_time_by_the_side_that_does_not_move(browse
             expect(page.get_by_test_id("clock-1")).to_have_text("0:00.0")
         # the replay names the time control the game was played with
         red.goto(f"{live_server.url}/#/replay/{game_id}")
-        expect(red.get_by_test_id("game-options")).to_contain_text("clock 1+0")
+        expect(red.get_by_test_id("game-options")).to_contain_text("clock 0.5+0")
     finally:
         for pages in (red_pages, blue_pages):
             next(pages, None)  # closes the context, checking the page had no error

@@ -1,7 +1,8 @@
 """The How to play pages in a real browser: every game's page opens from its home card, its diagrams are drawn by
 the game's board view from the server's boards and its examples play (and replay); the page is linked from the game
 page; Khet's first-game tutorial shows on the first Khet game only, points at the board, closes with Escape or its
-button without blocking play, and is reopened from the How to play page; in both themes and at a phone's size."""
+button without blocking play, and is reopened from the How to play page; in both themes and at a phone's size
+(with reduced motion asked for there)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ def themed(browser: Browser, theme: str, **options: Any) -> Iterator[Page]:
 
 @pytest.fixture
 def dark_phone(browser: Browser, live_server: ServerProcess) -> Iterator[Page]:
-    yield from themed(browser, "dark", viewport=PHONE, has_touch=True, is_mobile=True)
+    """A phone in the dark theme whose player asked for reduced motion (the examples still play, in short steps)."""
+    yield from themed(browser, "dark", viewport=PHONE, has_touch=True, is_mobile=True, reduced_motion="reduce")
 
 
 @pytest.fixture
@@ -94,7 +96,9 @@ def test_every_game_s_rules_open_from_its_card_drawn_and_played_in_the_light_the
     assert light_page.evaluate("document.documentElement.dataset.theme") == "light"
 
 
-def test_every_game_s_rules_on_a_phone_in_the_dark_theme(dark_phone: Page, live_server: ServerProcess) -> None:
+def test_every_game_s_rules_on_a_phone_in_the_dark_theme_with_reduced_motion(dark_phone: Page,
+                                                                            live_server: ServerProcess) -> None:
+    assert dark_phone.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
     for entry in catalog(live_server.url):
         check_page(dark_phone, live_server.url, entry)
         for board in dark_phone.locator(".howto-board svg").all():
