@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from functools import cached_property
 from typing import Any
@@ -169,6 +170,21 @@ def optimum(puzzle: Puzzle, passing: bool, robot: int | None = None, visited: bo
     return None if length >= kernel.UNREACHABLE else length
 
 
+@functools.lru_cache(maxsize=256)
+def _board_facts(cells: bytes, dtype: str) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...], dict[str, int]]:
+    """A board's jumps from each square (increasing: the kernel's ``jumps``), each square's name, and the square
+    each name and each coordinate (``c4``) is written with: read once per board and shared by every state on it
+    (a record's replay reads and plays every move)."""
+    board = np.frombuffer(cells, dtype=dtype)
+    jumps = np.zeros((setup.SQUARES, kernel.MAX_JUMPS), dtype=np.int64)
+    degree = np.zeros(setup.SQUARES, dtype=np.int64)
+    kernel.jumps(board, jumps, degree)
+    names = tuple(square_name(board, sq) for sq in range(setup.SQUARES))
+    written = {name: sq for sq, name in enumerate(names)}
+    written.update({notation.coordinates(sq): sq for sq in range(setup.SQUARES)})
+    return tuple(tuple(sorted(jumps[sq, : degree[sq]].tolist())) for sq in range(setup.SQUARES)), names, written
+
+
 class MicroState(State):
     """A Micro Robots puzzle in play: the robot's square, the moves used, whether the waypoint was visited."""
 
@@ -184,9 +200,7 @@ class MicroState(State):
         self._visited = puzzle.waypoint < 0
         self._used_before = 0
         self._trail: list[tuple[int, bool]] = []
-        self._jumps = np.zeros((setup.SQUARES, kernel.MAX_JUMPS), dtype=np.int64)
-        self._degree = np.zeros(setup.SQUARES, dtype=np.int64)
-        kernel.jumps(puzzle.board, self._jumps, self._degree)
+        self._jumps, self._names, self._written = _board_facts(puzzle.board.tobytes(), puzzle.board.dtype.str)
 
     def set_progress(self, robot: int, used: int, visited: bool) -> None:
         """Put the robot on ``robot`` with ``used`` moves spent (a position read from notation)."""
@@ -221,10 +235,10 @@ class MicroState(State):
     def legal_moves(self) -> list[int]:
         if self.player == TERMINAL:
             return []
-        return sorted(int(t) for t in self._jumps[self._robot, : self._degree[self._robot]])
+        return list(self._jumps[self._robot])
 
     def is_legal(self, move: int) -> bool:
-        return self.player != TERMINAL and move in self._jumps[self._robot, : self._degree[self._robot]]
+        return self.player != TERMINAL and move in self._jumps[self._robot]
 
     def _apply(self, move: int) -> None:
         self._trail.append((self._robot, self._visited))
@@ -260,10 +274,12 @@ class MicroState(State):
     def move_to_str(self, move: int) -> str:
         if not isinstance(move, int | np.integer) or isinstance(move, bool) or not 0 <= move < setup.SQUARES:
             raise IllegalMoveError(f"{move!r} is not a square of the board (0 to 35)")
-        return square_name(self.puzzle.board, int(move))
+        return self._names[move]
 
     def parse_move(self, text: str) -> int:
-        square = notation.square_index(self.puzzle.board, text)
+        square = self._written.get(text) if isinstance(text, str) else None
+        if square is None:  # anything but the exact name or coordinates: read (or refused) by the notation
+            square = notation.square_index(self.puzzle.board, text)
         if self.player == TERMINAL:
             raise IllegalMoveError(f"the puzzle is solved ({self.outcome_reason()}); no jump can be played")
         if not self.is_legal(square):
