@@ -25,7 +25,7 @@ def fresh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
     folder: Path = tmp_path_factory.mktemp("fresh")
     (folder / "numba-cache").mkdir()
     server = ServerProcess(f"sqlite:///{folder / 'arcade.sqlite3'}", folder / "server.log",
-                           env={"NUMBA_CACHE_DIR": str(folder / "numba-cache")})
+                           env={"NUMBA_CACHE_DIR": str(folder / "numba-cache")}, compilers=None)
     server.start()
     yield server
     server.stop()

@@ -12,9 +12,11 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from damier.server.app import create_app
@@ -33,7 +35,7 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, workers=1, limits=GENEROUS)) as test_client:
+    with TestClient(make_app(db_url, workers=1, limits=GENEROUS)) as test_client:
         yield test_client
 
 
@@ -54,19 +56,37 @@ def warm_kernels() -> None:
     warm()
 
 
+#: the suite's servers compile nothing at their start (``--compilers 0``): the session has put every kernel in
+#: numba's cache (``warm_kernels``), so a worker loads what its job needs, and a server does not spend seconds of CPU
+#: loading every game's kernels beside the other tests (16% of the server tests' CPU). The compiling at the start,
+#: the arcade's default, is tried by test_compiler.py, the cold starts and the event loop's test (``compilers=None``).
+COMPILERS: int | None = 0
+
+
+def make_app(db_url: str, **options: Any) -> FastAPI:
+    """``create_app`` as the suite's servers run it: ``compilers=COMPILERS`` unless a test asks otherwise."""
+    warm_kernels()  # the cache full before a worker loads from it (a clean clone's first test would compile)
+    options.setdefault("compilers", COMPILERS)
+    return create_app(db_url, **options)
+
+
 class ServerProcess:
     """`damier serve` in a subprocess, killable with SIGKILL and restartable on the same database: ``limits``, its
     per-client limits; ``args``, more options of `damier serve`; ``env``, more environment variables;
-    ``open_files``, its limits of open files (soft, hard)."""
+    ``open_files``, its limits of open files (soft, hard); ``compilers``, its ``--compilers`` (None: the arcade's
+    default, one per worker)."""
 
     def __init__(self, db: str, log: Path, limits: str = GENEROUS_TEXT, args: Sequence[str] = (),
-                 env: dict[str, str] | None = None, open_files: tuple[int, int] | None = None) -> None:
+                 env: dict[str, str] | None = None, open_files: tuple[int, int] | None = None,
+                 compilers: int | None = COMPILERS) -> None:
         self.db = db
         self.port = free_port()
         self.log = log
         self.env = env or {}
         self.limits = limits
         self.args = list(args)  # more options of `damier serve`
+        if compilers is not None and "--compilers" not in self.args:
+            self.args += ["--compilers", str(compilers)]
         self.open_files = open_files  # the process's limits of open files (soft, hard), if not this one's
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -15,10 +15,10 @@ from fastapi.testclient import TestClient
 
 from damier.server import admission
 from damier.server.admission import Admission, Busy
-from damier.server.app import create_app
 from damier.server.computer import ComputerPool
 from damier.server.jobs import Job
 from damier.server.limits import Limits
+from tests.server.conftest import make_app
 
 
 class Hands:
@@ -256,7 +256,7 @@ def test_a_computer_turn_waits_for_a_worker_instead_of_timing_out() -> None:
 
 
 def test_the_arcade_says_it_is_busy_and_creates_nothing(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1,
+    app = make_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1,
                      limits=Limits(new_games=1000, computer_games=1000, booking=50))  # two young games at once
     vs_computer = {"game": "atoms", "options": {"rows": 3, "cols": 3},
                    "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}

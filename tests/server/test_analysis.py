@@ -16,9 +16,8 @@ from damier.ai.analysis import SOLVER_NODES, kind
 from damier.core import registry
 from damier.core.game import Termination
 from damier.server import analysis
-from damier.server.app import create_app
 from damier.server.limits import Limits
-from tests.server.conftest import GENEROUS
+from tests.server.conftest import GENEROUS, make_app
 
 SEARCHED = [info.name for info in registry.all_infos() if kind(info) == "search"]
 SOLVED = [info.name for info in registry.all_infos() if kind(info) == "solver"]
@@ -40,7 +39,7 @@ def warmed(client: TestClient) -> TestClient:
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("db") / "arcade.sqlite3"
-    with TestClient(create_app(f"sqlite:///{db}", workers=1, limits=GENEROUS, analysis_seconds=2.0)) as test_client:
+    with TestClient(make_app(f"sqlite:///{db}", workers=1, limits=GENEROUS, analysis_seconds=2.0)) as test_client:
         yield warmed(test_client)
 
 
@@ -163,7 +162,7 @@ def test_an_analysis_stops_at_its_deadline(client: TestClient) -> None:
 
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=Limits(hints=1),
+    app = make_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=Limits(hints=1),
                      analysis_seconds=600.0)
     with TestClient(app) as test_client:
         yield test_client  # not warmed: the limit is counted whatever the worker does
@@ -226,7 +225,7 @@ def test_board_requests_past_the_server_s_bound_are_told_to_come_back(
     from damier.server import analysis
 
     monkeypatch.setattr(analysis, "BOARDS_AT_ONCE", 0)  # every place taken
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=GENEROUS)) as client:
+    with TestClient(make_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=GENEROUS)) as client:
         answer = client.post("/api/analysis/board", json={"game": "atoms", "options": {"rows": 3, "cols": 3}})
     assert answer.status_code == 503
     assert "the analysis board is busy" in answer.json()["error"]

@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from damier.server.app import create_app
-from tests.server.conftest import GENEROUS
+from tests.server.conftest import GENEROUS, make_app
 
 RECORDED = Path(__file__).parent / "data" / "bad_requests.json"
 #: the API's OpenAPI document as the app made it then (its keys sorted): the routes, their parameters and models
@@ -164,7 +163,7 @@ REQUESTS = _requests()
 @pytest.fixture(scope="module")
 def arcade(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, dict[str, str]]]:
     db = f"sqlite:///{tmp_path_factory.mktemp('bad') / 'arcade.sqlite3'}"
-    with TestClient(create_app(db, workers=1, limits=GENEROUS, compilers=0)) as client:
+    with TestClient(make_app(db, workers=1, limits=GENEROUS, compilers=0)) as client:
         yield client, made(client)
 
 
@@ -236,7 +235,7 @@ def record(path: Path = RECORDED) -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder, \
-            TestClient(create_app(f"sqlite:///{folder}/arcade.sqlite3", workers=1, limits=GENEROUS,
+            TestClient(make_app(f"sqlite:///{folder}/arcade.sqlite3", workers=1, limits=GENEROUS,
                                   compilers=0)) as client:
         names = made(client)
         entries = [{"request": key_of(r), "answer": answer(client, names, r)} for r in REQUESTS]

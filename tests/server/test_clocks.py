@@ -15,10 +15,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from damier.server.app import create_app
 from damier.server.rooms.game import clocks, moves
 from damier.server.storage import Storage
-from tests.server.conftest import GENEROUS, ServerProcess
+from tests.server.conftest import GENEROUS, ServerProcess, make_app
 from tests.server.postgres import fresh_database
 from tests.server.test_storage import postgres_url  # noqa: F401 (the fixture)
 
@@ -385,8 +384,8 @@ def test_a_clock_that_falls_after_a_restart_ends_the_game_without_any_request(da
 
 def test_two_servers_both_timing_a_game_end_it_on_time_once(postgres_url: str) -> None:  # noqa: F811
     with fresh_database(postgres_url, "two_clocks") as url, \
-            TestClient(create_app(url, workers=1, limits=GENEROUS)) as one, \
-            TestClient(create_app(url, workers=1, limits=GENEROUS)) as other:
+            TestClient(make_app(url, workers=1, limits=GENEROUS)) as one, \
+            TestClient(make_app(url, workers=1, limits=GENEROUS)) as other:
         created = create(one, {"minutes": 0.05, "increment": 0}).json()
         game_id, tokens = created["id"], created["tokens"]
         first_moves(one, game_id, tokens)

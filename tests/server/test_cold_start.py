@@ -32,7 +32,7 @@ def empty_cache(tmp_path: Path) -> Path:
 def cold_server(tmp_path: Path, cache: Path, *args: str) -> Iterator[ServerProcess]:
     """`damier serve` with its numba cache in ``cache`` (and the options ``args``)."""
     server = ServerProcess(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", tmp_path / "server.log",
-                           env={"NUMBA_CACHE_DIR": str(cache)}, args=args)
+                           env={"NUMBA_CACHE_DIR": str(cache)}, args=args, compilers=None)
     try:
         server.start()
         yield server

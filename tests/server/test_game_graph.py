@@ -17,9 +17,8 @@ from damier.ai.analysis import kind
 from damier.core import registry
 from damier.core.game import CHANCE
 from damier.server import analysis
-from damier.server.app import create_app
 from damier.server.limits import Limits
-from tests.server.conftest import GENEROUS
+from tests.server.conftest import GENEROUS, make_app
 
 SEARCHED = [info.name for info in registry.all_infos() if kind(info) == "search"]
 SOLVED = [info.name for info in registry.all_infos() if kind(info) == "solver"]
@@ -73,7 +72,7 @@ def finished(client: TestClient, game_id: str, version: int) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("db") / "arcade.sqlite3"
-    with TestClient(create_app(f"sqlite:///{db}", workers=1, limits=GENEROUS, graph_seconds=20.0)) as test_client:
+    with TestClient(make_app(f"sqlite:///{db}", workers=1, limits=GENEROUS, graph_seconds=20.0)) as test_client:
         yield test_client
 
 
@@ -163,7 +162,7 @@ def test_a_chance_event_s_position_is_named_not_searched(client: TestClient) -> 
 # (the tests of the module's app come first: closing another app's pool kills every worker of the process)
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1,
+    app = make_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1,
                      limits=Limits(hints=1, new_games=1000, computer_games=1000), graph_seconds=600.0)
     with TestClient(app) as test_client:
         test_client.app.state.graphs.position_seconds = 600.0  # type: ignore[attr-defined]  (each graph runs long)

@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 import damier.server
-from damier.server.app import BODY_SECONDS, create_app
+from damier.server.app import BODY_SECONDS
 from damier.server.storage import Storage, StorageError
-from tests.server.conftest import ServerProcess
+from tests.server.conftest import ServerProcess, make_app
 from tests.server.postgres import fresh_database
 from tests.server.test_storage import postgres_url  # noqa: F401 (the fixture)
 
@@ -116,7 +116,7 @@ def test_a_database_turned_read_only_answers_503_with_the_reason_and_changes_not
         postgres_url: str) -> None:  # noqa: F811
     admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
     try:
-        with fresh_database(postgres_url, "read_only_test") as url, TestClient(create_app(url, workers=1)) as client:
+        with fresh_database(postgres_url, "read_only_test") as url, TestClient(make_app(url, workers=1)) as client:
             game = client.post("/api/games", json=NEW_GAME).json()
             with admin.connect() as conn:  # the database turns read-only; the server's connections are cut
                 conn.execute(text("ALTER DATABASE read_only_test SET default_transaction_read_only = on"))

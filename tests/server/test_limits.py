@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from damier.server.app import create_app
 from damier.server.limits import ClientLimits, Limits
 from damier.server.rooms.errors import TooMany
+from tests.server.conftest import make_app
 
 HUMANS = {"game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]}
 VS_COMPUTER = {"game": "atoms", "options": {"rows": 3, "cols": 3},
@@ -29,7 +29,7 @@ def limited(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClie
     # one worker: the arcade's own booking (``admission``, which the busy tests cover) would refuse a second young
     # game against the computer before a client's limits are reached; these tests are of the client's limits
     limits = replace(getattr(request, "param", None) or Limits(), booking=400)
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=limits)) as client:
+    with TestClient(make_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=limits)) as client:
         yield client
 
 

@@ -13,8 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from damier.server import lobby as lobby_module
-from damier.server.app import create_app
-from tests.server.conftest import GENEROUS
+from tests.server.conftest import GENEROUS, make_app
 from tests.server.postgres import fresh_database
 from tests.server.test_clocks import wait_until
 from tests.server.test_players import Browser
@@ -25,7 +24,7 @@ KHET_3_2 = {"game": "khet", "clock": "3+2"}
 
 @pytest.fixture
 def arcade(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=GENEROUS)) as client:
+    with TestClient(make_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=GENEROUS)) as client:
         yield client
 
 
@@ -184,8 +183,8 @@ def test_a_player_may_not_flood_the_lobby(arcade: TestClient) -> None:
 
 def test_a_seek_joined_on_one_server_leaves_both_lobbies(postgres_url: str) -> None:  # noqa: F811
     with fresh_database(postgres_url, "lobby") as url, \
-            TestClient(create_app(url, workers=1, limits=GENEROUS)) as one, \
-            TestClient(create_app(url, workers=1, limits=GENEROUS)) as other:
+            TestClient(make_app(url, workers=1, limits=GENEROUS)) as one, \
+            TestClient(make_app(url, workers=1, limits=GENEROUS)) as other:
         host, guest = Browser(one), Browser(other)
         with other.websocket_connect("/api/lobby/ws") as watching:
             next_list(watching)

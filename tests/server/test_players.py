@@ -15,12 +15,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from damier.server.app import create_app
 from damier.server.identity import COOKIE, MAX_AGE
 from damier.server.limits import Limits
 from damier.server.rooms.game import idle
 from damier.server.storage.schema import games
-from tests.server.conftest import GENEROUS
+from tests.server.conftest import GENEROUS, make_app
 
 TWO_PEOPLE = {"game": "atoms", "options": {"rows": 5, "cols": 5}, "seats": [{"kind": "human"}, {"kind": "human"}]}
 VS_COMPUTER = {"game": "atoms", "options": {"rows": 5, "cols": 5},
@@ -53,7 +52,7 @@ class Browser:
 @pytest.fixture
 def browsers(db_url: str) -> Iterator[tuple[Browser, Browser]]:
     """Two browsers (two cookie jars) on one arcade."""
-    with TestClient(create_app(db_url, workers=1, limits=GENEROUS)) as client:
+    with TestClient(make_app(db_url, workers=1, limits=GENEROUS)) as client:
         yield Browser(client), Browser(client)
 
 
@@ -178,7 +177,7 @@ ONE = Limits(new_games=100, computer_games=1, booking=400)
 
 
 def test_the_limit_of_games_against_the_computer_counts_the_games_moved_lately(fresh_url: str) -> None:
-    with TestClient(create_app(fresh_url, workers=1, limits=TWO)) as client:
+    with TestClient(make_app(fresh_url, workers=1, limits=TWO)) as client:
         held = [client.post("/api/games", json=VS_COMPUTER).json()["id"] for _ in range(2)]
         refused = client.post("/api/games", json=VS_COMPUTER)
         assert refused.status_code == 429
@@ -194,12 +193,12 @@ def test_the_limit_of_games_against_the_computer_counts_the_games_moved_lately(f
                                                  .values(updated_at=old))).result()
         assert client.post("/api/games", json=VS_COMPUTER).status_code == 201
     # a restart forgets nothing: the games still going on still count
-    with TestClient(create_app(fresh_url, workers=1, limits=TWO)) as client:
+    with TestClient(make_app(fresh_url, workers=1, limits=TWO)) as client:
         assert client.post("/api/games", json=VS_COMPUTER).status_code == 429
 
 
 def test_a_rematch_against_the_computer_counts_in_the_limit(fresh_url: str) -> None:
-    with TestClient(create_app(fresh_url, workers=1, limits=ONE)) as client:
+    with TestClient(make_app(fresh_url, workers=1, limits=ONE)) as client:
         created = client.post("/api/games", json=VS_COMPUTER).json()
         token = created["tokens"]["0"]
         client.post(f"/api/games/{created['id']}/resign", headers={"X-Seat-Token": token})

@@ -248,10 +248,9 @@ def test_the_cache_evicts_idle_rooms_first_and_keeps_busy_ones() -> None:
 # ----- rooms in memory are bounded whatever they do (issue 13, finding 3) --------------------------------------
 @pytest.fixture
 def small_cache(tmp_path: Any) -> Any:
-    from damier.server.app import create_app
-    from tests.server.conftest import GENEROUS
+    from tests.server.conftest import GENEROUS, make_app
 
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=GENEROUS)) as client:
+    with TestClient(make_app(f"sqlite:///{tmp_path / 'arcade.sqlite3'}", workers=1, limits=GENEROUS)) as client:
         client.app.state.arcade.rooms.capacity = 2  # type: ignore[attr-defined]
         yield client
 

@@ -14,8 +14,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from damier.server import secret
-from damier.server.app import create_app, open_secret
+from damier.server.app import open_secret
 from damier.server.storage import Storage
+from tests.server.conftest import make_app
 
 
 def mode(path: Path) -> int:
@@ -64,7 +65,7 @@ def test_a_secret_an_earlier_damier_kept_in_the_database_moves_to_the_key_file(t
 
 def test_seat_tokens_of_an_earlier_damier_stay_valid(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'arcade.sqlite3'}"
-    with TestClient(create_app(url, workers=1)) as client:
+    with TestClient(make_app(url, workers=1)) as client:
         created = client.post("/api/games", json={"game": "atoms", "options": {"rows": 3, "cols": 3},
                                                    "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     key = tmp_path / "arcade.sqlite3.key"
@@ -74,7 +75,7 @@ def test_seat_tokens_of_an_earlier_damier_stay_valid(tmp_path: Path) -> None:
                      {"v": key.read_text().strip()})
     engine.dispose()
     key.unlink()
-    with TestClient(create_app(url, workers=1)) as client:
+    with TestClient(make_app(url, workers=1)) as client:
         moved = client.post(f"/api/games/{created['id']}/moves", json={"move": "a1"},
                             headers={"X-Seat-Token": created["tokens"]["0"]})
         assert moved.status_code == 200, moved.text

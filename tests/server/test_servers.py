@@ -20,8 +20,7 @@ from fastapi.testclient import TestClient
 
 import damier
 from damier.server import secret
-from damier.server.app import create_app
-from tests.server.conftest import GENEROUS, ServerProcess
+from tests.server.conftest import GENEROUS, ServerProcess, make_app
 from tests.server.postgres import fresh_database
 from tests.server.test_storage import postgres_url  # noqa: F401 (the fixture)
 
@@ -31,8 +30,8 @@ HUMANS = {"game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind":
 @pytest.fixture
 def two_servers(postgres_url: str) -> Iterator[tuple[TestClient, TestClient]]:  # noqa: F811
     with fresh_database(postgres_url, "two_servers") as url, \
-            TestClient(create_app(url, workers=1, limits=GENEROUS)) as one, \
-            TestClient(create_app(url, workers=1, limits=GENEROUS)) as other:
+            TestClient(make_app(url, workers=1, limits=GENEROUS)) as one, \
+            TestClient(make_app(url, workers=1, limits=GENEROUS)) as other:
         yield one, other
 
 
