@@ -13,9 +13,8 @@
 
 from __future__ import annotations
 
-import functools
 import random
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -170,12 +169,12 @@ def optimum(puzzle: Puzzle, passing: bool, robot: int | None = None, visited: bo
     return None if length >= kernel.UNREACHABLE else length
 
 
-@functools.lru_cache(maxsize=256)
+@lru_cache(maxsize=256)
 def _board_facts(cells: bytes, dtype: str) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...], dict[str, int]]:
     """A board's jumps from each square (increasing: the kernel's ``jumps``), each square's name, and the square
     each name and each coordinate (``c4``) is written with: read once per board and shared by every state on it
     (a record's replay reads and plays every move)."""
-    board = np.frombuffer(cells, dtype=dtype)
+    board = np.frombuffer(cells, dtype=dtype).copy()  # writable: the kernels' usual signature
     jumps = np.zeros((setup.SQUARES, kernel.MAX_JUMPS), dtype=np.int64)
     degree = np.zeros(setup.SQUARES, dtype=np.int64)
     kernel.jumps(board, jumps, degree)
