@@ -10,6 +10,7 @@ breadth-first search over the rules' own moves; the page computes none."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import httpx
@@ -222,6 +223,18 @@ def race_view(base: str, race_id: str) -> Any:
     return httpx.get(f"{base}/api/races/{race_id}", timeout=10).json()
 
 
+def round_after(base: str, race_id: str, number: int) -> Any:
+    """The race's view once a round after round ``number`` is under way: the server starts it a moment after the
+    click that asks for it (the start, the last give-up)."""
+    deadline = time.monotonic() + 30
+    while True:
+        view = race_view(base, race_id)
+        if view["round"] is not None and view["round"]["number"] > number:
+            return view
+        assert time.monotonic() < deadline, f"no round after round {number}: {view}"
+        time.sleep(0.1)
+
+
 def bid(page: Page, count: int) -> None:
     page.get_by_test_id("claim-count").fill(str(count))
     page.get_by_test_id("claim-submit").click()
@@ -250,9 +263,10 @@ def test_a_bidding_round(browser: Browser, live_server: ServerProcess) -> None:
         expect(ann.get_by_test_id("race-player-1")).to_contain_text("Bob")
         ann.get_by_test_id("race-start").click()
         game = damier.load("ricochet", board="1A2B3C4D")
-        line = None
+        line, number = None, 0
         for _ in range(8):  # rounds nobody can show (beyond the search here) are bid, given up and passed
-            view = race_view(base, race_id)
+            view = round_after(base, race_id, number)
+            number = view["round"]["number"]
             for page in (ann, bob):
                 expect(page.get_by_test_id("race-round")).to_have_text(f"Round {view['round']['number']}")
                 expect(page.get_by_test_id("claim-box")).to_be_visible()
@@ -268,7 +282,6 @@ def test_a_bidding_round(browser: Browser, live_server: ServerProcess) -> None:
                 page.get_by_test_id("demo-giveup").click()
         assert line is not None, "no round within reach of the search"
         n = len(line)
-        number = view["round"]["number"]
 
         # the bids: Ann bids, then lowers hers; Bob bids the shortest line's length, lowest
         bid(ann, n + 5)
