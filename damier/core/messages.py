@@ -1,0 +1,451 @@
+"""Messages in the player's language: the catalogues, the languages the arcade speaks, and ICU-style formatting.
+
+A catalogue is a plain JSON object, key -> message, one file per language: the web client's shared words in
+``damier/server/static/i18n/<lang>.json``, each game's in its own folder (``damier/games/<game>/messages/<lang>.json``,
+the package its ``GameInfo.messages`` names), where a game's keys carry no prefix. English is complete; another
+language falls back to English key by key. Notation never changes with the language: only names and help do.
+
+Messages use the ICU MessageFormat subset the client reads too (``static/js/i18n.js``): named placeholders
+``{name}``, plurals ``{n, plural, =0 {none} one {# move} other {# moves}}`` (CLDR's categories for each language,
+``#`` the number) and choices ``{side, select, red {...} other {...}}``; ``'{'`` quotes a brace, ``''`` is an
+apostrophe. A parameter may be a seat, ``{"seat": 1}`` (or several, ``{"seats": [0, 2]}``), said with the game's
+name for it in the language (``seats``), or a message of its own, ``{"code": ..., "params": ...}``, said first.
+
+A message the rules or the server give a player is ``say(code, **params)``: a ``Said``, the English ``str`` that
+carries its ``code`` and ``params`` (the core's words in ``damier/core/i18n/<lang>.json``, a game's under its
+name: ``khet.outcome.pharaoh_hit``), so that records and programs keep the English and the client says it again
+in its player's language.
+
+>>> format_message("{n, plural, one {# move} other {# moves}} by {who}", {"n": 1, "who": "Red"})
+'1 move by Red'
+>>> format_message("{n, plural, one {# coup} other {# coups}}", {"n": 0}, "fr")
+'0 coup'
+>>> format_message("{n, plural, one {# jugada} other {# jugadas}}", {"n": 12345}, "es")
+'12.345 jugadas'
+>>> negotiate("es-MX,es;q=0.9"), negotiate("de"), negotiate(None)
+('es', 'en', 'en')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+#: the languages the arcade speaks, by code, each named in itself; English first (the fallback)
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "fr": "Français"}
+DEFAULT = "en"
+#: where the web client's shared catalogues are (a package folder)
+SHARED = ("damier.server", "static/i18n")
+#: the core's words (how games end): the rules' own messages that belong to no game
+CORE = ("damier.core", "i18n")
+#: how a list of seats is joined, by language ("Red and Blue")
+AND = {"en": " and ", "es": " y ", "fr": " et "}
+
+
+def supported(lang: object) -> str | None:
+    """``lang`` as one of ``LANGUAGES`` ("es-MX" -> "es"), or None.
+
+    >>> supported("FR_ca"), supported("xx"), supported(3)
+    ('fr', None, None)
+    """
+    if not isinstance(lang, str):
+        return None
+    base = lang.strip().lower().replace("_", "-").split("-")[0]
+    return base if base in LANGUAGES else None
+
+
+def negotiate(header: str | None) -> str:
+    """The language to answer in: the first of ``header`` (a ``lang`` parameter or an ``Accept-Language`` list)
+    that the arcade speaks, else English. A malformed value is English, never an error."""
+    if not header or len(header) > 200:
+        return DEFAULT
+    for part in header.split(","):
+        code = supported(part.split(";")[0])
+        if code:
+            return code
+    return DEFAULT
+
+
+# ---- plural categories (CLDR 44, the three languages) ----
+
+
+def plural_category(n: float, lang: str) -> str:
+    """CLDR's plural category of ``n`` in ``lang`` (what ``Intl.PluralRules`` answers in the browser).
+
+    >>> [plural_category(n, "en") for n in (0, 1, 2, 1.5)]
+    ['other', 'one', 'other', 'other']
+    >>> [plural_category(n, "fr") for n in (0, 1, 1.5, 2, 1_000_000)]
+    ['one', 'one', 'one', 'other', 'many']
+    >>> [plural_category(n, "es") for n in (0, 1, 2, 2_000_000)]
+    ['other', 'one', 'other', 'many']
+    """
+    whole = float(n).is_integer()
+    i = int(abs(n))
+    if lang == "fr":
+        if i in (0, 1):
+            return "one"
+        return "many" if whole and i != 0 and i % 1_000_000 == 0 else "other"
+    if lang == "es":
+        if n == 1:
+            return "one"
+        return "many" if whole and i != 0 and i % 1_000_000 == 0 else "other"
+    return "one" if whole and i == 1 else "other"
+
+
+def format_number(value: object, lang: str = DEFAULT) -> str:
+    """A number as ``lang`` writes it (what ``Intl.NumberFormat`` gives): 12,345 in English, 12.345 in Spanish
+    (1234 with no separator: four digits are not grouped), 12 345 in French (a narrow no-break space).
+
+    >>> format_number(1234567, "en"), format_number(1234, "es"), format_number(12345, "es"), format_number(1234, "fr")
+    ('1,234,567', '1234', '12.345', '1\\u202f234')
+    >>> format_number(2.5, "fr"), format_number("e4", "fr")
+    ('2,5', 'e4')
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value or value in (
+            float("inf"), float("-inf")):
+        return str(value)
+    sign = "-" if value < 0 else ""
+    text = repr(abs(value)) if isinstance(value, float) else str(abs(value))
+    whole, _, fraction = text.partition(".")
+    if isinstance(value, float) and fraction == "0":
+        fraction = ""
+    group, decimal, minimum = {"en": (",", ".", 4), "es": (".", ",", 5), "fr": ("\u202f", ",", 4)}.get(
+        lang, (",", ".", 4))
+    if len(whole) >= minimum:
+        head = len(whole) % 3 or 3
+        whole = whole[:head] + "".join(group + whole[k:k + 3] for k in range(head, len(whole), 3))
+    return sign + whole + (decimal + fraction if fraction else "")
+
+
+# ---- parsing and formatting ----
+
+
+@dataclass(frozen=True)
+class Argument:
+    """A placeholder: ``{name}``, or a plural or select with its options (each a list of parts)."""
+
+    name: str
+    kind: str = ""  # "", "plural" or "select"
+    options: tuple[tuple[str, tuple[Part, ...]], ...] = ()
+
+
+class Pound:
+    """``#`` in a plural's option: the number."""
+
+
+Part = str | Argument | Pound
+POUND = Pound()
+
+
+class MessageError(ValueError):
+    """A message that does not parse (unbalanced braces, a plural without ``other``)."""
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text, self.i = text, 0
+
+    def literal(self, in_plural: bool) -> str:
+        text, out = self.text, []
+        while self.i < len(text):
+            c = text[self.i]
+            if c == "'":
+                nxt = text[self.i + 1] if self.i + 1 < len(text) else ""
+                if nxt == "'":
+                    out.append("'")
+                    self.i += 2
+                    continue
+                if nxt in ("{", "}") or (in_plural and nxt == "#"):
+                    end = text.find("'", self.i + 1)
+                    if end < 0:
+                        out.append(text[self.i + 1:])
+                        self.i = len(text)
+                        break
+                    out.append(text[self.i + 1:end].replace("''", "'"))
+                    self.i = end + 1
+                    continue
+                out.append(c)
+                self.i += 1
+                continue
+            if c in "{}" or (in_plural and c == "#"):
+                break
+            out.append(c)
+            self.i += 1
+        return "".join(out)
+
+    def parts(self, in_plural: bool) -> tuple[Part, ...]:
+        found: list[Part] = []
+        while self.i < len(self.text) and self.text[self.i] != "}":
+            s = self.literal(in_plural)
+            if s:
+                found.append(s)
+            if self.i >= len(self.text) or self.text[self.i] == "}":
+                break
+            if self.text[self.i] == "#":
+                found.append(POUND)
+                self.i += 1
+                continue
+            self.i += 1  # "{"
+            found.append(self.argument())
+        return tuple(found)
+
+    def word(self) -> str:
+        text = self.text
+        while self.i < len(text) and text[self.i] == " ":
+            self.i += 1
+        start = self.i
+        while self.i < len(text) and text[self.i] not in " ,{}":
+            self.i += 1
+        w = text[start:self.i]
+        while self.i < len(text) and text[self.i] == " ":
+            self.i += 1
+        return w
+
+    def peek(self) -> str:
+        return self.text[self.i] if self.i < len(self.text) else ""
+
+    def argument(self) -> Argument:
+        name = self.word()
+        if not name:
+            raise MessageError(f"an empty placeholder in {self.text!r}")
+        if self.peek() == "}":
+            self.i += 1
+            return Argument(name)
+        if self.peek() != ",":
+            raise MessageError(f"bad placeholder {{{name} in {self.text!r}")
+        self.i += 1
+        kind = self.word()
+        if kind not in ("plural", "select"):
+            raise MessageError(f"unknown type {kind!r} in {self.text!r}; known: plural, select")
+        if self.peek() != ",":
+            raise MessageError(f"a {kind} needs options in {self.text!r}")
+        self.i += 1
+        options: list[tuple[str, tuple[Part, ...]]] = []
+        while True:
+            key = self.word()
+            if not key:
+                break
+            if self.peek() != "{":
+                raise MessageError(f"option {key!r} needs {{...}} in {self.text!r}")
+            self.i += 1
+            options.append((key, self.parts(kind == "plural")))
+            if self.peek() != "}":
+                raise MessageError(f"unclosed option {key!r} in {self.text!r}")
+            self.i += 1
+        if self.peek() != "}":
+            raise MessageError(f"unclosed {kind} in {self.text!r}")
+        self.i += 1
+        if "other" not in dict(options):
+            raise MessageError(f'a {kind} needs an "other" option in {self.text!r}')
+        return Argument(name, kind, tuple(options))
+
+
+@lru_cache(maxsize=4096)
+def parse_message(text: str) -> tuple[Part, ...]:
+    """``text`` as parts: strings, ``Argument`` and ``Pound``; ``MessageError`` if it does not parse."""
+    parser = _Parser(text)
+    parts = parser.parts(False)
+    if parser.i < len(text):
+        raise MessageError(f"unbalanced braces in {text!r}")
+    return parts
+
+
+def _value(value: Any, lang: str, seats: tuple[str, ...], words: Mapping[str, str] | None) -> str:
+    """A placeholder's value in words: a seat by its name, a message said in ``lang``, a number as it writes them."""
+    if isinstance(value, Mapping):
+        if "seat" in value or "seats" in value:
+            indices = [value["seat"]] if "seat" in value else list(value["seats"])
+            return AND.get(lang, AND[DEFAULT]).join(
+                seats[i] if isinstance(i, int) and 0 <= i < len(seats) else str(i) for i in indices)
+        if "code" in value:
+            return say_in(str(value["code"]), value.get("params") or {}, lang, seats, words)
+    return format_number(value, lang)
+
+
+def _render(parts: tuple[Part, ...], params: Mapping[str, Any], lang: str, number: Any,
+            seats: tuple[str, ...] = (), words: Mapping[str, str] | None = None) -> str:
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif isinstance(part, Pound):
+            out.append(format_number(number, lang))
+        elif not part.kind:
+            value = params.get(part.name)
+            out.append("{" + part.name + "}" if value is None else _value(value, lang, seats, words))
+        else:
+            options = dict(part.options)
+            value = params.get(part.name)
+            if part.kind == "plural":
+                n = float(value) if isinstance(value, int | float) else 0.0
+                exact = f"={int(n)}" if n.is_integer() else ""
+                chosen = options.get(exact) or options.get(plural_category(n, lang)) or options["other"]
+                out.append(_render(chosen, params, lang, value, seats, words))
+            else:
+                out.append(_render(options.get(str(value), options["other"]), params, lang, number, seats, words))
+    return "".join(out)
+
+
+def format_message(pattern: str, params: Mapping[str, Any] | None = None, lang: str = DEFAULT,
+                   seats: tuple[str, ...] = (), words: Mapping[str, str] | None = None) -> str:
+    """``pattern`` with ``params`` filled in, numbers and plurals as ``lang`` writes them (a missing parameter
+    stays ``{name}``); a seat named from ``seats``, a message in a parameter from ``words`` (a whole catalogue
+    in ``lang``, games' keys under their names; the rules' catalogues by default).
+
+    >>> format_message("{who} left: {n, plural, one {# seat} other {# seats}}", {"who": {"seats": [0, 1]}, "n": 2},
+    ...                "fr", seats=("Rouge", "Bleu"))
+    'Rouge et Bleu left: 2 seats'
+    """
+    return _render(parse_message(pattern), params or {}, lang, None, tuple(seats), words)
+
+
+def signature(pattern: str) -> dict[str, str]:
+    """The arguments ``pattern`` takes, each with its kind ("" for a plain placeholder): what every translation of a
+    message must keep (the catalogue test compares them).
+
+    >>> signature("{n, plural, one {# by {who}} other {# by {who}}} {side, select, a {x} other {y}}")
+    {'n': 'plural', 'who': '', 'side': 'select'}
+    """
+    found: dict[str, str] = {}
+
+    def walk(parts: tuple[Part, ...]) -> None:
+        for part in parts:
+            if isinstance(part, Argument):
+                if part.kind or part.name not in found:
+                    found[part.name] = part.kind
+                for _key, sub in part.options:
+                    walk(sub)
+
+    walk(parse_message(pattern))
+    return found
+
+
+# ---- catalogues ----
+
+
+def _read(package: str, folder: str, lang: str) -> dict[str, str]:
+    try:
+        text = (resources.files(package) / folder / f"{lang}.json").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    data = json.loads(text)
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ValueError(f"{package}/{folder}/{lang}.json is not an object of strings")
+    return data
+
+
+@lru_cache(maxsize=64)
+def catalogue(package: str, folder: str, lang: str) -> Mapping[str, str]:
+    """The catalogue of ``lang`` in ``package``'s ``folder``, English beneath it key by key (read once)."""
+    merged = dict(_read(package, folder, DEFAULT))
+    if lang != DEFAULT:
+        merged.update((k, v) for k, v in _read(package, folder, lang).items() if k in merged)
+    return merged
+
+
+def raw_catalogue(package: str, folder: str, lang: str) -> dict[str, str]:
+    """The file itself, with no fallback (the catalogue test compares languages)."""
+    return _read(package, folder, lang)
+
+
+def game_catalogue(package: str, lang: str) -> Mapping[str, str]:
+    """A game's words in ``lang`` (its package's ``messages`` folder), English beneath."""
+    return catalogue(package, "messages", lang)
+
+
+class Words:
+    """One catalogue's messages in one language, with English beneath: ``words("key", n=3)``.
+
+    >>> w = Words({"moves": "{n, plural, one {# move} other {# moves}}"}, "en")
+    >>> w("moves", n=2), w.get("absent", "Absent")
+    ('2 moves', 'Absent')
+    """
+
+    def __init__(self, messages: Mapping[str, str], lang: str = DEFAULT) -> None:
+        self.messages, self.lang = messages, lang
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        if key not in self.messages:
+            raise KeyError(f"no message {key!r} in the catalogue")
+        return format_message(self.messages[key], params, self.lang)
+
+    def get(self, key: str, default: str, /, **params: Any) -> str:
+        """The message ``key``, or ``default`` (formatted the same way) when the catalogue has none."""
+        return format_message(self.messages.get(key, default), params, self.lang)
+
+
+# ---- messages with a code ----
+
+
+class Said(str):
+    """A message to a player in English (the ``str``), with its catalogue ``code`` and ``params``.
+
+    >>> said = Said("draw agreed", "outcome.draw_agreed", {})
+    >>> said == "draw agreed", said.code
+    (True, 'outcome.draw_agreed')
+    """
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, text: str, code: str, params: Mapping[str, Any]) -> Said:
+        said = super().__new__(cls, text)
+        said.code, said.params = code, dict(params)
+        return said
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Said, (str(self), self.code, self.params)
+
+
+def coded(message: object) -> dict[str, Any]:
+    """``{"code", "params"}`` of a ``Said`` message, for the JSON beside its English; nothing for plain text."""
+    if isinstance(message, Said):
+        return {"code": message.code, "params": message.params}
+    return {}
+
+
+def nested(message: str) -> Any:
+    """A message as another's parameter: its code and parameters (said in the reader's language), or its words."""
+    return {"code": message.code, "params": message.params} if isinstance(message, Said) else str(message)
+
+
+def from_coded(text: str, obj: Mapping[str, Any]) -> str:
+    """``text`` as a ``Said`` when ``obj`` (a JSON object read back) carries a code and parameters."""
+    code, params = obj.get("code"), obj.get("params")
+    if isinstance(code, str) and isinstance(params, Mapping):
+        return Said(text, code, params)
+    return text
+
+
+def rules_words(lang: str) -> dict[str, str]:
+    """The rules' catalogue in ``lang``: the core's words, and each registered game's under its name."""
+    from damier.core import registry
+
+    merged = dict(catalogue(*CORE, lang))
+    for info in registry.all_infos():
+        if info.messages:
+            merged.update((f"{info.name}.{key}", text) for key, text in game_catalogue(info.messages, lang).items())
+    return merged
+
+
+def say_in(code: str, params: Mapping[str, Any], lang: str = DEFAULT, seats: tuple[str, ...] = (),
+           words: Mapping[str, str] | None = None) -> str:
+    """The message ``code`` of ``words`` (the rules' catalogue in ``lang`` by default) with ``params``."""
+    words = rules_words(lang) if words is None else words
+    if code not in words:
+        raise KeyError(f"no message {code!r} in the catalogue")
+    return format_message(words[code], params, lang, seats, words)
+
+
+def say(code: str, /, seats: tuple[str, ...] = (), **params: Any) -> Said:
+    """The rules' message ``code`` (the core's, or a game's as ``game.key``) with ``params``, in English, as a
+    ``Said``; a seat parameter (``{"seat": i}``) is said with its name in ``seats`` (``Game.player_names``).
+
+    >>> say("outcome.draw_agreed")
+    'draw agreed'
+    """
+    return Said(say_in(code, params, DEFAULT, tuple(seats)), code, params)
