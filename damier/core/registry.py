@@ -160,6 +160,9 @@ class GameInfo:
     #: the game's own ways to end (a Pharaoh hit), beside core's (``Termination.RESIGNATION`` ...): declared when
     #: the game is registered, so that records and results name them
     endings: tuple[Termination, ...] = ()
+    #: the package whose ``messages/<lang>.json`` hold the game's words in each language (its pieces, its board
+    #: module's texts, its How to play page, its errors), keys without the game's name (``damier.core.messages``)
+    messages: str = ""
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.features) - set(FEATURES))

@@ -38,6 +38,7 @@ from damier.server.routes import analysis as analysis_routes
 from damier.server.routes import catalog as catalog_routes
 from damier.server.routes import errors, web
 from damier.server.routes import games as games_routes
+from damier.server.routes import languages as languages_routes
 from damier.server.routes import lobby as lobby_routes
 from damier.server.routes import players as players_routes
 from damier.server.routes import positions as positions_routes
@@ -57,7 +58,7 @@ BODY_SECONDS = 10.0
 #: not a game's id)
 ROUTERS = (players_routes.router, lobby_routes.router, catalog_routes.router, games_routes.router,
            positions_routes.router, analysis_routes.router, records_routes.router, puzzles_routes.router,
-           races_routes.router, sockets_routes.router)
+           races_routes.router, sockets_routes.router, languages_routes.router)
 
 
 def open_secret(storage: Storage, secret_file: str | None = None) -> bytes:

@@ -35,6 +35,7 @@ INFO = GameInfo(
     ),
     options=OPTIONS,
     factory="damier.games.atoms.rules:AtomsGame",
+    messages="damier.games.atoms",
     players="2 to 8",
     has_draws=False,
     rules_version=1,

@@ -44,6 +44,7 @@ INFO = GameInfo(
     ),
     options=OPTIONS,
     factory="damier.games.jewels.rules:JewelsGame",
+    messages="damier.games.jewels",
     players="2",
     has_chance=True,
     seeded_setup=True,  # each seed draws a board (setup.generate)

@@ -38,6 +38,7 @@ INFO = GameInfo(
     ),
     options=OPTIONS,
     factory="damier.games.khet.rules:KhetGame",
+    messages="damier.games.khet",
     rules_version=1,
     levels={
         "easy": "alphabeta:depth=1,eval=simple",

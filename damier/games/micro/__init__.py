@@ -30,6 +30,7 @@ INFO = GameInfo(
     ),
     options=OPTIONS,
     factory="damier.games.micro.rules:MicroGame",
+    messages="damier.games.micro",
     players="1",
     seeded_setup=True,  # each seed draws a puzzle
     has_draws=False,

@@ -36,6 +36,7 @@ INFO = GameInfo(
     ),
     options=OPTIONS,
     factory="damier.games.ricochet.rules:RicochetGame",
+    messages="damier.games.ricochet",
     players="1",
     seeded_setup=True,  # each seed draws a puzzle
     has_draws=False,

@@ -8,8 +8,10 @@ from fastapi import APIRouter, Query, Request
 
 from damier import __version__
 from damier.ai.analysis import kind as analysis_kind
-from damier.core import registry
+from damier.core import howto as howto_page
+from damier.core import messages, registry
 from damier.core.errors import DamierError
+from damier.server.declared import localize_entry
 from damier.server.descriptions import Descriptions
 from damier.server.rooms import NotFound
 from damier.server.rooms.game import clocks
@@ -24,7 +26,9 @@ def descriptions_of(request: Request) -> Descriptions:
 
 
 @router.get("/api/catalog", summary="The games: options, computer levels, and what the web client draws them with")
-async def catalog(request: Request) -> list[dict[str, Any]]:
+async def catalog(request: Request,
+                  lang: Annotated[str | None, Query(description="en, es or fr; English for any other")] = None,
+                  ) -> list[dict[str, Any]]:
     # a game's client description (setups, palette, sample boards) is the same for every request: made once,
     # without compiling a kernel (damier.server.descriptions), and kept
     out = []
@@ -41,12 +45,25 @@ async def catalog(request: Request) -> list[dict[str, Any]]:
         # the board module, setups, presets, palette...; None: the client draws a plain grid
         entry["client"] = await descriptions_of(request).client(info)
         out.append(entry)
-    return out
+    # the words each game declares (title, options' help, the client's labels), in the language asked
+    code = language_of(request, lang)
+    if code == messages.DEFAULT:
+        return out
+    return [localize_entry(entry, messages.game_catalogue(info.messages, code)) if info.messages else entry
+            for info, entry in zip(registry.all_infos(), out, strict=True)]
+
+
+def language_of(request: Request, lang: str | None) -> str:
+    """The language to answer in: ``lang`` if given, else the request's ``Accept-Language``; English for one the
+    arcade does not speak."""
+    return messages.negotiate(lang[:200] if lang else request.headers.get("accept-language"))
 
 
 @router.get("/api/catalog/{game}/howto",
             summary="A game's How to play page: its texts, diagrams and animated examples played by its rules")
-async def howto(game: str, request: Request) -> dict[str, Any]:
+async def howto(game: str, request: Request,
+                lang: Annotated[str | None, Query(description="en, es or fr; English for any other")] = None,
+                ) -> dict[str, Any]:
     # the same for every request: made once, without compiling a kernel (damier.server.descriptions)
     try:
         info = registry.info(game[:40])
@@ -54,7 +71,12 @@ async def howto(game: str, request: Request) -> dict[str, Any]:
         raise NotFound(str(exc)) from None
     if not info.has("howto"):
         raise NotFound(registry.missing_message(info.name, "howto"))
-    return await descriptions_of(request).howto(info)
+    code = language_of(request, lang)
+    doc = await descriptions_of(request).howto(info)
+    words = messages.game_catalogue(info.messages, code) if info.messages else {}
+    client = await descriptions_of(request).client(info) or {}
+    seats = tuple(words.get(f"client.seats.{i}", name) for i, name in enumerate(client.get("seats") or ()))
+    return howto_page.localize(doc, words, code, seats)
 
 
 @router.get("/api/health", include_in_schema=False)

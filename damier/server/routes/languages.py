@@ -1,0 +1,39 @@
+"""The arcade's words in each language (``/api/i18n/{lang}``): the web client's shared catalogue and every game's,
+merged, English beneath key by key (``damier.core.messages``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+
+from fastapi import APIRouter, Request, Response
+
+from damier.core import messages, registry
+
+router = APIRouter()
+
+
+@lru_cache(maxsize=len(messages.LANGUAGES))
+def client_words(lang: str) -> tuple[bytes, str]:
+    """The JSON the client loads for ``lang`` (a code of ``LANGUAGES``) and its ETag: the core's and the shared
+    keys as they are, each game's under its name (``khet.piece.pyramid``)."""
+    merged = dict(messages.catalogue(*messages.CORE, lang))  # how games end: the rules' own words
+    merged.update(messages.catalogue(*messages.SHARED, lang))
+    for info in registry.all_infos():
+        if info.messages:
+            merged.update((f"{info.name}.{key}", text)
+                          for key, text in messages.game_catalogue(info.messages, lang).items())
+    body = json.dumps({"lang": lang, "languages": messages.LANGUAGES, "messages": merged},
+                      ensure_ascii=False, separators=(",", ":")).encode()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+@router.get("/api/i18n/{lang}", summary="The web client's words in a language (English for one it does not speak)")
+async def words(lang: str, request: Request) -> Response:
+    code = messages.supported(lang[:20]) or messages.DEFAULT  # an unknown or malformed language: English
+    body, etag = client_words(code)
+    headers = {"ETag": etag, "Cache-Control": "no-cache", "Content-Language": code}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
