@@ -1,4 +1,6 @@
 // Talking to the damier server (docs/server.md): JSON requests, errors, seat tokens and recent games.
+import { language, said, t } from "./i18n.js";
+import { learnSeatNames } from "./players.js";
 
 export class ApiError extends Error {
   constructor(message, status, body) {
@@ -17,7 +19,7 @@ async function request(method, path, { body, token } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    throw new ApiError("The server cannot be reached. Check your connection and try again.", 0, null);
+    throw new ApiError(t("net.unreachable"), 0, null);
   }
   const text = await response.text();
   let data = null;
@@ -31,13 +33,13 @@ async function request(method, path, { body, token } = {}) {
 }
 
 function errorText(data, response) {
-  if (data && typeof data.error === "string") return data.error;
+  if (data && typeof data.error === "string") return said(data); // in the page's language when it has a code
   // FastAPI's default validation error shape, in case a route answers with it
   if (data && Array.isArray(data.detail)) {
     return data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
   }
   if (data && typeof data.detail === "string") return data.detail;
-  return `The server answered ${response.status} ${response.statusText || ""}`.trim();
+  return t("net.answered", { status: String(response.status), text: response.statusText || "" }).trim();
 }
 
 let catalogPromise = null;
@@ -47,7 +49,9 @@ export const api = {
   /** The games: [{name, title, description, players, options, levels, has_draws, client, ...}] */
   catalog() {
     if (!catalogPromise) {
-      catalogPromise = request("GET", "/api/catalog").then((data) => (Array.isArray(data) ? data : data.games || []));
+      catalogPromise = request("GET", `/api/catalog?lang=${language()}`)
+        .then((data) => (Array.isArray(data) ? data : data.games || []))
+        .then((games) => { learnSeatNames(games); return games; });
       catalogPromise.catch(() => { catalogPromise = null; });
     }
     return catalogPromise;
@@ -59,7 +63,7 @@ export const api = {
    * items, diagrams}], tutorial}, each diagram's boards and events from the server. Kept once loaded. */
   howto(name) {
     if (!howtoPromises.has(name)) {
-      const promise = request("GET", `/api/catalog/${encodeURIComponent(name)}/howto`);
+      const promise = request("GET", `/api/catalog/${encodeURIComponent(name)}/howto?lang=${language()}`);
       promise.catch(() => howtoPromises.delete(name));
       howtoPromises.set(name, promise);
     }

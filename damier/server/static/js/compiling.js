@@ -2,6 +2,7 @@
 // GET /api/health says how far it is; the note says so, and goes once every game is ready.
 import { h, icon } from "./dom.js";
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 
 const POLL_MS = 2000;
 
@@ -23,8 +24,7 @@ export function compilingNote() {
       note.hidden = true;
       return;
     }
-    text.textContent = `First start: the computer players are being compiled (${kernels.done} of ${kernels.total} `
-      + "parts ready). Everything works meanwhile; a computer's first move waits until its game is ready.";
+    text.textContent = t("common.compiling", { done: kernels.done, total: kernels.total });
     note.hidden = false;
     shown = true;
     setTimeout(look, POLL_MS);

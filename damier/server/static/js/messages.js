@@ -1,5 +1,6 @@
 // The non-blocking message area (bottom of the page, aria-live): server errors and short notices.
 import { h, icon } from "./dom.js";
+import { t } from "./i18n.js";
 
 function area() {
   return document.querySelector(".messages");
@@ -17,7 +18,8 @@ export function showMessage(text, kind = "error", timeout = kind === "error" ? 7
     h("span", { class: "message-text" }, text,
       links.length ? h("span", { class: "message-links" }, links.map((link) =>
         h("a", { href: link.href, "data-testid": "message-link", onclick: close }, link.text))) : null),
-    h("button", { type: "button", class: "message-close", "aria-label": "Dismiss", onclick: close }, icon("x")));
+    h("button", { type: "button", class: "message-close", "aria-label": t("common.dismiss"), onclick: close },
+      icon("x")));
   box.append(item);
   while (box.children.length > 4) box.firstElementChild.remove();
   if (timeout) setTimeout(close, timeout);

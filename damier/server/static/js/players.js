@@ -12,3 +12,22 @@ export function seatColour(i) {
 export function swatchStyle(i) {
   return { "--c": seatColour(i) };
 }
+
+// Seat names in the page's language: a game's seats are named by the game ("Silver", "Red"), and the catalog
+// (GET /api/catalog?lang=...) says those names in the player's language; a view names them in English.
+const SEAT_NAMES = new Map(); // game -> [name of seat 0, ...]
+
+/** Keep the seat names of the catalog's games (api.catalog does, once loaded). */
+export function learnSeatNames(entries) {
+  for (const entry of entries || []) if (Array.isArray(entry.client?.seats)) SEAT_NAMES.set(entry.name, entry.client.seats);
+}
+
+/** Seat `i`'s name in game `game` in the page's language, else `fallback` (the view's). */
+export function seatWord(game, i, fallback) {
+  return SEAT_NAMES.get(game)?.[i] ?? fallback;
+}
+
+/** The names of a view's seats, in the page's language. */
+export function seatWords(view) {
+  return (view?.seats || []).map((s, i) => seatWord(view.game, i, s.name));
+}

@@ -2,6 +2,7 @@
 // API, no sound file. A move, a capture, an explosion, a zap, a step, a win, a clock running low; which event of a game
 // makes which sound is the game's client description's `sounds` ({event type: sound name}), so the page knows no
 // game. window.__damierSounds lists the sounds played (for the tests).
+import { t } from "./i18n.js";
 
 const KEY = "damier.sound";
 let context = null;
@@ -94,8 +95,8 @@ export function initSoundToggle() {
   const show = () => {
     const on = soundOn();
     button.setAttribute("aria-pressed", String(on));
-    button.setAttribute("aria-label", on ? "Turn sounds off" : "Turn sounds on");
-    button.title = on ? "Sounds: on" : "Sounds: off";
+    button.setAttribute("aria-label", on ? t("sound.turn_off") : t("sound.turn_on"));
+    button.title = on ? t("sound.title_on") : t("sound.title_off");
   };
   button.addEventListener("click", () => { setSound(!soundOn()); show(); });
   show();

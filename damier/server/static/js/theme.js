@@ -1,13 +1,14 @@
 // Light and dark themes: CSS variables switched by <html data-theme>. The default follows the system
 // (prefers-color-scheme); the toggle's choice is kept in localStorage ("damier.theme").
+import { t } from "./i18n.js";
 
 const KEY = "damier.theme";
 const media = matchMedia("(prefers-color-scheme: dark)");
 
 function stored() {
   try {
-    const t = localStorage.getItem(KEY);
-    return t === "light" || t === "dark" ? t : null;
+    const saved = localStorage.getItem(KEY);
+    return saved === "light" || saved === "dark" ? saved : null;
   } catch {
     return null;
   }
@@ -24,9 +25,9 @@ export function setTheme(theme, remember = true) {
   }
   const button = document.getElementById("theme-toggle");
   if (button) {
-    const other = theme === "dark" ? "light" : "dark";
-    button.setAttribute("aria-label", `Switch to ${other} theme`);
-    button.title = `Switch to ${other} theme`;
+    const label = theme === "dark" ? t("theme.switch_to_light") : t("theme.switch_to_dark");
+    button.setAttribute("aria-label", label);
+    button.title = label;
     button.setAttribute("aria-pressed", String(theme === "dark"));
   }
 }

@@ -2,6 +2,7 @@
 // legal moves that are square names clickable.
 import { svg } from "../dom.js";
 import { squareNames } from "./grid.js";
+import { t } from "../i18n.js";
 
 export function describeOptions(options = {}) {
   return Object.entries(options).map(([k, v]) => `${k} ${v}`).join(" · ");
@@ -25,7 +26,7 @@ export function render(container, board, opts = {}) {
   const root = svg("svg", {
     class: `board fallback-board${opts.compact ? " compact" : ""}`,
     viewBox: `0 0 ${m + cols * cell + 8} ${m + rows * cell + 8}`,
-    role: "img", "aria-label": opts.label || `${rows} by ${cols} board`,
+    role: "img", "aria-label": opts.label || t("board.grid_label", { rows, cols }),
   });
   root.append(svg("rect", { class: "board-frame", x: m - 5, y: m - 5, width: cols * cell + 10, height: rows * cell + 10, rx: 14 }));
   for (let r = 0; r < rows; r++) {

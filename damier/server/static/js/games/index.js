@@ -11,6 +11,7 @@
 // of drawing, and nothing of its rules.
 
 import * as fallback from "./fallback.js";
+import { t } from "../i18n.js";
 
 const loading = new Map(); // module folder -> promise of the module
 
@@ -44,7 +45,8 @@ export async function boardModule(entry) {
     animate: (container, events, before, opts = {}) => mod.animate(container, events, before, { ...opts, client }),
     describeOptions: (options = {}, extra = {}) => mod.describeOptions(options, { ...extra, client }),
     /** The names of the first `count` seats (the game's colours). */
-    seatNames: (count) => Array.from({ length: count }, (_, i) => client?.seats?.[i] || `Player ${i + 1}`),
+    seatNames: (count) => Array.from({ length: count },
+      (_, i) => client?.seats?.[i] || t("board.player", { n: i + 1 })),
     presets: client?.presets || [],
     sample: client?.sample || fallback.sampleBoard(),
     palette: client?.palette || null,

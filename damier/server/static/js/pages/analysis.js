@@ -15,12 +15,13 @@ import { showError, showMessage } from "../messages.js";
 import { seatColour } from "../players.js";
 import { createBar, showBar } from "./analysis/bar.js";
 import { EvalGraph, graphPanel } from "./analysis/graph.js";
-import { drawnChance, scoresSentence, scoreText } from "./analysis/scores.js";
+import { drawnChance, playerName, scoresSentence, scoreText } from "./analysis/scores.js";
+import { said, t } from "../i18n.js";
 
 const POLL_MS = 400; // between two readings of a running analysis
 const GRAPH_POLL_MS = 700; // between two readings of a game's evaluation being computed
 const RETRY_MS = 2000; // before asking again after a 429 or a 503
-const RETURNS = { game: "Return to the game", replay: "Return to the replay", editor: "Return to the editor" };
+const RETURNS = { game: "analysis.return.game", replay: "analysis.return.replay", editor: "analysis.return.editor" };
 
 /** The address of the analysis board of `position` of `game`; `from` is the page to return to. */
 export function analysisPath(game, options, position, from) {
@@ -88,15 +89,17 @@ class AnalysisPage {
   }
 
   async start() {
-    this.root.append(h("div", { class: "page" }, h("div", { class: "panel empty-state" }, h("p", {}, "Loading the position…"))));
+    this.root.append(h("div", { class: "page" }, h("div", { class: "panel empty-state" }, h("p", {}, t("analysis.loading")))));
     let entry;
     let first;
     try {
       entry = await api.catalogEntry(this.game);
-      if (!entry) throw new Error(`There is no game called ${this.game}.`);
+      if (!entry) throw new Error(t("analysis.error.no_game", { game: this.game }));
       if (this.gameId) {
         this.view = await api.game(this.gameId);
-        if (this.view.game !== entry.name) throw new Error(`Game ${this.gameId} is a game of ${this.view.title}, not of ${entry.title}.`);
+        if (this.view.game !== entry.name) {
+          throw new Error(t("analysis.error.other_game", { id: this.gameId, title: this.view.title, wanted: entry.title }));
+        }
         this.options = this.view.options;
         const plies = this.moves.length;
         this.ply = this.playable(Math.min(this.ply ?? plies, plies), 1);
@@ -117,7 +120,7 @@ class AnalysisPage {
     this.names = this.mod.seatNames(seats);
     this.build();
     if (!entry.analysis) {
-      this.el.status.textContent = `${entry.title} has no engine to analyse with.`;
+      this.el.status.textContent = t("analysis.no_engine", { title: entry.title });
     }
     this.line = [first];
     this.show();
@@ -144,28 +147,33 @@ class AnalysisPage {
 
   fail(message) {
     replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" },
-      h("h1", {}, this.gameId ? "This game cannot be analysed" : "This position cannot be analysed"),
+      h("h1", {}, t(this.gameId ? "analysis.fail.game" : "analysis.fail.position")),
       h("p", { "data-testid": "analysis-error" }, message),
-      this.returnButton() || h("a", { class: "btn primary", href: "#/" }, "See the games"))));
+      this.returnButton() || h("a", { class: "btn primary", href: "#/" }, t("home.see_games")))));
   }
 
   returnButton() {
     if (!this.from) return null;
     const kind = this.from.split("/")[1];
     return h("a", { class: "btn primary", href: `#${this.from}`, "data-testid": "analysis-return" },
-      icon("prev"), RETURNS[kind] || "Return");
+      icon("prev"), t(RETURNS[kind] || "analysis.return.other"));
   }
 
   /** The page's title: a game's analysis names the game and the move; any other position, the game played. */
   get title() {
-    if (!this.view) return `Analysis: ${this.entry.title}`;
-    return `Analysis of ${this.view.title} game ${this.view.id}, ${this.ply === 0 ? "start" : `move ${this.ply}`}`;
+    if (!this.view) return t("analysis.title.position", { title: this.entry.title });
+    return t("analysis.title.game", { title: this.view.title, id: String(this.view.id), ply: this.ply });
   }
 
   /** The words under the title: the players of a game, and the options (a game's start, not the position shown). */
   subtitle() {
     const options = this.mod.describeOptions(this.options, { start: this.view ? this.view.start : this.position });
-    const players = this.view ? (this.view.seats || []).map((s, i) => `${this.names[i] || s.name}${s.kind === "computer" ? ` (computer${s.level ? ` · ${s.level}` : ""})` : ""}`).join(" vs ") : "";
+    const seat = (s, i) => {
+      const name = this.names[i] || s.name;
+      if (s.kind !== "computer") return name;
+      return s.level ? t("analysis.seat_computer_level", { name, level: s.level }) : t("lobby.seat_computer", { name });
+    };
+    const players = this.view ? (this.view.seats || []).map(seat).join(` ${t("analysis.versus")} `) : "";
     return [players, options].filter(Boolean).join(" · ");
   }
 
@@ -175,15 +183,16 @@ class AnalysisPage {
     el.title = h("h1", { "data-testid": "analysis-title" }, this.title);
     el.board = h("div", { class: "board-wrap", "data-testid": "board" });
     el.caption = h("div", { class: "status", "data-testid": "analysis-turn", "aria-live": "polite" });
-    el.back = h("button", { type: "button", class: "btn", "data-testid": "analysis-back", title: "Take back the last move tried (←)",
-      onclick: () => this.back(this.line.length - 2) }, icon("undo"), "Back");
-    el.reset = h("button", { type: "button", class: "btn ghost", "data-testid": "analysis-reset", title: "Back to the first position (Home)",
-      onclick: () => this.back(0) }, icon("first"), "First position");
+    el.back = h("button", { type: "button", class: "btn", "data-testid": "analysis-back", title: t("analysis.back_title"),
+      onclick: () => this.back(this.line.length - 2) }, icon("undo"), t("analysis.back"));
+    el.reset = h("button", { type: "button", class: "btn ghost", "data-testid": "analysis-reset", title: t("analysis.reset_title"),
+      onclick: () => this.back(0) }, icon("first"), t("analysis.reset"));
     el.status = h("p", { class: "analysis-status", "data-testid": "analysis-status", "aria-live": "polite" });
     el.units = searched ? h("p", { class: "analysis-units", "data-testid": "analysis-units" }, scoresSentence(this.entry, this.names)) : null;
-    el.lines = h("ol", { class: "analysis-lines", "data-testid": "analysis-lines", "aria-label": "The engine's lines, deepest first" });
-    el.moves = h("ol", { class: "move-list", "data-testid": "analysis-moves", "aria-label": "Moves tried" });
-    el.position = h("input", { class: "link-input", readonly: true, "data-testid": "analysis-position", "aria-label": "Position string" });
+    el.lines = h("ol", { class: "analysis-lines", "data-testid": "analysis-lines", "aria-label": t("analysis.lines") });
+    el.moves = h("ol", { class: "move-list", "data-testid": "analysis-moves", "aria-label": t("analysis.moves") });
+    el.position = h("input", { class: "link-input", readonly: true, "data-testid": "analysis-position",
+      "aria-label": t("analysis.position_label") });
     this.bar = searched ? createBar() : null;
     this.graph = searched && this.view ? new EvalGraph(this.entry, this.names, (ply) => this.goToPly(ply)) : null;
     this.el = el;
@@ -211,16 +220,17 @@ class AnalysisPage {
           h("p", { class: "sub" }, h("span", { class: "sub-options", "data-testid": "game-options" }, this.subtitle()))),
         this.returnButton()),
       h("div", { class: "game-layout" },
-        h("section", { class: "board-col", "aria-label": "Board" },
+        h("section", { class: "board-col", "aria-label": t("replay.board") },
           el.caption,
           h("div", { class: "analysis-board-row" }, this.bar?.el ?? null, el.board),
-          h("div", { class: "controls", role: "toolbar", "aria-label": "Analysis actions" }, el.back, el.reset)),
+          h("div", { class: "controls", role: "toolbar", "aria-label": t("analysis.actions") }, el.back, el.reset)),
         h("aside", { class: "side-col" },
           h("section", { class: "panel analysis-panel", "aria-labelledby": "an-engine", "data-testid": "analysis-panel" },
-            h("h2", { id: "an-engine" }, this.entry.analysis === "solver" ? "Solver" : "Engine"), el.units, el.status, el.lines),
+            h("h2", { id: "an-engine" }, t(this.entry.analysis === "solver" ? "analysis.heading.solver" : "analysis.heading.engine")),
+            el.units, el.status, el.lines),
           this.graph ? graphPanel(this.graph) : null,
-          h("section", { class: "panel moves", "aria-labelledby": "an-moves" }, h("h2", { id: "an-moves" }, "Moves tried"), el.moves),
-          h("section", { class: "panel", "aria-labelledby": "an-position" }, h("h2", { id: "an-position" }, "Position"), el.position)))));
+          h("section", { class: "panel moves", "aria-labelledby": "an-moves" }, h("h2", { id: "an-moves" }, t("analysis.moves")), el.moves),
+          h("section", { class: "panel", "aria-labelledby": "an-position" }, h("h2", { id: "an-position" }, t("analysis.position")), el.position)))));
     this.retitle();
   }
 
@@ -235,7 +245,7 @@ class AnalysisPage {
   async onMove(move) {
     const here = this.current;
     if (this.busy || !(here.legal_moves || []).includes(move)) {
-      if (!this.busy) showMessage(`${move} is not a legal move here.`, "info");
+      if (!this.busy) showMessage(t("analysis.illegal", { move }), "info");
       return;
     }
     this.busy = true;
@@ -279,15 +289,15 @@ class AnalysisPage {
 
   show() {
     const here = this.current;
-    const mover = this.entry.players === "1" ? "Your move" : `${this.names[here.player] || `Player ${here.player + 1}`} to move`;
-    this.el.caption.textContent = here.result ? `Game over: ${here.result.reason}` : here.player >= 0 ? mover : "";
+    const mover = this.entry.players === "1" ? t("analysis.your_move") : t("analysis.to_move", { name: playerName(this.names, here.player) });
+    this.el.caption.textContent = here.result ? t("analysis.game_over", { reason: said(here.result, this.names) }) : here.player >= 0 ? mover : "";
     this.el.position.value = here.position;
     this.el.back.disabled = this.line.length < 2;
     this.el.reset.disabled = this.line.length < 2;
     replace(this.el.moves, this.line.slice(1).map((b, i) => h("li", { "data-testid": `analysis-move-${i + 1}` },
-      h("button", { type: "button", class: "move-btn", title: "Back to the position after this move", onclick: () => this.back(i + 1) },
+      h("button", { type: "button", class: "move-btn", title: t("analysis.move_title"), onclick: () => this.back(i + 1) },
         h("span", { class: "ply" }, String(i + 1)), b.move))));
-    if (this.line.length < 2) this.el.moves.append(h("li", { class: "muted analysis-empty" }, "Play a move on the board to try it."));
+    if (this.line.length < 2) this.el.moves.append(h("li", { class: "muted analysis-empty" }, t("analysis.moves_empty")));
     this.el.board.dataset.position = here.position;
     this.graph?.setCurrent(this.ply);
     this.reading = null;
@@ -337,7 +347,7 @@ class AnalysisPage {
       seatNames: this.names,
       onSquare: (square) => this.onMove(square),
       onMove: (move) => this.onMove(move),
-      label: `${this.entry.title} analysis board`,
+      label: t("analysis.board_label", { title: this.entry.title }),
     });
   }
 
@@ -350,10 +360,10 @@ class AnalysisPage {
     const here = this.current;
     if (!this.entry.analysis) return;
     if (here.player < 0) {
-      this.setStatus("over", here.result ? "The game is over here: nothing to analyse." : "Nothing to analyse here.");
+      this.setStatus("over", t(here.result ? "analysis.status.over" : "analysis.status.nothing"));
       return;
     }
-    this.setStatus("running", this.entry.analysis === "solver" ? "Solving…" : "Searching…");
+    this.setStatus("running", t(this.entry.analysis === "solver" ? "analysis.status.solving" : "analysis.status.searching"));
     let started;
     for (;;) {
       try {
@@ -365,7 +375,7 @@ class AnalysisPage {
           this.setStatus("failed", err.message);
           return;
         }
-        this.setStatus("waiting", `${err.message} Trying again…`);
+        this.setStatus("waiting", t("analysis.retrying", { message: err.message }));
         await wait(RETRY_MS);
         if (seq !== this.seq || this.destroyed) return;
       }
@@ -398,10 +408,10 @@ class AnalysisPage {
     if (view.kind === "solver") {
       if (view.status === "running") return;
       if (!last || last.length < 0) {
-        this.setStatus("done", "The solver found no solution within its limits.");
+        this.setStatus("done", t("analysis.solver.none"));
         return;
       }
-      this.setStatus("done", last.length === 0 ? "Solved already." : `Optimal solution: ${last.length} move${last.length === 1 ? "" : "s"}.`);
+      this.setStatus("done", last.length === 0 ? t("analysis.solver.solved") : t("analysis.solver.optimal", { count: last.length }));
       this.el.lines.dataset.length = String(last.length);
       replace(this.el.lines, h("li", { class: "analysis-line", "data-testid": "analysis-solution" },
         h("span", { class: "analysis-pv" }, last.pv.join(" "))));
@@ -411,20 +421,27 @@ class AnalysisPage {
     if (last) {
       this.el.lines.dataset.depth = String(last.depth);
       replace(this.el.lines, ...its.slice().reverse().map((it) => h("li", { class: "analysis-line", "data-testid": "analysis-line", "data-depth": String(it.depth) },
-        h("span", { class: "analysis-depth" }, `depth ${it.depth}`),
-        h("span", { class: "analysis-score", "data-testid": "analysis-score", title: `The engine's score: ${Math.round(it.score * 100) / 100} for ${this.names[it.player] || "the side to move"} (to move)` },
+        h("span", { class: "analysis-depth" }, t("analysis.line.depth", { depth: it.depth })),
+        h("span", { class: "analysis-score", "data-testid": "analysis-score", title: this.scoreTitle(it) },
           scoreText(this.entry, it, this.names)),
         this.lineOf(it))));
       this.draw(last.pv[0] || null);
       this.reading = last;
       this.showBar();
     }
-    const words = { time: "time is up", decided: "the result is decided", depth: "deepest depth reached", deadline: "time is up",
-      stopped: "stopped", abandoned: "stopped" };
-    const depth = last ? `Depth ${last.depth} · ${last.nodes.toLocaleString("en")} nodes` : "No depth yet";
-    if (view.status === "running") this.setStatus("running", `${depth} · searching…`);
-    else if (view.status === "failed") this.setStatus("failed", view.error || "The analysis failed.");
-    else this.setStatus("done", `${depth} · done (${words[view.reason] || view.reason}).`);
+    const words = { time: "analysis.reason.time", decided: "analysis.reason.decided", depth: "analysis.reason.depth",
+      deadline: "analysis.reason.time", stopped: "analysis.reason.stopped", abandoned: "analysis.reason.stopped" };
+    const depth = last ? t("analysis.depth", { depth: last.depth, nodes: last.nodes }) : t("analysis.no_depth");
+    if (view.status === "running") this.setStatus("running", t("analysis.status.depth_searching", { depth }));
+    else if (view.status === "failed") this.setStatus("failed", view.error || t("analysis.status.failed"));
+    else this.setStatus("done", t("analysis.status.depth_done", { depth, reason: words[view.reason] ? t(words[view.reason]) : view.reason }));
+  }
+
+  /** A line's score as a title: the engine's own number, and for whom. */
+  scoreTitle(it) {
+    const score = String(Math.round(it.score * 100) / 100); // the engine's own number, as it is
+    const name = this.names[it.player];
+    return name ? t("analysis.line.score", { score, name }) : t("analysis.line.score_unnamed", { score });
   }
 
   /** A line's moves, each marked with the colour of who plays it; a chance event (the robots' step) in italics:
@@ -436,7 +453,7 @@ class AnalysisPage {
       const chance = mover === -1;
       return h("span", {
         class: `pv-move${chance ? " chance" : ""}`, style: chance ? null : { "--c": seatColour(mover) },
-        title: chance ? "a chance event: the line follows its most typical outcome" : this.names[mover] || null,
+        title: chance ? t("analysis.line.chance") : this.names[mover] || null,
       }, move);
     }));
   }
@@ -455,7 +472,7 @@ class AnalysisPage {
    * graph as the positions come. */
   async evaluateGame() {
     const graph = this.graph;
-    graph.setStatus("running", "Evaluating every position of the game…");
+    graph.setStatus("running", t("analysis.graph.starting"));
     let view;
     for (;;) {
       try {
@@ -467,7 +484,7 @@ class AnalysisPage {
           graph.setStatus("failed", err.message);
           return;
         }
-        graph.setStatus("waiting", `${err.message} Trying again…`);
+        graph.setStatus("waiting", t("analysis.retrying", { message: err.message }));
         await wait(RETRY_MS);
         if (this.destroyed) return;
       }
@@ -501,11 +518,14 @@ class AnalysisPage {
     graph.show(view);
     const positions = view.plies + 1;
     const done = view.points.length;
-    const covers = view.plies < view.version ? ` (the first ${view.plies} moves of ${view.version})` : "";
-    if (view.status === "running") graph.setStatus("running", `Evaluating the game… ${done} of ${positions} positions${covers}`);
-    else if (view.status === "failed") graph.setStatus("failed", view.error || "The evaluation of the game failed.");
-    else if (done >= positions) graph.setStatus("done", `Every position evaluated${covers}: click the graph to go to a move.`);
-    else graph.setStatus("done", `${done} of ${positions} positions evaluated (${view.reason === "abandoned" || view.reason === "stopped" ? "stopped" : "the time ran out"}): click the graph to go to a move.`);
+    const covers = view.plies < view.version ? t("analysis.graph.covers", { plies: view.plies, version: view.version }) : "";
+    if (view.status === "running") graph.setStatus("running", t("analysis.graph.running", { done, positions, covers }));
+    else if (view.status === "failed") graph.setStatus("failed", view.error || t("analysis.graph.failed"));
+    else if (done >= positions) graph.setStatus("done", t("analysis.graph.done", { covers }));
+    else {
+      const why = view.reason === "abandoned" || view.reason === "stopped" ? "stopped" : "time";
+      graph.setStatus("done", t("analysis.graph.partial", { done, positions, why }));
+    }
     if (!this.reading) this.showBar();
   }
 

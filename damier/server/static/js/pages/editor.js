@@ -9,6 +9,7 @@ import { h, icon, replace } from "../dom.js";
 import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
+import { t } from "../i18n.js";
 import { seatColour } from "../players.js";
 import { startGame, defaultLevel, optionDefaults, levelsOf, seatCount } from "../session.js";
 import { optionField, seatRow, loadEntry } from "./newgame.js";
@@ -23,12 +24,12 @@ export async function mount(root, { params, query }) {
   const mod = await boardModule(entry);
   if (!mod.palette) {
     page.append(h("div", { class: "panel empty-state" },
-      h("h1", {}, `${entry.title} has no position editor`),
-      h("p", {}, "Start a game from its usual setups instead."),
-      h("a", { class: "btn primary", href: `#/new/${encodeURIComponent(entry.name)}` }, "New game")));
+      h("h1", {}, t("editor.none", { title: entry.title })),
+      h("p", {}, t("editor.none_help")),
+      h("a", { class: "btn primary", href: `#/new/${encodeURIComponent(entry.name)}` }, t("editor.new_game"))));
     return undefined;
   }
-  document.title = `Set up a position: ${entry.title} · damier`;
+  document.title = t("editor.document_title", { title: entry.title });
   const editor = new Editor(page, entry, mod, initialOptions(entry, query));
   editor.build(query.get("position"));
   return () => editor.destroy();
@@ -80,33 +81,34 @@ class Editor {
     el.board = h("div", { class: "board-wrap", "data-testid": "board" });
     el.board.addEventListener("pointerdown", (e) => this.pointerDown(e));
     el.selection = h("span", { class: "board-info", "data-testid": "editor-selection" });
-    el.ccw = h("button", { type: "button", class: "btn small", "data-testid": "editor-rotate-ccw", title: "Turn anticlockwise ([)", onclick: () => this.turn(-1) },
-      icon("turn-ccw"), "Turn anticlockwise");
-    el.cw = h("button", { type: "button", class: "btn small", "data-testid": "editor-rotate-cw", title: "Turn clockwise (])", onclick: () => this.turn(1) },
-      icon("turn-cw"), "Turn clockwise");
-    el.remove = h("button", { type: "button", class: "btn small", "data-testid": "editor-remove", title: "Take the piece off the board (Delete)", onclick: () => this.removeSelected() },
-      icon("x"), "Remove");
+    el.ccw = h("button", { type: "button", class: "btn small", "data-testid": "editor-rotate-ccw", title: t("editor.turn_ccw_title"), onclick: () => this.turn(-1) },
+      icon("turn-ccw"), t("editor.turn_ccw"));
+    el.cw = h("button", { type: "button", class: "btn small", "data-testid": "editor-rotate-cw", title: t("editor.turn_cw_title"), onclick: () => this.turn(1) },
+      icon("turn-cw"), t("editor.turn_cw"));
+    el.remove = h("button", { type: "button", class: "btn small", "data-testid": "editor-remove", title: t("editor.remove_title"), onclick: () => this.removeSelected() },
+      icon("x"), t("editor.remove"));
     el.selectionBar = h("div", { class: "board-bar" }, h("div", { class: "board-bar-row" }, el.selection, h("span", { class: "board-turns" }, el.ccw, el.cw, el.remove)));
     const kept = [...new Set(this.palette.pieces.filter((p) => p.required).map((p) => p.label))];
-    el.starts = h("div", { class: "presets", role: "group", "aria-label": "Start from" },
+    el.starts = h("div", { class: "presets", role: "group", "aria-label": t("editor.start_from") },
       this.mod.setups.map((setup) => h("button", {
         type: "button", class: "chip", "data-testid": `editor-start-${setup.id}`, onclick: () => this.setBoard(setup.board),
       }, setup.label)),
-      h("button", { type: "button", class: "chip", "data-testid": "editor-clear", title: `Keep only: ${kept.join(", ")}`, onclick: () => this.clear() }, "Clear"));
-    el.palette = h("div", { class: "palette", role: "group", "aria-label": "Add a piece" });
+      h("button", { type: "button", class: "chip", "data-testid": "editor-clear",
+        title: t("editor.clear_title", { pieces: kept.join(", ") }), onclick: () => this.clear() }, t("editor.clear")));
+    el.palette = h("div", { class: "palette", role: "group", "aria-label": t("editor.add_piece") });
     el.fields = this.palette.fields.map((field) => this.fieldInput(field));
-    el.position = h("textarea", { id: "editor-position", rows: 3, spellcheck: "false", "data-testid": "editor-position", "aria-label": "Position string" });
-    el.load = h("button", { type: "button", class: "btn small", "data-testid": "editor-load", onclick: () => this.loadText() }, "Load this position");
-    el.copy = h("button", { type: "button", class: "btn small ghost", "data-testid": "editor-copy", onclick: () => this.copyPosition() }, icon("copy"), "Copy");
+    el.position = h("textarea", { id: "editor-position", rows: 3, spellcheck: "false", "data-testid": "editor-position", "aria-label": t("editor.position_string") });
+    el.load = h("button", { type: "button", class: "btn small", "data-testid": "editor-load", onclick: () => this.loadText() }, t("editor.load"));
+    el.copy = h("button", { type: "button", class: "btn small ghost", "data-testid": "editor-copy", onclick: () => this.copyPosition() }, icon("copy"), t("editor.copy"));
     el.optionInputs = {};
     const replaced = new Set(this.palette.position_options || []);
     el.options = (this.entry.options || []).filter((o) => !replaced.has(o.name))
       .map((opt) => optionField(opt, this.options, el.optionInputs, () => this.changed()));
     el.seats = h("div", { class: "seat-rows" }, this.names.map((n, i) => seatRow(i, n, this.seatChoices[i], levelsOf(this.entry))));
-    el.start = h("button", { type: "button", class: "btn primary big", "data-testid": "editor-start", onclick: () => this.startGame() }, "Start game");
+    el.start = h("button", { type: "button", class: "btn primary big", "data-testid": "editor-start", onclick: () => this.startGame() }, t("editor.start_game"));
     el.analyse = this.entry.analysis ? h("button", {
-      type: "button", class: "btn big", "data-testid": "editor-analyse", title: "Open the analysis board at this position",
-      onclick: () => this.analyse() }, icon("cpu"), "Analyse") : null;
+      type: "button", class: "btn big", "data-testid": "editor-analyse", title: t("editor.analyse_title"),
+      onclick: () => this.analyse() }, icon("cpu"), t("editor.analyse")) : null;
     el.startError = h("p", { class: "form-error", role: "alert", hidden: true });
     this.el = el;
     for (const [opt, input] of Object.entries(el.optionInputs)) {
@@ -114,25 +116,28 @@ class Editor {
       else input.value = String(this.options[opt]);
     }
     replace(this.page,
-      h("a", { class: "back", href: `#/new/${encodeURIComponent(this.entry.name)}` }, icon("prev"), "New game"),
-      h("h1", {}, `Set up a position: ${this.entry.title}`),
-      h("p", { class: "lead" }, "Click a piece, then a square to move it (or drag it); turn or remove it with the buttons. "
-        + "Add pieces from the palette. The server checks the position as you go."),
+      h("a", { class: "back", href: `#/new/${encodeURIComponent(this.entry.name)}` },
+        icon("prev"), t("editor.new_game")),
+      h("h1", {}, t("editor.heading", { title: this.entry.title })),
+      h("p", { class: "lead" }, t("editor.lead")),
       h("div", { class: "game-layout" },
         // the palette right under the board (on a phone it was below every panel, far from the board)
-        h("section", { class: "board-col", "aria-label": "Board" }, el.status, el.board, el.selectionBar,
-          h("section", { class: "panel", "aria-labelledby": "ed-palette", "data-testid": "palette-panel" }, h("h2", { id: "ed-palette" }, "Add a piece"), el.palette),
-          h("section", { class: "panel", "aria-labelledby": "ed-play" }, h("h2", { id: "ed-play" }, "Play it"),
+        h("section", { class: "board-col", "aria-label": t("editor.board") }, el.status, el.board, el.selectionBar,
+          h("section", { class: "panel", "aria-labelledby": "ed-palette", "data-testid": "palette-panel" }, h("h2", { id: "ed-palette" }, t("editor.add_piece")), el.palette),
+          h("section", { class: "panel", "aria-labelledby": "ed-play" },
+            h("h2", { id: "ed-play" }, t("editor.play_it")),
             h("div", { class: "option-fields" }, el.options),
             el.seats, el.startError, h("div", { class: "form-actions" }, el.start, el.analyse))),
         h("aside", { class: "side-col" },
-          h("section", { class: "panel", "aria-labelledby": "ed-start" }, h("h2", { id: "ed-start" }, "Start from"), el.starts),
-          h("section", { class: "panel", "aria-labelledby": "ed-position" }, h("h2", { id: "ed-position" }, "Position"),
+          h("section", { class: "panel", "aria-labelledby": "ed-start" },
+            h("h2", { id: "ed-start" }, t("editor.start_from")), el.starts),
+          h("section", { class: "panel", "aria-labelledby": "ed-position" },
+            h("h2", { id: "ed-position" }, t("editor.position")),
             el.fields.map((f) => f.field),
             h("div", { class: "field" }, el.position),
             h("div", { class: "more-actions" }, el.load, el.copy)))));
     document.addEventListener("keydown", this.onKey);
-    this.setStatus("checking", "Loading the start position…");
+    this.setStatus("checking", t("editor.status.loading"));
     if (position) {
       el.position.value = position; // back from the analysis board: the position analysed
       this.loadText();
@@ -147,7 +152,7 @@ class Editor {
     let input;
     if (field.type === "seat") {
       input = h("select", { id, "data-testid": id, "aria-label": field.label },
-        this.names.map((n, i) => h("option", { value: String(i) }, `${n} to move`)));
+        this.names.map((n, i) => h("option", { value: String(i) }, t("editor.to_move", { side: n }))));
       input.addEventListener("change", () => { this.board[field.key] = Number(input.value); this.changed(); });
       return { field: h("div", { class: "field" }, input), input, spec: field };
     }
@@ -185,7 +190,7 @@ class Editor {
     const text = this.el.position.value.trim();
     clearTimeout(this.checkTimer);
     const seq = ++this.checkSeq;
-    this.setStatus("checking", "Reading the position…");
+    this.setStatus("checking", t("editor.status.reading"));
     api.position(this.entry.name, { ...this.options }, text).then((answer) => {
       if (seq === this.checkSeq) this.setBoard(answer.board);
     }, (err) => {
@@ -210,14 +215,14 @@ class Editor {
   }
 
   words(piece) {
-    return `${this.names[piece.colour]} ${this.entryOf(piece)?.label || piece.kind}`;
+    return t("editor.piece_name", { side: this.names[piece.colour], piece: this.entryOf(piece)?.label || piece.kind });
   }
 
   onSquare(square) {
     const piece = this.pieceAt(square);
     if (this.armed) {
       if (piece) {
-        this.say(`${square} is taken: choose an empty square for the ${this.entryOf(this.armed).label}.`);
+        this.say(t("editor.square_taken", { square, piece: this.entryOf(this.armed).label }));
         return;
       }
       const entry = this.entryOf(this.armed);
@@ -280,7 +285,7 @@ class Editor {
     this.draw();
     this.renderPalette();
     clearTimeout(this.checkTimer);
-    this.setStatus("checking", "Checking the position…");
+    this.setStatus("checking", t("editor.status.checking"));
     const seq = ++this.checkSeq;
     this.checkTimer = setTimeout(() => this.check(seq), CHECK_DELAY_MS);
   }
@@ -297,7 +302,8 @@ class Editor {
     if (answer) this.el.position.value = answer.position;
     this.checked = { position: answer?.position ?? null, valid: !!answer?.valid };
     if (answer?.valid) {
-      this.setStatus("valid", `A legal position: ${this.names[answer.player] || ""} to move, ${answer.legal_moves} legal moves.`);
+      const side = this.names[answer.player] || "";
+      this.setStatus("valid", t("editor.status.valid", { side, count: answer.legal_moves }));
     } else {
       this.setStatus("invalid", answer ? reason({ message: answer.error, status: 422 }) : reason(error));
     }
@@ -326,18 +332,19 @@ class Editor {
 
   draw() {
     this.mod.render(this.el.board, this.board, {
-      legal: [], turn: this.board.to_move, seatNames: this.names, label: `${this.entry.title} position being set up`,
+      legal: [], turn: this.board.to_move, seatNames: this.names,
+      label: t("editor.board_label", { title: this.entry.title }),
       edit: { onSquare: (sq) => this.onSquare(sq), selected: this.selected },
     });
     const piece = this.selected && this.pieceAt(this.selected);
     for (const b of [this.el.ccw, this.el.cw, this.el.remove]) b.disabled = !piece;
     this.el.ccw.hidden = !!piece && (this.entryOf(piece)?.facings.length || 0) <= 2; // both ways give the same
     if (this.armed) {
-      this.say(`Click an empty square for the ${this.words(this.armed)} (Esc to stop).`);
+      this.say(t("editor.place_armed", { piece: this.words(this.armed) }));
     } else if (piece) {
-      this.say(`${this.words(piece)} on ${piece.square}: click a square to move it, or turn it.`);
+      this.say(t("editor.selected", { piece: this.words(piece), square: piece.square }));
     } else {
-      this.say("Click or drag a piece to move it.");
+      this.say(t("editor.idle"));
     }
   }
 
@@ -350,7 +357,8 @@ class Editor {
         return h("button", {
           type: "button", class: "palette-piece", "data-testid": `palette-${colour}-${entry.kind}`, "data-left": left,
           "aria-pressed": String(!!armed), disabled: left <= 0,
-          "aria-label": `Add a ${n} ${entry.label} (${left} left)`, title: `${n} ${entry.label}: ${left} left`,
+          "aria-label": t("editor.palette_label", { side: n, piece: entry.label, left }),
+          title: t("editor.palette_title", { side: n, piece: entry.label, left }),
           onclick: () => {
             this.armed = armed ? null : { kind: entry.kind, colour };
             this.selected = null;
@@ -451,5 +459,7 @@ class Editor {
 /** The server's reason a position is refused, as the editor says it. */
 function reason(err) {
   const message = String(err?.message || "");
-  return err?.status === 422 ? message.replace(/^bad start position for [^:]+: /, "Not a position to play from: ") : message;
+  if (err?.status !== 422) return message;
+  return message.replace(/^bad start position for [^:]+: ([\s\S]*)$/,
+    (_, why) => t("editor.not_playable", { reason: why }));
 }

@@ -20,8 +20,13 @@ import * as actions from "./game/actions.js";
 import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
 import { Clocks } from "./game/clocks.js";
 import { Premoves } from "./game/premoves.js";
+import { t } from "../i18n.js";
+import { seatWords } from "../players.js";
 
-const DEFAULT_KEYS = [[["←", "↑", "→", "↓"], "move"], [["Enter"], "play"], [["U"], "undo"], [["H"], "hint"]];
+const DEFAULT_KEYS = [
+  [["←", "↑", "→", "↓"], t("game.keys.move")], [["Enter"], t("game.keys.play")], [["U"], t("game.keys.undo")],
+  [["H"], t("game.keys.hint")],
+];
 
 export function mount(root, { params, query }) {
   const page = new GamePage(root, params.id, query);
@@ -115,9 +120,9 @@ class GamePage {
     } catch (err) {
       if (this.destroyed) return;
       replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" },
-        h("h1", {}, err.status === 404 ? "No such game" : "The game could not be loaded"),
+        h("h1", {}, err.status === 404 ? t("game.not_found") : t("game.load_failed")),
         h("p", {}, err.message),
-        h("a", { class: "btn primary", href: "#/" }, "See the games"))));
+        h("a", { class: "btn primary", href: "#/" }, t("newgame.see_games")))));
       if (err.status === 404) recent.remove(this.id);
       return;
     }
@@ -169,7 +174,7 @@ class GamePage {
   checkSeat(view, token) {
     if (token && !Number.isInteger(view.you)) {
       seats.forget(this.id, seats.get(this.id).primary);
-      showMessage("This seat link is not valid for this game (or no longer): you are watching.", "error");
+      showMessage(t("game.seat_invalid"), "error");
     } else if (Number.isInteger(view.you) && this.invited !== undefined && this.invited !== null && view.you !== this.invited) {
       const tok = seats.token(this.id, this.invited);
       seats.forget(this.id, this.invited);
@@ -244,11 +249,11 @@ class GamePage {
     const view = this.shown;
     if (!view || view.status !== "active" || view.result) return;
     if (!this.isMyTurn(view)) {
-      if (this.localSeats().length) showMessage(`Wait for ${seatName(view, view.player)} to play.`, "info");
+      if (this.localSeats().length) showMessage(t("game.wait_for", { name: seatName(view, view.player) }), "info");
       return;
     }
     if (!(view.legal_moves || []).includes(move)) {
-      showMessage(`${move} is not a legal move here.`, "info");
+      showMessage(t("game.illegal", { move }), "info");
       return;
     }
     if (this.busy) return;
@@ -371,13 +376,13 @@ class GamePage {
       hint: this.hint && this.hint.version === view.version ? this.hint.square : null,
       path: path ? { moves: path.moves, step: path.step, boards: this.puzzle.boardsFor(path) } : null,
       last: board === view.board && last ? last.move : null,
-      seatNames: (view.seats || []).map((s) => s.name),
+      seatNames: seatWords(view),
       onSquare: (square) => this.onMove(square),
       onMove: (move) => this.onMove(move),
       events: board === view.board ? view.events || [] : [],
       perspective: this.perspective(),
       premove: still ? null : this.premoves.boardOption(view, board),
-      label: `${view.title} board`,
+      label: t("game.board_label", { title: view.title }),
     });
     this.el.board.dataset.version = String(view.version);
     const info = this.mod.boardInfo?.(board) || "";
@@ -393,8 +398,8 @@ class GamePage {
     const length = isPuzzle(view) && !view.result ? this.mod.client?.difficulty : null;
     const shown = Object.fromEntries(Object.entries(view.options || {}).filter(([name]) => name !== length));
     const options = this.mod.describeOptions(shown, { start: view.start });
-    const clock = view.clock ? ` · clock ${view.clock.control}` : "";
-    const rest = `${clock}${view.hints_on ? " · casual, hints on" : ""}`;
+    const clock = view.clock ? t("game.sub.clock", { control: view.clock.control }) : "";
+    const rest = `${clock}${view.hints_on ? t("game.sub.casual") : ""}`;
     const key = JSON.stringify([options, view.seed, rest]);
     if (this.el.sub.dataset.key !== key) { // drawn again only when it changes: a selection to copy stays
       this.el.sub.dataset.key = key;

@@ -8,6 +8,7 @@ import { seatColour } from "../players.js";
 import { showYours } from "./home/yours.js";
 import { LobbyPanel } from "./home/lobby.js";
 import { compilingNote } from "../compiling.js";
+import { t } from "../i18n.js";
 
 export async function mount(root) {
   const cards = h("div", { class: "cards", "aria-busy": "true" }, h("div", { class: "card skeleton" }));
@@ -15,33 +16,33 @@ export async function mount(root) {
   const lobbyBox = h("div", { class: "lobby-box" });
   const watchBox = h("div", { class: "watch-box" });
   const recentBox = h("section", { class: "recent", hidden: true, "aria-labelledby": "recent-title" });
+  const [footBefore, footAfter] = t("home.foot.text", { link: "\u0000" }).split("\u0000");
   root.append(h("div", { class: "page home" },
     h("section", { class: "hero" },
-      h("h1", {}, "Grid games, one arcade"),
-      h("p", { class: "lead" },
-        "Play against the computer, with friends on this device or by a link, "
-        + "and replay every game move by move."),
+      h("h1", {}, t("home.title")),
+      h("p", { class: "lead" }, t("home.lead")),
       compilingNote()),
     yoursBox,
     lobbyBox,
     cards,
     watchBox,
     recentBox,
-    h("section", { class: "features", "aria-label": "What you can do" },
-      feature("cpu", "Against the computer", "Several strengths, and a hint from the strongest when you are stuck."),
-      feature("user", "With friends", "Share one screen, or send each person the link to their seat."),
-      feature("film", "Every game kept", "Watch by link, replay move by move, download or import the record.")),
+    h("section", { class: "features", "aria-label": t("home.features") },
+      feature("cpu", t("home.feature.computer.title"), t("home.feature.computer.text")),
+      feature("user", t("home.feature.friends.title"), t("home.feature.friends.text")),
+      feature("film", t("home.feature.kept.title"), t("home.feature.kept.text"))),
     h("p", { class: "home-foot" },
-      icon("upload"), " Have a game record? ",
-      h("a", { href: "#/import", "data-testid": "import-link" }, "Import a record"), " to watch it again.")));
+      icon("upload"), ` ${footBefore}`,
+      h("a", { href: "#/import", "data-testid": "import-link" }, t("home.foot.link")), footAfter)));
 
   let catalog;
   try {
     catalog = await api.catalog();
   } catch (err) {
     replace(cards, h("div", { class: "panel empty-state" },
-      h("p", {}, `The list of games could not be loaded: ${err.message}`),
-      h("button", { type: "button", class: "btn", onclick: () => { root.replaceChildren(); mount(root); } }, "Try again")));
+      h("p", {}, t("home.catalog_error", { message: err.message })),
+      h("button", { type: "button", class: "btn", onclick: () => { root.replaceChildren(); mount(root); } },
+        t("home.retry"))));
     cards.removeAttribute("aria-busy");
     return;
   }
@@ -68,7 +69,7 @@ function feature(name, title, text) {
 
 function gameCard(entry, mod) {
   const picture = h("a", { class: "card-picture", href: `#/new/${entry.name}`, tabindex: "-1", "aria-hidden": "true" });
-  mod.render(picture, mod.sample, { compact: true, label: `${entry.title} board` });
+  mod.render(picture, mod.sample, { compact: true, label: t("home.board_label", { title: entry.title }) });
   const levels = levelsOf(entry);
   if (isPuzzleGame(entry)) return puzzleCard(entry, picture);
   const quick = h("button", {
@@ -85,19 +86,19 @@ function gameCard(entry, mod) {
         quick.disabled = false;
       }
     },
-  }, icon("cpu"), "Play the computer");
+  }, icon("cpu"), t("home.card.play_computer"));
   return h("article", { class: "card game-card", "data-testid": `game-card-${entry.name}` },
     picture,
     h("div", { class: "card-body" },
       h("h2", {}, entry.title),
       h("p", { class: "meta" },
-        h("span", { class: "pill" }, icon("user"), `${entry.players} players`),
-        levels.length ? h("span", { class: "pill", title: `Computer levels: ${levels.join(", ")}` }, icon("cpu"),
-          `${levels.length} computer level${levels.length === 1 ? "" : "s"}`) : null),
+        h("span", { class: "pill" }, icon("user"), t("home.card.players", { players: entry.players })),
+        levels.length ? h("span", { class: "pill", title: t("home.card.levels_title", { levels: levels.join(", ") }) }, icon("cpu"),
+          t("home.card.levels", { count: levels.length })) : null),
       h("p", { class: "desc" }, entry.description),
       h("div", { class: "card-actions" },
         quick,
-        h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"), "New game…"),
+        h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"), t("home.card.new_game")),
         howtoLink(entry))));
 }
 
@@ -115,20 +116,20 @@ function puzzleCard(entry, picture) {
         quick.disabled = false;
       }
     },
-  }, icon("play"), "Solve a puzzle");
+  }, icon("play"), t("home.card.solve"));
   const race = hasFeature(entry, "race");
   return h("article", { class: "card game-card", "data-testid": `game-card-${entry.name}` },
     picture,
     h("div", { class: "card-body" },
       h("h2", {}, entry.title),
       h("p", { class: "meta" },
-        h("span", { class: "pill" }, icon("user"), race ? "1 player, or a race" : "1 player"),
-        hasFeature(entry, "hints") ? h("span", { class: "pill" }, icon("hint"), "graded hints") : null),
+        h("span", { class: "pill" }, icon("user"), t(race ? "home.card.one_player_race" : "home.card.one_player")),
+        hasFeature(entry, "hints") ? h("span", { class: "pill" }, icon("hint"), t("home.card.hints")) : null),
       h("p", { class: "desc" }, entry.description),
       h("div", { class: "card-actions" },
         quick,
         h("a", { class: "btn", href: `#/new/${entry.name}`, "data-testid": `new-game-${entry.name}` }, icon("plus"),
-          race ? "Daily, by id, race…" : "Daily, by id…"),
+          t(race ? "home.card.puzzle_new_race" : "home.card.puzzle_new")),
         howtoLink(entry))));
 }
 
@@ -136,7 +137,7 @@ function puzzleCard(entry, picture) {
 function howtoLink(entry) {
   if (!hasFeature(entry, "howto")) return null;
   return h("a", { class: "btn ghost", href: `#/howto/${entry.name}`, "data-testid": `howto-link-${entry.name}` },
-    icon("hint"), "How to play");
+    icon("hint"), t("home.card.howto"));
 }
 
 /** The games this browser played lately (kept in localStorage), but for those listed under way (`listed`). */
@@ -146,7 +147,7 @@ async function showRecent(box, catalog, modules, listed = new Set()) {
   box.hidden = !list.length;
   if (!list.length) return;
   const items = h("ul", { class: "recent-list" });
-  box.append(h("h2", { id: "recent-title" }, "Your recent games"), items);
+  box.append(h("h2", { id: "recent-title" }, t("home.recent")), items);
   for (const g of list) {
     const index = catalog.findIndex((c) => c.name === g.game);
     const entry = catalog[index];
@@ -171,8 +172,8 @@ async function showRecent(box, catalog, modules, listed = new Set()) {
 }
 
 function statusWords(view) {
-  if (view.status === "finished" || view.result) return "finished";
-  if (view.status === "replay") return "replay";
-  if (Number.isInteger(view.you) && view.player === view.you) return "your turn";
-  return `ply ${view.version ?? view.moves?.length ?? 0}`;
+  if (view.status === "finished" || view.result) return t("home.status.finished");
+  if (view.status === "replay") return t("home.status.replay");
+  if (Number.isInteger(view.you) && view.player === view.you) return t("home.status.your_turn");
+  return t("home.status.ply", { ply: view.version ?? view.moves?.length ?? 0 });
 }

@@ -7,6 +7,7 @@ import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { defaultLevel, isPuzzleGame, optionDefaults, seatCount, startGame } from "../session.js";
 import { markTutorial } from "./game/tutorial.js";
+import { t } from "../i18n.js";
 
 const FIRST_PAUSE_MS = 400; // before an example plays by itself, once it is on the screen
 
@@ -26,7 +27,7 @@ class HowToPage {
   }
 
   async start() {
-    this.root.append(h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" }, h("p", {}, "Loading the rules…"))));
+    this.root.append(h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" }, h("p", {}, t("howto.loading")))));
     let entry;
     let doc;
     try {
@@ -34,15 +35,15 @@ class HowToPage {
     } catch (err) {
       if (this.destroyed) return;
       replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state", "data-testid": "howto-error" },
-        h("h1", {}, err.status === 404 ? "No rules to show" : "The rules could not be loaded"),
+        h("h1", {}, t(err.status === 404 ? "howto.none" : "howto.load_error")),
         h("p", {}, err.message),
-        h("a", { class: "btn primary", href: "#/" }, "See the games"))));
+        h("a", { class: "btn primary", href: "#/" }, t("home.see_games")))));
       return;
     }
     this.mod = await boardModule(entry);
     if (this.destroyed) return;
     this.entry = entry;
-    document.title = `How to play ${doc.title} · damier`;
+    document.title = `${t("howto.title", { title: doc.title })} · damier`;
     this.build(doc);
   }
 
@@ -62,15 +63,15 @@ class HowToPage {
       section.diagrams.map((d) => this.diagram(d, count++))));
     replace(this.root, h("div", { class: `page howto game-${doc.game}`, "data-testid": "howto-page", "data-game": doc.game },
       h("div", { class: "howto-head" },
-        h("h1", {}, `How to play ${doc.title}`),
+        h("h1", {}, t("howto.title", { title: doc.title })),
         h("p", { class: "lead", "data-testid": "howto-summary" }, doc.summary),
         h("div", { class: "howto-actions" },
           h("a", { class: "btn primary", href: `#/new/${encodeURIComponent(doc.game)}`, "data-testid": "howto-play" },
-            icon("play"), isPuzzleGame(this.entry) ? "Solve a puzzle…" : "Play…"),
+            icon("play"), t(isPuzzleGame(this.entry) ? "howto.solve" : "howto.play")),
           doc.tutorial.length ? h("button", { type: "button", class: "btn", "data-testid": "howto-tutorial",
-            title: "Start a game against the computer with the first-game tutorial",
-            onclick: (e) => this.tutorial(e.currentTarget) }, icon("hint"), "Play with the tutorial") : null,
-          h("a", { class: "btn ghost", href: "#/" }, "All games"))),
+            title: t("howto.tutorial_title"),
+            onclick: (e) => this.tutorial(e.currentTarget) }, icon("hint"), t("howto.tutorial")) : null,
+          h("a", { class: "btn ghost", href: "#/" }, t("howto.all_games")))),
       sections));
     this.watchExamples();
   }
@@ -82,18 +83,18 @@ class HowToPage {
       "data-animated": String(d.animated) }, board);
     const caption = h("figcaption", {}, d.caption);
     if (!d.animated) {
-      this.mod.render(board, d.board, this.drawOpts(d, `Diagram: ${d.caption}`, d.events));
+      this.mod.render(board, d.board, this.drawOpts(d, t("howto.diagram", { caption: d.caption }), d.events));
       figure.append(caption);
       return figure;
     }
     const example = { d, board, figure, controller: null, played: false };
     const replay = h("button", { type: "button", class: "btn small", "data-testid": `howto-replay-${index}`,
-      onclick: () => this.play(example) }, icon("repeat"), "Replay");
+      onclick: () => this.play(example) }, icon("repeat"), t("howto.replay"));
     example.replay = replay;
     figure.dataset.state = "ready";
-    this.mod.render(board, d.board, this.drawOpts(d, `Example, before the move: ${d.caption}`));
+    this.mod.render(board, d.board, this.drawOpts(d, t("howto.example_before", { caption: d.caption })));
     figure.append(h("div", { class: "howto-example-bar" },
-      h("span", { class: "howto-moves" }, d.moves.length === 1 ? "Move: " : "Moves: ",
+      h("span", { class: "howto-moves" }, t("howto.moves", { count: d.moves.length }),
         d.moves.map((m, i) => [i ? ", " : null, h("code", {}, m)])),
       d.result ? h("span", { class: "muted small howto-result" }, d.result) : null,
       replay), caption);
@@ -134,7 +135,7 @@ class HowToPage {
     example.played = true;
     const { d, board, figure } = example;
     figure.dataset.state = "playing";
-    this.mod.render(board, d.board, this.drawOpts(d, `Example, before the move: ${d.caption}`));
+    this.mod.render(board, d.board, this.drawOpts(d, t("howto.example_before", { caption: d.caption })));
     await wait(pause, controller.signal);
     try {
       if (!controller.signal.aborted) await this.mod.animate(board, d.events, d.board, { signal: controller.signal });
@@ -142,7 +143,7 @@ class HowToPage {
       console.error("the example could not be animated", err);
     }
     if (controller.signal.aborted || this.destroyed) return;
-    this.mod.render(board, d.after, this.drawOpts(d, `Example, after the move: ${d.caption}`, d.events));
+    this.mod.render(board, d.after, this.drawOpts(d, t("howto.example_after", { caption: d.caption }), d.events));
     figure.dataset.state = "done";
     figure.dataset.plays = String(Number(figure.dataset.plays || 0) + 1);
   }

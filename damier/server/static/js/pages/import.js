@@ -3,6 +3,7 @@ import { h, icon } from "../dom.js";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
 import { showError } from "../messages.js";
+import { t } from "../i18n.js";
 
 const MAX_BYTES = 64 * 1024; // the server's body limit
 
@@ -12,33 +13,34 @@ export function mount(root) {
     placeholder: '{"format": "damier.record", "game": "…", "options": {…}, "moves": ["…", …], …}',
   });
   const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json", "data-testid": "import-file", class: "visually-hidden" });
-  const fileName = h("span", { class: "muted small" }, "no file chosen");
+  const fileName = h("span", { class: "muted small" }, t("import.no_file"));
   const error = h("p", { class: "form-error", role: "alert", hidden: true });
-  const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "import-submit" }, icon("film"), "Open the replay");
+  const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "import-submit" }, icon("film"), t("import.submit"));
 
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
     if (!f) return;
     fileName.textContent = f.name;
     if (f.size > MAX_BYTES) {
-      fail(`${f.name} is ${Math.round(f.size / 1024)} KiB; a record is at most 64 KiB.`);
+      fail(t("import.too_big", { name: f.name, size: String(Math.round(f.size / 1024)) }));
       return;
     }
     text.value = await f.text();
     error.hidden = true;
   });
 
+  // the help's words before and after the command (an element, put in their place)
+  const help = t("import.record_help", { command: "\u0000" }).split("\u0000");
   const form = h("form", { class: "panel form" },
     h("div", { class: "field" },
-      h("label", { for: "record-text" }, "Record"),
+      h("label", { for: "record-text" }, t("import.record")),
       text,
-      h("small", { class: "field-help" }, "A record saved by damier: “Download record” on a game page, or ",
-        h("code", {}, "damier play --save"), " on the command line.")),
+      h("small", { class: "field-help" }, help[0], h("code", {}, "damier play --save"), help[1])),
     h("div", { class: "file-row" },
-      h("label", { for: "record-file", class: "btn" }, icon("upload"), "Choose a file…"),
+      h("label", { for: "record-file", class: "btn" }, icon("upload"), t("import.choose_file")),
       fileName),
     error,
-    h("div", { class: "form-actions" }, h("a", { class: "btn ghost", href: "#/" }, "Cancel"), submit));
+    h("div", { class: "form-actions" }, h("a", { class: "btn ghost", href: "#/" }, t("import.cancel")), submit));
 
   function fail(message) {
     error.textContent = message;
@@ -48,14 +50,14 @@ export function mount(root) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const raw = text.value.trim();
-    if (!raw) return fail("Paste a record or choose its file.");
+    if (!raw) return fail(t("import.empty"));
     let record;
     try {
       record = JSON.parse(raw);
     } catch (err) {
-      return fail(`This is not JSON: ${err.message}`);
+      return fail(t("import.not_json", { error: err.message }));
     }
-    if (!record || typeof record !== "object" || Array.isArray(record)) return fail("A record is a JSON object.");
+    if (!record || typeof record !== "object" || Array.isArray(record)) return fail(t("import.not_object"));
     error.hidden = true;
     submit.disabled = true;
     try {
@@ -69,8 +71,8 @@ export function mount(root) {
   });
 
   root.append(h("div", { class: "page narrow import-page" },
-    h("a", { class: "back", href: "#/" }, icon("prev"), "Games"),
-    h("h1", {}, "Import a record"),
-    h("p", { class: "lead" }, "Paste a game record or choose its file: the game is checked move by move and opens in the replay viewer."),
+    h("a", { class: "back", href: "#/" }, icon("prev"), t("import.games")),
+    h("h1", {}, t("import.title")),
+    h("p", { class: "lead" }, t("import.lead")),
     form, file));
 }

@@ -10,6 +10,7 @@ import { navigate } from "../router.js";
 import { seatColour } from "../players.js";
 import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { buildPuzzlePage } from "./newpuzzle.js";
+import { t } from "../i18n.js";
 
 export async function mount(root, { params, query }) {
   const page = h("div", { class: `page narrow new-game game-${params.game}` });
@@ -18,11 +19,11 @@ export async function mount(root, { params, query }) {
   if (!entry) return;
   const mod = await boardModule(entry);
   if (isPuzzleGame(entry)) {
-    document.title = `New puzzle: ${entry.title} · damier`;
+    document.title = t("newgame.title_puzzle", { title: entry.title });
     buildPuzzlePage(page, entry, mod);
     return;
   }
-  document.title = `New game: ${entry.title} · damier`;
+  document.title = t("newgame.title", { title: entry.title });
   buildForm(page, entry, mod, query);
 }
 
@@ -33,13 +34,14 @@ export async function loadEntry(page, name) {
   try {
     entry = await api.catalogEntry(name);
   } catch (err) {
-    page.append(h("div", { class: "panel empty-state" }, h("p", {}, err.message), h("a", { class: "btn", href: "#/" }, "Back to the games")));
+    page.append(h("div", { class: "panel empty-state" }, h("p", {}, err.message),
+      h("a", { class: "btn", href: "#/" }, t("newgame.back_to_games"))));
     return null;
   }
   if (!entry) {
     page.append(h("div", { class: "panel empty-state" },
-      h("h1", {}, "Unknown game"), h("p", {}, `There is no game called “${name}”.`),
-      h("a", { class: "btn primary", href: "#/" }, "See the games")));
+      h("h1", {}, t("newgame.unknown")), h("p", {}, t("newgame.unknown_text", { name })),
+      h("a", { class: "btn primary", href: "#/" }, t("newgame.see_games"))));
     return null;
   }
   return entry;
@@ -57,22 +59,21 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
   // between people, hints only when every player agrees to a casual game with hints (joining is agreeing)
   const hintsBox = h("input", { type: "checkbox", id: "casual-hints", "data-testid": "casual-hints" });
   const hintsRow = h("div", { class: "field field-check", hidden: true },
-    h("label", { for: "casual-hints" }, "Casual game, hints on"), hintsBox,
-    h("small", { class: "field-help" }, "Any player may ask the computer for a move; joining the game is agreeing to it."));
+    h("label", { for: "casual-hints" }, t("newgame.hints.label")), hintsBox,
+    h("small", { class: "field-help" }, t("newgame.hints.help")));
   // two people: the game may be offered in the lobby instead, where anyone joins it (lichess's seeks)
   const lobbyBox = h("input", { type: "checkbox", id: "in-lobby", "data-testid": "in-lobby" });
   const lobbyRow = h("div", { class: "field field-check", hidden: true },
-    h("label", { for: "in-lobby" }, "Offer it in the lobby"), lobbyBox,
-    h("small", { class: "field-help" }, "Anyone on the arcade may join it from the home page (you play the first "
-      + "seat); it stays while your home page is open."));
+    h("label", { for: "in-lobby" }, t("newgame.lobby.label")), lobbyBox,
+    h("small", { class: "field-help" }, t("newgame.lobby.help")));
   lobbyBox.addEventListener("change", () => refresh());
   const clock = clockField(entry);
   const seed = entry.seeded_setup ? seedField(query.get("seed"), () => refresh()) : null;
-  const presetBox = mod.presets?.length ? h("div", { class: "presets", role: "group", "aria-label": "Board presets" }) : null;
-  const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, "Start game");
+  const presetBox = mod.presets?.length ? h("div", { class: "presets", role: "group", "aria-label": t("newgame.presets_label") }) : null;
+  const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, t("newgame.start"));
   const formError = h("p", { class: "form-error", role: "alert", hidden: true });
 
-  const editorLink = mod.palette ? h("a", { class: "btn", "data-testid": "setup-editor-link" }, icon("plus"), "Set up a position…") : null;
+  const editorLink = mod.palette ? h("a", { class: "btn", "data-testid": "setup-editor-link" }, icon("plus"), t("newgame.setup_editor")) : null;
   const optionFields = (entry.options || []).map((opt) => optionField(opt, values, inputs, () => refresh()));
   giveOptions(entry, query, values, inputs);
 
@@ -84,21 +85,20 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
     h("div", { class: "form-grid" },
       h("div", { class: "form-main" },
         h("fieldset", {},
-          h("legend", {}, "Options"),
+          h("legend", {}, t("newgame.options")),
           presetBox,
           h("div", { class: "option-fields" }, optionFields, seed?.field)),
         h("fieldset", {},
-          h("legend", {}, "Seats"),
-          h("p", { class: "hint-text" }, "Each seat is a person or the computer. People play on this device, "
-            + "or you send them an invitation link from the game page."),
+          h("legend", {}, t("newgame.seats")),
+          h("p", { class: "hint-text" }, t("newgame.seats_help")),
           seatsBox,
           lobbyRow,
           hintsRow),
         clock.fieldset),
-      h("aside", { class: "form-preview", "aria-label": "Preview" }, preview, previewText)),
+      h("aside", { class: "form-preview", "aria-label": t("newgame.preview") }, preview, previewText)),
     formError,
     h("div", { class: "form-actions" },
-      h("a", { class: "btn ghost", href: "#/" }, "Cancel"),
+      h("a", { class: "btn ghost", href: "#/" }, t("newgame.cancel")),
       editorLink,
       submit));
 
@@ -109,7 +109,7 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
     formError.textContent = problem || "";
     if (problem) return;
     submit.disabled = true;
-    submit.textContent = "Starting…";
+    submit.textContent = t("newgame.starting");
     try {
       const n = seatCount(entry, values);
       if (!lobbyRow.hidden && lobbyBox.checked) {
@@ -129,13 +129,13 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
       formError.hidden = false;
       formError.textContent = err.message;
       submit.disabled = false;
-      submit.textContent = !lobbyRow.hidden && lobbyBox.checked ? "Offer in the lobby" : "Start game";
+      submit.textContent = !lobbyRow.hidden && lobbyBox.checked ? t("newgame.offer_lobby") : t("newgame.start");
     }
   });
 
   page.append(
-    h("a", { class: "back", href: "#/" }, icon("prev"), "Games"),
-    h("h1", {}, `New game: ${entry.title}`),
+    h("a", { class: "back", href: "#/" }, icon("prev"), t("newgame.back")),
+    h("h1", {}, t("newgame.heading", { title: entry.title })),
     h("p", { class: "lead" }, entry.description, " ", newGameHowto(entry)),
     form);
 
@@ -158,9 +158,10 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
       lobbyRow.hidden = n !== 2 || people() !== 2;
       const inLobby = !lobbyRow.hidden && lobbyBox.checked;
       hintsRow.hidden = people() < 2 || inLobby; // a seek is a game without hints
-      submit.textContent = inLobby ? "Offer in the lobby" : "Start game";
+      submit.textContent = inLobby ? t("newgame.offer_lobby") : t("newgame.start");
     };
-    replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(i, names[i] || `Player ${i + 1}`, seatChoices[i], levels, showHints)));
+    replace(seatsBox, Array.from({ length: n },
+      (_, i) => seatRow(i, names[i] || t("newgame.player", { n: i + 1 }), seatChoices[i], levels, showHints)));
     showHints();
     // preview: the start the server makes of these options (and of the seed given)
     if (validate(entry, values) === null && !seed?.problem()) showPreview({ ...values }, seed?.value() ?? null);
@@ -175,9 +176,10 @@ function buildForm(page, entry, mod, query = new URLSearchParams()) {
       try {
         const start = await api.position(entry.name, options, null, null, board);
         if (seq !== previewSeq) return;
-        mod.render(preview, start.board, { compact: true, label: `The start of a ${mod.describeOptions(options)} game` });
-        const which = board !== null ? ` · board ${board}` : seed ? " · an example: each game draws a new board" : "";
-        previewText.textContent = `${mod.describeOptions(options)}${which}`;
+        const words = mod.describeOptions(options);
+        mod.render(preview, start.board, { compact: true, label: t("newgame.preview_label", { options: words }) });
+        previewText.textContent = board !== null ? t("newgame.preview_board", { options: words, board: String(board) })
+          : seed ? t("newgame.preview_example", { options: words }) : words;
       } catch (err) {
         if (seq === previewSeq) previewText.textContent = err.message;
       }
@@ -207,21 +209,20 @@ function giveOptions(entry, query, values, inputs) {
 export function seedField(initial, changed) {
   const input = h("input", {
     id: "opt-seed", name: "seed", type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false",
-    placeholder: "a new board", value: initial || "", "data-testid": "option-seed",
+    placeholder: t("newgame.seed.placeholder"), value: initial || "", "data-testid": "option-seed",
   });
   input.addEventListener("input", () => changed());
   const text = () => input.value.trim();
   const problem = () => {
-    const t = text();
-    if (!t || (/^\d+$/.test(t) && Number.isSafeInteger(Number(t)))) return null;
-    return `Board: a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, or empty for a new board.`;
+    const entered = text();
+    if (!entered || (/^\d+$/.test(entered) && Number.isSafeInteger(Number(entered)))) return null;
+    return t("newgame.seed.problem", { max: String(Number.MAX_SAFE_INTEGER) });
   };
   const value = () => (text() && !problem() ? Number(text()) : null);
   const field = h("div", { class: "field" },
-    h("label", { for: "opt-seed" }, "Board"),
+    h("label", { for: "opt-seed" }, t("newgame.seed.label")),
     input,
-    h("small", { class: "field-help" }, "Empty: a new board for each game. A board's number (a game page shows it "
-      + "beside the options) plays that board again."));
+    h("small", { class: "field-help" }, t("newgame.seed.help")));
   return { field, value, problem };
 }
 
@@ -277,14 +278,23 @@ export function labelOf(name) {
   return name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, " ");
 }
 
+/** A computer level's name in words: the usual three in the page's language, any other as its name. */
+function levelLabel(level) {
+  if (level === "easy") return t("newgame.level.easy");
+  if (level === "medium") return t("newgame.level.medium");
+  if (level === "hard") return t("newgame.level.hard");
+  return labelOf(level);
+}
+
 /** What is wrong with the option `values` of catalog `entry` (in words), or null. */
 export function validate(entry, values) {
   for (const opt of entry.options || []) {
     const v = values[opt.name];
     if (opt.type === "int" && !opt.choices) {
-      if (v === "" || !Number.isInteger(v)) return `${labelOf(opt.name)}: enter a whole number.`;
-      if (opt.min !== undefined && v < opt.min) return `${labelOf(opt.name)}: at least ${opt.min}.`;
-      if (opt.max !== undefined && v > opt.max) return `${labelOf(opt.name)}: at most ${opt.max}.`;
+      const label = labelOf(opt.name);
+      if (v === "" || !Number.isInteger(v)) return t("newgame.option.whole", { label });
+      if (opt.min !== undefined && v < opt.min) return t("newgame.option.min", { label, min: String(opt.min) });
+      if (opt.max !== undefined && v > opt.max) return t("newgame.option.max", { label, max: String(opt.max) });
     }
   }
   return null;
@@ -304,9 +314,9 @@ export function clockField(entry) {
   const increment = h("input", { id: "clock-increment", type: "number", inputmode: "numeric", min: String(incLow), max: String(incHigh),
     step: "1", value: "0", "data-testid": "clock-increment" });
   const custom = h("div", { class: "clock-custom", hidden: true },
-    h("div", { class: "field" }, h("label", { for: "clock-minutes" }, "Minutes each"), minutes),
-    h("div", { class: "field" }, h("label", { for: "clock-increment" }, "Increment (seconds)"), increment));
-  const chips = h("div", { class: "presets clock-presets", role: "group", "aria-label": "Time control" });
+    h("div", { class: "field" }, h("label", { for: "clock-minutes" }, t("newgame.clock.minutes")), minutes),
+    h("div", { class: "field" }, h("label", { for: "clock-increment" }, t("newgame.clock.increment")), increment));
+  const chips = h("div", { class: "presets clock-presets", role: "group", "aria-label": t("newgame.clock.control") });
   const choose = (choice) => {
     chosen = choice;
     for (const chip of chips.children) chip.setAttribute("aria-pressed", String(chip._choice === choice));
@@ -318,14 +328,13 @@ export function clockField(entry) {
     button._choice = choice;
     return button;
   };
-  chips.append(chip("No clock", null, "clock-none"));
+  chips.append(chip(t("newgame.clock.none"), null, "clock-none"));
   for (const pair of presets) chips.append(chip(`${pair[0]}+${pair[1]}`, pair, `clock-${pair[0]}+${pair[1]}`));
-  chips.append(chip("Custom", "custom", "clock-custom"));
+  chips.append(chip(t("newgame.clock.custom"), "custom", "clock-custom"));
   choose(null);
   const fieldset = presets.length ? h("fieldset", { class: "clock-fieldset" },
-    h("legend", {}, "Clock"),
-    h("p", { class: "hint-text" }, "Minutes for each player, plus seconds added after each move. "
-      + "A player whose time runs out loses."),
+    h("legend", {}, t("newgame.clock.legend")),
+    h("p", { class: "hint-text" }, t("newgame.clock.help")),
     chips, custom) : null;
   const value = () => {
     if (chosen === null || !presets.length) return null;
@@ -336,8 +345,12 @@ export function clockField(entry) {
     if (chosen !== "custom") return null;
     const m = Number(minutes.value);
     const i = Number(increment.value);
-    if (minutes.value === "" || !(m >= minLow && m <= minHigh)) return `Clock: minutes from ${minLow} to ${minHigh}.`;
-    if (increment.value === "" || !Number.isInteger(i) || i < incLow || i > incHigh) return `Clock: an increment of ${incLow} to ${incHigh} whole seconds.`;
+    if (minutes.value === "" || !(m >= minLow && m <= minHigh)) {
+      return t("newgame.clock.minutes_problem", { low: minLow, high: minHigh });
+    }
+    if (increment.value === "" || !Number.isInteger(i) || i < incLow || i > incHigh) {
+      return t("newgame.clock.increment_problem", { low: incLow, high: incHigh });
+    }
     return null;
   };
   return { fieldset, value, problem };
@@ -345,18 +358,18 @@ export function clockField(entry) {
 
 /** One seat of the form: person or computer, and the computer's level (`choice` is updated in place). */
 export function seatRow(i, name, choice, levels, changed = () => {}) {
-  const kind = h("select", { id: `seat-${i}-kind`, "data-testid": `seat-${i}-kind`, "aria-label": `${name}: who plays` },
-    h("option", { value: "human", selected: choice.kind === "human" }, "Person"),
-    h("option", { value: "computer", selected: choice.kind === "computer" }, "Computer"));
+  const kind = h("select", { id: `seat-${i}-kind`, "data-testid": `seat-${i}-kind`, "aria-label": t("newgame.seat.who", { name }) },
+    h("option", { value: "human", selected: choice.kind === "human" }, t("newgame.seat.person")),
+    h("option", { value: "computer", selected: choice.kind === "computer" }, t("newgame.seat.computer")));
   const level = h("select", {
-    id: `seat-${i}-level`, "data-testid": `seat-${i}-level`, "aria-label": `${name}: computer level`,
+    id: `seat-${i}-level`, "data-testid": `seat-${i}-level`, "aria-label": t("newgame.seat.level_label", { name }),
     disabled: choice.kind !== "computer",
-  }, levels.map((l) => h("option", { value: l, selected: l === choice.level }, labelOf(l))));
+  }, levels.map((l) => h("option", { value: l, selected: l === choice.level }, levelLabel(l))));
   const row = h("div", { class: `seat-row${choice.kind === "computer" ? " is-computer" : ""}`, "data-seat": i },
     h("span", { class: "seat-label" },
       h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
       h("span", { class: "seat-name" }, name),
-      i === 0 ? h("small", {}, "moves first") : null),
+      i === 0 ? h("small", {}, t("newgame.seat.moves_first")) : null),
     h("span", { class: "seat-kind-icon", "aria-hidden": "true" }, icon(choice.kind === "computer" ? "cpu" : "user")),
     kind, level);
   kind.addEventListener("change", () => {
@@ -373,5 +386,5 @@ export function seatRow(i, name, choice, levels, changed = () => {}) {
 /** The link to the How to play page of catalog `entry` (after its description), for a game that declares one. */
 export function newGameHowto(entry) {
   if (!hasFeature(entry, "howto")) return null;
-  return h("a", { href: `#/howto/${encodeURIComponent(entry.name)}`, "data-testid": "howto-link" }, "How to play");
+  return h("a", { href: `#/howto/${encodeURIComponent(entry.name)}`, "data-testid": "howto-link" }, t("newgame.howto"));
 }

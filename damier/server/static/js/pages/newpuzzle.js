@@ -8,6 +8,7 @@ import { navigate } from "../router.js";
 import { showError } from "../messages.js";
 import { hasFeature, optionDefaults, startPuzzle } from "../session.js";
 import { newGameHowto, optionField, presetButton, validate } from "./newgame.js";
+import { t } from "../i18n.js";
 
 const PREVIEW_DELAY_MS = 150;
 
@@ -20,24 +21,24 @@ export function buildPuzzlePage(page, entry, mod) {
   const fields = [...first, ...options.filter((o) => o.name !== difficulty)]
     .map((opt) => optionField(opt, values, inputs, () => refresh()));
 
-  const presetBox = h("div", { class: "presets", role: "group", "aria-label": "Difficulty" },
+  const presetBox = h("div", { class: "presets", role: "group", "aria-label": t("newpuzzle.difficulty") },
     mod.presets.map((preset) => presetButton(preset, values, inputs, refresh)));
 
   const preview = h("div", { class: "preview-board" });
   const previewText = h("p", { class: "preview-text" });
   const formError = h("p", { class: "form-error", role: "alert", hidden: true });
-  const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, icon("play"), "New puzzle");
+  const submit = h("button", { type: "submit", class: "btn primary big", "data-testid": "new-game-submit" }, icon("play"), t("newpuzzle.new_puzzle"));
   const form = h("form", { class: "panel form", novalidate: true },
     h("div", { class: "form-grid" },
       h("div", { class: "form-main" },
         h("fieldset", {},
-          h("legend", {}, "A new puzzle"),
-          h("p", { class: "hint-text" }, "Pick how many moves its shortest solution takes, or any length; the puzzle is drawn at random."),
+          h("legend", {}, t("newpuzzle.legend")),
+          h("p", { class: "hint-text" }, t("newpuzzle.help")),
           mod.presets.length ? presetBox : null,
           h("div", { class: "option-fields" }, fields))),
-      h("aside", { class: "form-preview", "aria-label": "An example" }, preview, previewText)),
+      h("aside", { class: "form-preview", "aria-label": t("newpuzzle.example") }, preview, previewText)),
     formError,
-    h("div", { class: "form-actions" }, h("a", { class: "btn ghost", href: "#/" }, "Cancel"), submit));
+    h("div", { class: "form-actions" }, h("a", { class: "btn ghost", href: "#/" }, t("newgame.cancel")), submit));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const problem = validate(entry, values);
@@ -55,8 +56,8 @@ export function buildPuzzlePage(page, entry, mod) {
   const race = hasFeature(entry, "race") ? racePanel(entry, mod, values) : null;
 
   page.append(
-    h("a", { class: "back", href: "#/" }, icon("prev"), "Games"),
-    h("h1", {}, `New puzzle: ${entry.title}`),
+    h("a", { class: "back", href: "#/" }, icon("prev"), t("newgame.back")),
+    h("h1", {}, t("newpuzzle.heading", { title: entry.title })),
     h("p", { class: "lead" }, entry.description, " ", newGameHowto(entry)),
     form,
     h("div", { class: "puzzle-choices" }, daily, byId),
@@ -77,8 +78,9 @@ export function buildPuzzlePage(page, entry, mod) {
       try {
         const start = await api.position(entry.name, chosen);
         if (seq !== previewSeq) return;
-        mod.render(preview, start.board, { compact: true, label: `An example puzzle: ${mod.describeOptions(chosen)}` });
-        previewText.textContent = `An example: ${mod.describeOptions(chosen)}`;
+        const words = mod.describeOptions(chosen);
+        mod.render(preview, start.board, { compact: true, label: t("newpuzzle.example_label", { options: words }) });
+        previewText.textContent = t("newpuzzle.example_text", { options: words });
       } catch (err) {
         if (seq === previewSeq) previewText.textContent = err.message;
       }
@@ -91,7 +93,7 @@ export function buildPuzzlePage(page, entry, mod) {
 async function busy(button, work, failed) {
   const label = [...button.childNodes];
   button.disabled = true;
-  button.textContent = "Starting…";
+  button.textContent = t("newgame.starting");
   try {
     await work();
   } catch (err) {
@@ -104,31 +106,31 @@ async function busy(button, work, failed) {
 
 function dailyPanel(entry, mod) {
   const picture = h("div", { class: "preview-board daily-board" });
-  const text = h("p", { class: "muted small", "data-testid": "daily-date" }, "Loading…");
+  const text = h("p", { class: "muted small", "data-testid": "daily-date" }, t("newpuzzle.loading"));
   const play = h("button", { type: "button", class: "btn primary", "data-testid": "daily-play", disabled: true },
-    icon("play"), "Play today's puzzle");
+    icon("play"), t("newpuzzle.daily.play"));
   play.addEventListener("click", () => busy(play, () => startPuzzle(entry, { daily: true })));
   api.daily(entry.name).then((day) => {
-    mod.render(picture, day.board, { compact: true, label: `The puzzle of ${day.date}` });
+    mod.render(picture, day.board, { compact: true, label: t("newpuzzle.daily.label", { date: day.date }) });
     const id = mod.puzzleId?.(day.board) || day.position;
-    replace(text, `${day.date} (UTC) · the same puzzle for everyone today`, id ? h("code", { class: "daily-id" }, id) : null);
+    replace(text, t("newpuzzle.daily.date", { date: day.date }), id ? h("code", { class: "daily-id" }, id) : null);
     play.disabled = false;
-  }).catch((err) => { text.textContent = `No puzzle of the day: ${err.message}`; });
+  }).catch((err) => { text.textContent = t("newpuzzle.daily.none", { error: err.message }); });
   return h("section", { class: "panel puzzle-choice", "aria-labelledby": "daily-title" },
-    h("h2", { id: "daily-title" }, "Puzzle of the day"),
+    h("h2", { id: "daily-title" }, t("newpuzzle.daily.title")),
     h("div", { class: "choice-body" }, picture, h("div", {}, text, play)));
 }
 
 function idPanel(entry, mod, values) {
   const input = h("input", {
     type: "text", id: "puzzle-id-input", "data-testid": "puzzle-id-input", spellcheck: "false", autocomplete: "off",
-    placeholder: "a puzzle id", "aria-describedby": "puzzle-id-check",
+    placeholder: t("newpuzzle.id.placeholder"), "aria-describedby": "puzzle-id-check",
   });
   const check = h("p", { class: "muted small", id: "puzzle-id-check", "data-testid": "puzzle-id-check" },
-    "Paste the id a friend shared (the game page shows each puzzle's).");
+    t("newpuzzle.id.help"));
   const picture = h("div", { class: "preview-board id-board", hidden: true });
   // "Play it" only for an id the server has read as a puzzle: disabled while an id is checked or not one
-  const play = h("button", { type: "submit", class: "btn", "data-testid": "puzzle-id-play", disabled: true }, icon("play"), "Play it");
+  const play = h("button", { type: "submit", class: "btn", "data-testid": "puzzle-id-play", disabled: true }, icon("play"), t("newpuzzle.id.play"));
   let seq = 0;
   let timer = null;
   input.addEventListener("input", () => {
@@ -139,17 +141,17 @@ function idPanel(entry, mod, values) {
     delete check.dataset.valid;
     if (!text) {
       picture.hidden = true;
-      check.textContent = "Paste the id a friend shared (the game page shows each puzzle's).";
+      check.textContent = t("newpuzzle.id.help");
       return;
     }
-    check.textContent = "Checking the id…";
+    check.textContent = t("newpuzzle.id.checking");
     timer = setTimeout(async () => {
       try {
         const found = await api.position(entry.name, { ...values }, text);
         if (mine !== seq) return;
-        mod.render(picture, found.board, { compact: true, label: "The puzzle of this id" });
+        mod.render(picture, found.board, { compact: true, label: t("newpuzzle.id.board_label") });
         picture.hidden = false;
-        check.textContent = "A puzzle: play it.";
+        check.textContent = t("newpuzzle.id.valid");
         check.dataset.valid = "true";
         play.disabled = false;
       } catch (err) {
@@ -161,7 +163,7 @@ function idPanel(entry, mod, values) {
     }, PREVIEW_DELAY_MS);
   });
   const form = h("form", { class: "id-form", novalidate: true },
-    h("label", { for: "puzzle-id-input" }, "Puzzle id"),
+    h("label", { for: "puzzle-id-input" }, t("newpuzzle.id.label")),
     h("div", { class: "link-row" }, input, play), check);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -169,47 +171,49 @@ function idPanel(entry, mod, values) {
     if (text && !play.disabled) busy(play, () => startPuzzle(entry, { options: { ...values }, puzzle: text }));
   });
   return h("section", { class: "panel puzzle-choice", "aria-labelledby": "id-title" },
-    h("h2", { id: "id-title" }, "A puzzle by its id"),
+    h("h2", { id: "id-title" }, t("newpuzzle.id.title")),
     h("div", { class: "choice-body stack" }, form, picture));
 }
 
 /** The race room's timers offered on the form (seconds; the room's settings, docs/server.md): the bids' only in a
  * race of bids. */
 const RACE_TIMERS = [
-  { key: "round_seconds", label: "Round", help: "seconds to find a path" },
-  { key: "bid_seconds", label: "Bidding", help: "seconds from the first bid", bids: true },
-  { key: "demo_seconds", label: "Demonstration", help: "seconds to show it" },
+  { key: "round_seconds", label: t("newpuzzle.race.round"), help: t("newpuzzle.race.round_help") },
+  { key: "bid_seconds", label: t("newpuzzle.race.bidding"), help: t("newpuzzle.race.bidding_help"), bids: true },
+  { key: "demo_seconds", label: t("newpuzzle.race.demo"), help: t("newpuzzle.race.demo_help") },
 ];
 
 function racePanel(entry, mod, values) {
   const race = mod.client?.race || {};
   const rules = race.words || [];
-  const timers = RACE_TIMERS.filter((t) => Number.isInteger(race[t.key]) && (!t.bids || race.claim === "at_most"));
+  const timers = RACE_TIMERS.filter((timer) => Number.isInteger(race[timer.key])
+    && (!timer.bids || race.claim === "at_most"));
   const settingInputs = {};
   const settingsBox = timers.length ? h("fieldset", { class: "race-settings" },
-    h("legend", {}, "Timers (seconds)"),
-    timers.map((t) => {
+    h("legend", {}, t("newpuzzle.race.timers")),
+    timers.map((timer) => {
       const input = h("input", {
-        type: "number", min: "5", max: t.key === "round_seconds" ? "3600" : "600", step: "1", value: String(race[t.key]),
-        id: `race-setting-${t.key}`, "data-testid": `race-setting-${t.key}`, title: t.help,
+        type: "number", min: "5", max: timer.key === "round_seconds" ? "3600" : "600", step: "1",
+        value: String(race[timer.key]),
+        id: `race-setting-${timer.key}`, "data-testid": `race-setting-${timer.key}`, title: timer.help,
       });
-      settingInputs[t.key] = input;
-      return h("label", { for: `race-setting-${t.key}` }, t.label, input);
+      settingInputs[timer.key] = input;
+      return h("label", { for: `race-setting-${timer.key}` }, timer.label, input);
     })) : null;
   const name = h("input", {
     type: "text", id: "race-name", "data-testid": "race-name", maxlength: "24", autocomplete: "nickname",
-    placeholder: "your name",
+    placeholder: t("newpuzzle.race.name_placeholder"),
   });
-  const create = h("button", { type: "submit", class: "btn primary", "data-testid": "race-create" }, icon("user"), "Create a race room");
+  const create = h("button", { type: "submit", class: "btn primary", "data-testid": "race-create" }, icon("user"), t("newpuzzle.race.create"));
   const error = h("p", { class: "form-error", role: "alert", hidden: true });
   const form = h("form", { class: "race-form", novalidate: true },
-    h("label", { for: "race-name" }, "Your name"),
+    h("label", { for: "race-name" }, t("newpuzzle.race.name_label")),
     h("div", { class: "link-row" }, name, create), error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const who = name.value.trim();
     error.hidden = !!who;
-    error.textContent = who ? "" : "Enter your name: the others see it.";
+    error.textContent = who ? "" : t("newpuzzle.race.name_missing");
     if (!who) return;
     const problem = validate(entry, values);
     if (problem) {
@@ -222,7 +226,8 @@ function racePanel(entry, mod, values) {
       const n = Number(input.value);
       if (!Number.isInteger(n) || n < Number(input.min) || n > Number(input.max)) {
         error.hidden = false;
-        error.textContent = `The ${key.replace("_seconds", "")} timer is a whole number of seconds from ${input.min} to ${input.max}.`;
+        error.textContent = t("newpuzzle.race.timer_problem",
+          { timer: key.replace("_seconds", ""), min: input.min, max: input.max });
         return;
       }
       if (n !== race[key]) settings[key] = n;
@@ -234,9 +239,8 @@ function racePanel(entry, mod, values) {
     });
   });
   return h("section", { class: "panel race-choice", "aria-labelledby": "race-title" },
-    h("h2", { id: "race-title" }, "Race with friends"),
-    h("p", { class: "muted" }, "Everyone plays the same puzzles, round after round, with the options above. "
-      + "Create the room, send its link, and start when everyone is in."),
+    h("h2", { id: "race-title" }, t("newpuzzle.race.title")),
+    h("p", { class: "muted" }, t("newpuzzle.race.intro")),
     rules.length ? h("ul", { class: "race-rules" }, rules.map((line) => h("li", {}, line))) : null,
     settingsBox,
     form);

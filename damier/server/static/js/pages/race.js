@@ -7,6 +7,7 @@ import { h, replace, wait } from "../dom.js";
 import { api, raceSeats, raceSocketUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError, showMessage } from "../messages.js";
+import { t } from "../i18n.js";
 import { Connection } from "./game/connection.js";
 import { showConnection, showHowtoLink } from "./game/skeleton.js";
 import {
@@ -87,9 +88,9 @@ class RacePage {
     } catch (err) {
       if (this.destroyed) return;
       replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" },
-        h("h1", {}, err.status === 404 ? "No such race" : "The race could not be loaded"),
+        h("h1", {}, err.status === 404 ? t("race.error.not_found") : t("race.error.not_loaded")),
         h("p", {}, err.message),
-        h("a", { class: "btn primary", href: "#/" }, "See the games"))));
+        h("a", { class: "btn primary", href: "#/" }, t("race.error.see_games")))));
       return;
     }
     if (this.destroyed) return;
@@ -98,7 +99,7 @@ class RacePage {
       raceSeats.forget(this.id); // a token the server does not know for this race: watch instead
       this.seat = null;
       this.token = null;
-      showMessage("Your seat in this race is not known here any more: you are watching.", "info");
+      showMessage(t("race.seat_forgotten"), "info");
     }
     this.mod = await boardModule(entry);
     if (this.destroyed) return;
@@ -224,7 +225,7 @@ class RacePage {
 
   join(name) {
     if (!name) {
-      showMessage("Enter your name: the others see it.", "info");
+      showMessage(t("race.join.name_needed"), "info");
       return;
     }
     return this.act(async () => {
@@ -250,7 +251,7 @@ class RacePage {
   /** A square clicked while demonstrating (a module whose moves are squares): the next move of the path. */
   onSquare(square, { legal }) {
     if (!legal) {
-      if (this.demonstrating()) showMessage(`${square} is not a move from here.`, "info");
+      if (this.demonstrating()) showMessage(t("race.demo.not_a_move", { square }), "info");
       return;
     }
     return this.onMove(square);
@@ -289,7 +290,7 @@ class RacePage {
 
   renderPanels(view) {
     const el = this.el;
-    el.title.textContent = `Race: ${view.title}`;
+    el.title.textContent = t("race.title_game", { title: view.title });
     el.sub.textContent = this.mod.describeOptions(view.options || {}, {});
     renderStatus(this, view);
     renderTimer(this, view);
@@ -319,7 +320,7 @@ class RacePage {
       onMove: (move) => this.onMove(move),
       events: round.events || [],
       turn: demo ? demo.seat % 8 : -1,
-      label: `${view.title} board, round ${round.number}`,
+      label: t("race.board_label", { title: view.title, round: round.number }),
     });
     el.board.dataset.version = String(view.version);
     el.board.dataset.round = String(round.number);

@@ -3,9 +3,10 @@
 import { h, icon, replace, wait } from "../dom.js";
 import { api, recordUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
-import { seatColour } from "../players.js";
+import { seatColour, seatWord } from "../players.js";
 import { openAnalysis } from "./analysis.js";
 import { isPuzzle } from "./game/puzzle.js";
+import { resultReason, t } from "../i18n.js";
 
 const PAUSE_MS = 650; // between two moves when playing
 
@@ -28,7 +29,7 @@ class ReplayPage {
   }
 
   async start() {
-    this.root.append(h("div", { class: "page" }, h("div", { class: "panel empty-state" }, h("p", {}, "Loading the replay…"))));
+    this.root.append(h("div", { class: "page" }, h("div", { class: "panel empty-state" }, h("p", {}, t("replay.loading")))));
     let data;
     let view = null;
     try {
@@ -36,9 +37,9 @@ class ReplayPage {
     } catch (err) {
       if (this.destroyed) return;
       replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" },
-        h("h1", {}, err.status === 404 ? "No such game" : "The replay could not be loaded"),
+        h("h1", {}, t(err.status === 404 ? "replay.no_game" : "replay.load_error")),
         h("p", {}, err.message),
-        h("a", { class: "btn primary", href: "#/" }, "See the games"))));
+        h("a", { class: "btn primary", href: "#/" }, t("home.see_games")))));
       return;
     }
     if (this.destroyed) return;
@@ -53,18 +54,18 @@ class ReplayPage {
     // the position the moves are played from (a seeded deal's too): where the analysis board replays them
     this.startPosition = data.start_position ?? view?.start_position ?? this.start;
     const control = data.time_control;
-    this.clock = control ? ` · clock ${control.minutes}+${control.increment}` : "";
+    this.clock = control ? ` · ${t("replay.clock", { control: `${control.minutes}+${control.increment}` })}` : "";
     const game = data.game || view?.game;
     this.entry = await api.catalogEntry(game).catch(() => null);
     this.mod = await boardModule(this.entry);
     if (this.destroyed) return;
     this.game = game;
     const players = this.seats?.length || Number(this.options.players) || maxPlayer(this.frames) + 1;
-    this.names = this.seats?.map((s) => s.name) || this.mod.seatNames(players);
-    this.title = data.title || view?.title || "Replay";
-    document.title = `Replay · ${this.title} · damier`;
+    this.names = this.seats?.map((s, i) => seatWord(game, i, s.name)) || this.mod.seatNames(players);
+    this.title = data.title || view?.title || t("replay.default_title");
+    document.title = `${t("replay.doc_title", { title: this.title })} · damier`;
     if (!this.frames.length) {
-      replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" }, h("p", {}, "This game has no position to show."))));
+      replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" }, h("p", {}, t("replay.no_position")))));
       return;
     }
     this.build();
@@ -131,47 +132,48 @@ class ReplayPage {
     const button = (name, testid, label, onclick, extra = "") => h("button", {
       type: "button", class: `btn icon-only ${extra}`.trim(), "data-testid": testid, "aria-label": label, title: label, onclick,
     }, icon(name));
-    el.first = button("first", "replay-first", "First position (Home)", () => this.go(0));
-    el.prev = button("prev", "replay-prev", "Previous move (←)", () => this.go(this.index - 1));
-    el.play = button("play", "replay-play", "Play (Space)", () => this.togglePlay(), "primary");
-    el.next = button("next", "replay-next", "Next move (→)", () => this.go(this.index + 1, true));
-    el.last = button("last", "replay-last", "Last position (End)", () => this.go(this.frames.length - 1));
+    el.first = button("first", "replay-first", t("replay.first"), () => this.go(0));
+    el.prev = button("prev", "replay-prev", t("replay.prev"), () => this.go(this.index - 1));
+    el.play = button("play", "replay-play", t("replay.play"), () => this.togglePlay(), "primary");
+    el.next = button("next", "replay-next", t("replay.next"), () => this.go(this.index + 1, true));
+    el.last = button("last", "replay-last", t("replay.last"), () => this.go(this.frames.length - 1));
     el.slider = h("input", {
       type: "range", min: 0, max: this.frames.length - 1, step: 1, value: 0, class: "replay-slider",
-      "data-testid": "replay-slider", "aria-label": "Position in the game",
+      "data-testid": "replay-slider", "aria-label": t("replay.slider"),
     });
     el.slider.addEventListener("input", () => this.go(Number(el.slider.value)));
     el.ply = h("span", { class: "replay-ply", "data-testid": "replay-ply", "aria-live": "polite" });
     el.board = h("div", { class: "board-wrap", "data-testid": "board" });
     el.caption = h("div", { class: "status" });
     el.banner = h("div", { class: "result-banner", "data-testid": "result-banner", hidden: true });
-    el.moves = h("ol", { class: "move-list", "data-testid": "move-list", "aria-label": "Moves" });
+    el.moves = h("ol", { class: "move-list", "data-testid": "move-list", "aria-label": t("replay.moves") });
     el.players = h("ul", { class: "player-list" });
     this.el = el;
     this.addMoves(this.frames, 0);
     const gameLink = this.view && this.view.status !== "replay"
-      ? h("a", { class: "btn small", href: `#/game/${encodeURIComponent(this.id)}` }, icon("prev"), "Back to the game") : null;
+      ? h("a", { class: "btn small", href: `#/game/${encodeURIComponent(this.id)}` }, icon("prev"), t("replay.back_to_game")) : null;
     replace(this.root, h("div", { class: `page game-page replay-page game-${this.game}` },
       h("div", { class: "game-head" },
         h("div", {},
-          h("h1", {}, `Replay: ${this.title}`),
+          h("h1", {}, t("replay.heading", { title: this.title })),
           h("p", { class: "sub" }, h("span", { class: "sub-options", "data-testid": "game-options" }, `${this.mod.describeOptions(this.options, { start: this.start })}${this.clock}`)))),
       h("div", { class: "game-layout" },
-        h("section", { class: "board-col", "aria-label": "Board" },
+        h("section", { class: "board-col", "aria-label": t("replay.board") },
           el.caption, el.banner, el.board,
-          h("div", { class: "replay-controls", role: "toolbar", "aria-label": "Replay controls" },
+          h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") },
             h("div", { class: "replay-buttons" }, el.first, el.prev, el.play, el.next, el.last),
             el.slider, el.ply),
-          h("p", { class: "keys-help" }, h("kbd", {}, "←"), h("kbd", {}, "→"), " step · ", h("kbd", {}, "Space"), " play · ",
-            h("kbd", {}, "Home"), h("kbd", {}, "End"), " ends")),
+          h("p", { class: "keys-help" }, h("kbd", {}, "←"), h("kbd", {}, "→"), ` ${t("replay.keys.step")} · `,
+            h("kbd", {}, t("replay.key.space")), ` ${t("replay.keys.play")} · `,
+            h("kbd", {}, t("replay.key.home")), h("kbd", {}, t("replay.key.end")), ` ${t("replay.keys.ends")}`)),
         h("aside", { class: "side-col" },
-          h("section", { class: "panel players", "aria-labelledby": "rp-players" }, h("h2", { id: "rp-players" }, "Players"), el.players),
-          h("section", { class: "panel moves", "aria-labelledby": "rp-moves" }, h("h2", { id: "rp-moves" }, "Moves"), el.moves),
+          h("section", { class: "panel players", "aria-labelledby": "rp-players" }, h("h2", { id: "rp-players" }, t("replay.players")), el.players),
+          h("section", { class: "panel moves", "aria-labelledby": "rp-moves" }, h("h2", { id: "rp-moves" }, t("replay.moves")), el.moves),
           h("section", { class: "panel" },
             h("div", { class: "more-actions" },
               gameLink,
               this.analyseButton(),
-              h("a", { class: "btn small", href: recordUrl(this.id), download: `record-${this.id}.json`, "data-testid": "btn-record" }, icon("download"), "Download record")))))));
+              h("a", { class: "btn small", href: recordUrl(this.id), download: `record-${this.id}.json`, "data-testid": "btn-record" }, icon("download"), t("replay.download"))))))));
   }
 
   /** "Analyse": the analysis board at the position shown, for a game the engine analyses. A game still going on
@@ -182,14 +184,14 @@ class ReplayPage {
     // a puzzle going on is not analysed either: the solver's answer would be an uncounted hint
     if (!this.entry?.analysis || (live && (!this.view.hints_allowed || isPuzzle(this.view)))) return null;
     return h("button", {
-      type: "button", class: "btn small", "data-testid": "replay-analyse", title: "Open the analysis board at the position shown",
+      type: "button", class: "btn small", "data-testid": "replay-analyse", title: t("replay.analyse_title"),
       onclick: () => {
         const frame = this.frames[this.index];
         const moves = this.frames.slice(1, this.index + 1).map((f) => f.move);
         openAnalysis({ game: this.game, options: this.options, start: this.startPosition, moves, gameId: this.id,
           ply: moves.length, from: `/replay/${encodeURIComponent(this.id)}?ply=${frame.ply ?? this.index}` });
       },
-    }, icon("cpu"), "Analyse");
+    }, icon("cpu"), t("replay.analyse"));
   }
 
   /** Go to frame `index`; `animated` plays the move's waves when it is the next frame. */
@@ -226,7 +228,7 @@ class ReplayPage {
       events: frame.events || [],
       turn: next ? next.player : -1,
       seatNames: this.names,
-      label: `${this.title} board after move ${frame.ply}`,
+      label: t("replay.board_after", { title: this.title, ply: frame.ply }),
     });
     this.renderPlayers(frame);
   }
@@ -236,13 +238,13 @@ class ReplayPage {
     const frame = this.frames[this.index];
     const total = this.frames.length - 1;
     el.slider.value = String(this.index);
-    el.ply.textContent = `Move ${frame.ply ?? this.index} of ${this.total - 1}`;
+    el.ply.textContent = t("replay.ply", { ply: frame.ply ?? this.index, total: this.total - 1 });
     el.ply.dataset.ply = String(frame.ply ?? this.index);
     // dimmed, not disabled: at an end a click simply has nothing to do (and the buttons keep their focus)
     for (const b of [el.first, el.prev]) b.classList.toggle("at-end", this.index === 0);
     for (const b of [el.next, el.last]) b.classList.toggle("at-end", this.index === total);
     replace(el.play, icon(this.playing ? "pause" : "play"));
-    el.play.setAttribute("aria-label", this.playing ? "Pause (Space)" : "Play (Space)");
+    el.play.setAttribute("aria-label", t(this.playing ? "replay.pause" : "replay.play"));
     el.play.title = el.play.getAttribute("aria-label");
     el.play.setAttribute("aria-pressed", String(this.playing));
     for (const li of el.moves.children) {
@@ -263,24 +265,19 @@ class ReplayPage {
     const name = frame.player !== null && frame.player !== undefined ? this.names[frame.player] : null;
     replace(el.caption,
       name ? h("span", { class: "swatch status-dot", style: { "--c": seatColour(frame.player) } }) : null,
-      h("span", { class: "status-text" }, this.index === 0 ? "The starting position" : `${name || "Move"} played ${frame.move}`));
+      h("span", { class: "status-text" }, this.index === 0 ? t("replay.start")
+        : name ? t("replay.played", { name, move: frame.move }) : t("replay.played_unnamed", { move: frame.move })));
     // result at the end
     const atEnd = this.index === this.total - 1 && this.result;
     el.banner.hidden = !atEnd;
     if (atEnd) {
       const w = Number.isInteger(this.result.winner) ? this.result.winner : null;
-      let reason = this.result.reason ? String(this.result.reason) : "";
-      if (w !== null && reason.toLowerCase().startsWith(`${this.names[w]} wins:`.toLowerCase())) {
-        reason = reason.slice(this.names[w].length + 6).trim();
-      }
-      if (w !== null && reason.toLowerCase().endsWith(`: ${this.names[w]} wins`.toLowerCase())) {
-        reason = reason.slice(0, -(this.names[w].length + 7)).trim();
-      }
+      const reason = resultReason(this.result, this.names, w !== null ? this.seats?.[w]?.name ?? this.names[w] : null);
       el.banner.style.setProperty("--c", w === null ? "var(--muted)" : seatColour(w));
       replace(el.banner, h("div", { class: "result-main" },
         h("span", { class: "result-medal", "aria-hidden": "true" }, w === null ? "=" : "★"),
-        h("div", {}, h("strong", {}, w === null ? "Draw" : `${this.names[w]} wins`),
-          h("span", {}, reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : ""))));
+        h("div", {}, h("strong", {}, w === null ? t("replay.draw") : t("replay.wins", { name: this.names[w] })),
+          h("span", {}, reason))));
     }
   }
 
@@ -290,7 +287,7 @@ class ReplayPage {
     replace(this.el.players, this.names.map((nm, i) => h("li", { class: "player" },
       h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
       h("span", { class: "player-name" }, nm,
-        this.seats?.[i] ? h("small", {}, this.seats[i].kind === "computer" ? `Computer · ${this.seats[i].level}` : "Person") : null),
+        this.seats?.[i] ? h("small", {}, this.seats[i].kind === "computer" ? t("replay.computer", { level: this.seats[i].level }) : t("replay.person")) : null),
       scores[i] ? h("span", { class: "player-score" }, h("b", {}, String(scores[i].value)), h("small", {}, scores[i].unit)) : null)));
   }
 

@@ -6,7 +6,10 @@
 // from the game's client description (`opts.client.squares`).
 
 import { svg } from "../../dom.js";
+import { gameT } from "../../i18n.js";
 import { squareNames } from "../grid.js";
+
+const tk = gameT("atoms");
 
 export const CELL = 60; // one square and its gap, in SVG units
 const GAP = 4;
@@ -48,7 +51,7 @@ function build(container, board, opts) {
     class: `board atoms-board${compact ? " compact" : ""}`,
     viewBox: `0 0 ${margin + cols * CELL + PAD} ${margin + rows * CELL + PAD}`,
     role: compact ? "img" : "grid",
-    "aria-label": opts.label || `Exploding Atoms board, ${rows} rows by ${cols} columns`,
+    "aria-label": opts.label || tk("board.label", { rows, cols }),
     "data-rows": rows,
     "data-cols": cols,
   });
@@ -146,9 +149,14 @@ function squareLabel(view, board, i, names) {
   const count = board.counts[i];
   const owner = board.owners[i];
   const parts = [view.names.name(i)];
-  parts.push(owner >= 0 && count > 0 ? `${count} ${names[owner] || `player ${owner + 1}`} atom${count === 1 ? "" : "s"}` : "empty");
-  parts.push(`capacity ${board.capacity[i]}`);
-  if (isCritical(board, i)) parts.push("critical");
+  if (owner >= 0 && count > 0) {
+    parts.push(names[owner] ? tk("cell.atoms", { count, name: names[owner] })
+      : tk("cell.atoms_player", { count, player: owner + 1 }));
+  } else {
+    parts.push(tk("cell.empty"));
+  }
+  parts.push(tk("cell.capacity", { capacity: board.capacity[i] }));
+  if (isCritical(board, i)) parts.push(tk("cell.critical"));
   return parts.join(", ");
 }
 

@@ -1,11 +1,14 @@
 // The Exploding Atoms board module (see games/index.js for the interface): drawing in draw.js, input in input.js,
 // explosions in animate.js. The boards, legal squares and each wave's board come from the server.
 
+import { gameT } from "../../i18n.js";
 import { ensureView, stats, update } from "./draw.js";
 import { attachInput, focusSquare } from "./input.js";
 
 export { animate } from "./animate.js";
 export { focusSquare };
+
+const tk = gameT("atoms");
 
 /**
  * Draw `board` in `container`, or update the drawing already there (focus and keyboard cursor are kept).
@@ -21,13 +24,13 @@ export function render(container, board, opts = {}) {
 
 /** The main figure per seat, for the players panel: {value, unit}. */
 export function score(board, players) {
-  return stats(board, players).map((s) => ({ value: s.atoms, unit: s.atoms === 1 ? "atom" : "atoms", ...s }));
+  return stats(board, players).map((s) => ({ value: s.atoms, unit: tk("board.unit", { count: s.atoms }), ...s }));
 }
 
 /** The options in words: "8×8 · 2 players". */
 export function describeOptions(options = {}) {
   const parts = [];
   if (options.rows !== undefined && options.cols !== undefined) parts.push(`${options.rows}×${options.cols}`);
-  if (options.players !== undefined) parts.push(`${options.players} players`);
+  if (options.players !== undefined) parts.push(tk("board.options.players", { count: options.players }));
   return parts.join(" · ");
 }

@@ -10,7 +10,10 @@
 // and why not are all sent.
 
 import { svg } from "../../dom.js";
+import { gameT } from "../../i18n.js";
 import { squareNames } from "../grid.js";
+
+const tk = gameT("jewels");
 
 export const CELL = 40;
 const INSET = 1; // half the gap between squares
@@ -167,7 +170,7 @@ function build(container, board, opts) {
   const geo = geometry(board, compact);
   const root = svg("svg", {
     class: `board jewels-board${compact ? " compact" : ""}`, viewBox: `0 0 ${geo.total[0]} ${geo.total[1]}`,
-    role: compact ? "img" : "grid", "aria-label": opts.label || "Jewels and Lasers board",
+    role: compact ? "img" : "grid", "aria-label": opts.label || tk("board.label"),
   });
   root.append(svg("rect", {
     class: "board-frame", x: geo.ml - 5, y: geo.mt - 5, width: geo.width + 10, height: geo.height + 10, rx: 10,
@@ -317,11 +320,11 @@ export function squareWords(view, name) {
   const seats = seatNames(view.opts);
   const parts = [name];
   const man = (board.men || []).indexOf(name);
-  if (man >= 0) parts.push(`${seats[man]}'s man`);
+  if (man >= 0) parts.push(tk("cell.man", { name: seats[man] }));
   const piece = board.pieces?.[name];
-  if (piece) parts.push(piece === "dead" ? "dead robot" : piece);
-  if (man < 0 && !piece) parts.push("empty");
-  if (view.lit.has(name)) parts.push("lit");
+  if (piece) parts.push(tk("piece.kind", { kind: piece }));
+  if (man < 0 && !piece) parts.push(tk("cell.empty"));
+  if (view.lit.has(name)) parts.push(tk("cell.lit"));
   return parts;
 }
 

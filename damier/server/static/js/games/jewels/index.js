@@ -2,15 +2,19 @@
 // selecting and playing in input.js, a turn (the man's move and the robots' turn after it) in animate.js. The
 // board, what is lit, each legal move with what it does and the squares a man may not reach come from the server.
 
+import { gameT } from "../../i18n.js";
 import { ensureView, update, views } from "./draw.js";
 import { attachInput, boardKey, focusSquare } from "./input.js";
 
 export { animate } from "./animate.js";
 export { focusSquare };
 
+const tk = gameT("jewels");
+
 export const keyHelp = [
-  [["←", "↑", "→", "↓"], "move"], [["Enter"], "select / play"], [["Esc"], "cancel"], [["R"], "rays"],
-  [["U"], "undo"], [["H"], "hint"],
+  [["←", "↑", "→", "↓"], tk("input.keys.move")], [[tk("input.key.enter")], tk("input.keys.select_play")],
+  [[tk("input.key.esc")], tk("input.keys.cancel")], [["R"], tk("input.keys.rays")], [["U"], tk("input.keys.undo")],
+  [["H"], tk("input.keys.hint")],
 ];
 
 /** The seat names the last drawing was given (boardInfo gets only the board). */
@@ -39,7 +43,7 @@ export function pageKey(container, event) {
 export function score(board, players) {
   return Array.from({ length: players }, (_, seat) => {
     const value = Number(board?.jewels?.[seat] ?? 0);
-    return { value, unit: value === 1 ? "jewel" : "jewels" };
+    return { value, unit: tk("board.unit", { count: value }) };
   });
 }
 
@@ -47,10 +51,13 @@ export function score(board, players) {
 export function boardInfo(board) {
   if (!board?.jewels) return "";
   const parts = [0, 1].map((seat) => `${names[seat]} ${board.jewels[seat] ?? 0}`);
-  parts.push(`${board.left ?? 0} left`);
+  parts.push(tk("board.info.left", { count: board.left ?? 0 }));
   const explosive = [0, 1].filter((seat) => board.explosive?.[seat]).map((seat) => names[seat]);
-  parts.push(`explosions: ${explosive.length ? explosive.join(", ") : "none"}`);
-  if (board.cap > 0 && board.quiet > 0) parts.push(`${board.quiet} of ${board.cap} plies without a jewel`);
+  parts.push(explosive.length ? tk("board.info.explosions", { names: explosive.join(", ") })
+    : tk("board.info.explosions_none"));
+  if (board.cap > 0 && board.quiet > 0) {
+    parts.push(tk("board.info.quiet", { quiet: String(board.quiet), cap: String(board.cap) }));
+  }
   return parts.join(" · ");
 }
 
@@ -58,11 +65,14 @@ export function boardInfo(board) {
 export function describeOptions(options = {}) {
   const size = Number(options.size ?? 14);
   const parts = [`${size}×${size}`];
-  for (const [key, word] of [["jewels", "jewels"], ["walls", "walls"], ["robots", "robots"]]) {
-    if (options[key] !== undefined) parts.push(`${options[key]} ${word}`);
+  if (options.jewels !== undefined) parts.push(tk("board.options.jewels", { count: String(options.jewels) }));
+  if (options.walls !== undefined) parts.push(tk("board.options.walls", { count: String(options.walls) }));
+  if (options.robots !== undefined) parts.push(tk("board.options.robots", { count: String(options.robots) }));
+  if (options.robot_steps === "all") parts.push(tk("board.options.every_robot"));
+  if (options.cap !== undefined) {
+    parts.push(Number(options.cap) > 0 ? tk("board.options.cap", { cap: String(options.cap) })
+      : tk("board.options.no_cap"));
   }
-  if (options.robot_steps === "all") parts.push("every robot steps");
-  if (options.cap !== undefined) parts.push(Number(options.cap) > 0 ? `stop after ${options.cap} plies without a jewel` : "no ply cap");
-  if (options.edge_explosion) parts.push("the edge backs a wall");
+  if (options.edge_explosion) parts.push(tk("board.options.edge"));
   return parts.join(" · ");
 }

@@ -11,9 +11,12 @@
 // Every move is the server's (board.moves, by notation): this module computes none.
 
 import { h, svg } from "../../dom.js";
+import { gameT } from "../../i18n.js";
 import { attachDrag } from "../drag.js";
 import { attachGridKeyboard } from "../grid.js";
 import { drawRays, manFigure, prefs, seatNames, squareWords, update, views } from "./draw.js";
+
+const tk = gameT("jewels");
 
 export function attachInput(view, container) {
   const { root } = view;
@@ -21,11 +24,11 @@ export function attachInput(view, container) {
     info: h("span", { class: "board-info jw-info", "data-testid": "jewels-info", "aria-live": "polite" }),
     play: h("span", { class: "board-turns" }),
     rays: h("button", {
-      type: "button", class: "btn small ghost", "data-testid": "btn-rays", title: "Show or hide the lasers' rays (R)",
+      type: "button", class: "btn small ghost", "data-testid": "btn-rays", title: tk("input.rays.title"),
       onclick: () => toggleRays(view),
     }),
     set: h("button", {
-      type: "button", class: "btn small ghost", "data-testid": "btn-piece-set", title: "Switch the piece set",
+      type: "button", class: "btn small ghost", "data-testid": "btn-piece-set", title: tk("input.set.title"),
       onclick: () => toggleSet(view),
     }),
   };
@@ -176,10 +179,10 @@ function activate(view, square) {
     select(view, !view.selected);
   } else if (view.selected) {
     const reason = forbiddenOf(view).get(square);
-    if (reason) say(view, `${square}: ${reason}.`);
+    if (reason) say(view, tk("input.square_note", { square, text: reason }));
     else select(view, false);
   } else if (view.moves.man) {
-    say(view, `Click your man on ${view.moves.man} first, then where he goes.`);
+    say(view, tk("input.click_man_first", { square: view.moves.man }));
   }
 }
 
@@ -247,8 +250,8 @@ function paint(view) {
     g.dataset.selected = String(isMan && view.selected);
     const words = squareWords(view, name);
     if (target) words.push(targetWords(target, seats));
-    else if (isMan) words.push(view.selected ? "selected: choose where he goes" : "your man: select him");
-    if (reason) words.push(`forbidden: ${reason}`);
+    else if (isMan) words.push(view.selected ? tk("cell.man_selected") : tk("cell.man_select"));
+    if (reason) words.push(tk("cell.forbidden", { reason }));
     const label = words.join(", ");
     g.setAttribute("aria-label", label);
     s.title.textContent = label;
@@ -258,9 +261,9 @@ function paint(view) {
 }
 
 function targetWords({ move, what }, seats) {
-  if (what.type === "place") return `place the men here (${move}): ${seats[1]}'s goes on ${what.mirror}`;
-  if (what.type === "slide") return `slide here (${move})${what.jewel ? ", taking the jewel" : ""}`;
-  return `blow up this wall (${move}), clearing ${(what.destroyed || []).join(", ")}`;
+  if (what.type === "place") return tk("cell.target.place", { move, name: seats[1], mirror: what.mirror });
+  if (what.type === "slide") return tk("cell.target.slide", { move, jewel: what.jewel ? "yes" : "no" });
+  return tk("cell.target.explode", { move, squares: (what.destroyed || []).join(", ") });
 }
 
 /** The marks over the pieces: a dot per slide, a burst per explosion, a cross per forbidden square, the mirror's
@@ -301,22 +304,22 @@ function burstPath(x, y) {
 function renderBar(view) {
   const { bar, board, moves } = view;
   const seats = seatNames(view.opts);
-  bar.rays.textContent = prefs.rays ? "Hide rays" : "Show rays";
+  bar.rays.textContent = prefs.rays ? tk("input.rays.hide") : tk("input.rays.show");
   bar.rays.setAttribute("aria-pressed", String(prefs.rays));
-  bar.set.textContent = prefs.set === "colourful" ? "Classic pieces" : "Colourful pieces";
+  bar.set.textContent = prefs.set === "colourful" ? tk("input.set.classic") : tk("input.set.colourful");
   bar.set.dataset.set = prefs.set;
   bar.play.replaceChildren();
   if (moves.pass) {
     bar.play.append(h("button", {
       type: "button", class: "btn small primary", "data-testid": "btn-pass", "data-move": moves.pass,
       onclick: () => commit(view, moves.pass),
-    }, "Pass (no legal move)"));
+    }, tk("input.pass")));
   }
   if (view.selected) {
     bar.play.append(h("button", {
-      type: "button", class: "btn small ghost", "data-testid": "select-cancel", title: "Drop the selection (Esc)",
+      type: "button", class: "btn small ghost", "data-testid": "select-cancel", title: tk("input.cancel_title"),
       onclick: () => select(view, false),
-    }, "Cancel"));
+    }, tk("input.cancel")));
   }
   bar.info.textContent = infoText(view, board, moves, seats);
 }
@@ -324,19 +327,17 @@ function renderBar(view) {
 function infoText(view, board, moves, seats) {
   const pointed = view.pointed;
   const target = pointed ? offered(view).get(pointed) : null;
-  if (target) return `${pointed}: ${targetWords(target, seats)}.`;
+  if (target) return tk("input.square_note", { square: pointed, text: targetWords(target, seats) });
   const reason = pointed ? forbiddenOf(view).get(pointed) : null;
-  if (reason) return `${pointed} is forbidden: ${reason}.`;
+  if (reason) return tk("input.forbidden", { square: pointed, reason });
   const mover = seats[board.to_move] || "";
-  if (moves.placing && moves.targets.size) {
-    return `${mover}: place your man on a marked square; ${seats[1]}'s goes on the mirror square.`;
-  }
-  if (moves.pass) return `${mover} has no legal move: pass.`;
+  if (moves.placing && moves.targets.size) return tk("input.place", { mover, name: seats[1] });
+  if (moves.pass) return tk("input.no_move", { mover });
   if (view.selected) {
     const blasts = [...moves.targets.values()].filter((t) => t.what.type === "explode").length;
-    return `Your man on ${moves.man}: slide to a marked square${blasts ? " or blow up a marked wall" : ""}.`;
+    return tk("input.selected", { square: moves.man, blast: blasts ? "yes" : "no" });
   }
-  if (moves.man) return `${mover}: click your man on ${moves.man}, then where he goes.`;
+  if (moves.man) return tk("input.click_man", { mover, square: moves.man });
   return "";
 }
 

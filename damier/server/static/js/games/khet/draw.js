@@ -9,12 +9,14 @@
 // client description (opts.client). Nothing here knows a rule: what moves where, and where a laser goes, is sent.
 
 import { svg } from "../../dom.js";
+import { gameT, has } from "../../i18n.js";
 import { squareNames } from "../grid.js";
+
+const tk = gameT("khet");
 
 export const CELL = 60;
 const GAP = 3;
 const SIZE = CELL - GAP;
-const FACING_WORDS = { N: "north", E: "east", S: "south", W: "west" };
 const ANGLE = { N: 0, E: 90, S: 180, W: 270 };
 const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] }; // a direction on the screen (Silver's side down)
 
@@ -30,10 +32,6 @@ export function geometry(client, rows, cols) {
       return [(i % cols) * CELL + CELL / 2, Math.floor(i / cols) * CELL + CELL / 2];
     },
   };
-}
-
-export function facingWords(facing) {
-  return FACING_WORDS[facing] || facing;
 }
 
 // ---- pieces ----------------------------------------------------------------------------------------------------
@@ -100,18 +98,20 @@ export function pieceIcon(kind, colour, facing = "N") {
       svg("g", { class: "pc-turn", transform: `rotate(${pieceAngle({ kind, facing })})` }, pieceShape(kind))));
 }
 
-/** The name of a kind of piece, as the game's palette calls it ("Pyramid"). */
+/** The name of a kind of piece, as the game's catalogue (else its palette) calls it ("Pyramid"). */
 export function kindLabel(client, kind) {
+  if (has(`khet.piece.${kind}`)) return tk(`piece.${kind}`);
   const named = client?.palette?.pieces?.find((p) => p.kind === kind);
   return named?.label || `${String(kind).charAt(0).toUpperCase()}${String(kind).slice(1)}`;
 }
 
 /** "Red Pyramid, facing west" (a Scarab says its mirror, a Pharaoh no facing). */
 export function pieceWords(piece, names, client) {
-  const facing = piece.kind === "scarab" ? (piece.facing === "N" || piece.facing === "S" ? "mirror \\" : "mirror /")
-    : piece.kind === "pharaoh" ? "" : `facing ${facingWords(piece.facing)}`;
-  const who = (names || client?.seats)?.[piece.colour] || "";
-  return `${who} ${kindLabel(client, piece.kind)}${facing ? `, ${facing}` : ""}`.trim();
+  const who = String((names || client?.seats)?.[piece.colour] || "");
+  const params = { who, piece: kindLabel(client, piece.kind), facing: String(piece.facing) };
+  const key = piece.kind === "scarab" ? (piece.facing === "N" || piece.facing === "S" ? "piece.words.mirror_backslash"
+    : "piece.words.mirror_slash") : piece.kind === "pharaoh" ? "piece.words.plain" : "piece.words.facing";
+  return tk(key, params).trim();
 }
 
 export function pieceAt(board, square) {
@@ -170,19 +170,23 @@ export function beamVerdict(beam, names, client) {
   const mover = beam.player;
   const removed = beam.removed;
   if (!removed) {
-    const text = beam.stop === "absorbed" ? `the laser is stopped on ${beam.at}` : "the laser leaves the board";
-    return { level: "safe", text: `Harmless: ${text}${beam.stop === "left" && beam.squares?.length ? ` after ${beam.squares.at(-1)}` : ""}.` };
+    const after = beam.stop === "left" && beam.squares?.length ? String(beam.squares.at(-1)) : null;
+    const text = beam.stop === "absorbed" ? tk("bar.verdict.stopped", { square: String(beam.at) })
+      : after ? tk("bar.verdict.leaves_after", { square: after }) : tk("bar.verdict.leaves");
+    return { level: "safe", text };
   }
-  const label = kindLabel(client, removed.kind);
-  const what = `${(names || client?.seats)?.[removed.colour] || ""} ${label} on ${removed.square}`.trim();
+  const params = {
+    who: String((names || client?.seats)?.[removed.colour] || ""), piece: kindLabel(client, removed.kind),
+    square: String(removed.square),
+  };
   if (removed.kind === "pharaoh") {
     return removed.colour === mover
-      ? { level: "lose", text: `Danger: the laser hits your own ${label} on ${removed.square}: you would lose.` }
-      : { level: "win", text: `Wins the game: the laser hits the ${what}.` };
+      ? { level: "lose", text: tk("bar.verdict.lose", params) }
+      : { level: "win", text: tk("bar.verdict.win", params) };
   }
   return removed.colour === mover
-    ? { level: "own", text: `Careful: the laser would remove your own ${label} on ${removed.square}.` }
-    : { level: "take", text: `The laser removes the ${what}.` };
+    ? { level: "own", text: tk("bar.verdict.own", params) }
+    : { level: "take", text: tk("bar.verdict.take", params) };
 }
 
 export function beamElement(view, beam, cls, testid) {
@@ -229,7 +233,7 @@ function build(container, board, opts, flipped) {
   const [ml, mt, mb, mr] = compact ? [6, 6, 6, 6] : [26, 8, 26, 8];
   const root = svg("svg", {
     class: `board khet-board${compact ? " compact" : ""}`, viewBox: `0 0 ${ml + geo.width + mr} ${mt + geo.height + mb}`,
-    role: compact ? "img" : "grid", "aria-label": opts.label || "Khet board", "data-flipped": String(flipped),
+    role: compact ? "img" : "grid", "aria-label": opts.label || tk("board.label"), "data-flipped": String(flipped),
   });
   root.append(svg("rect", { class: "board-frame", x: ml - 5, y: mt - 5, width: geo.width + 10, height: geo.height + 10, rx: 12 }));
   // screen order (top-left first): Silver's view, or turned round

@@ -2,8 +2,11 @@
 // the bar under the board in input.js, the shot in animate.js. Boards, legal moves with what they do and their
 // shots, the setups and the palette all come from the server.
 
+import { gameT } from "../../i18n.js";
 import { ensureView, update } from "./draw.js";
 import { attachInput, focusSquare, squareAtPoint } from "./input.js";
+
+const tk = gameT("khet");
 
 export { animate } from "./animate.js";
 export { pieceIcon } from "./draw.js";
@@ -16,8 +19,9 @@ export const canFlip = true;
 export const premoves = true;
 
 export const keyHelp = [
-  [["←", "↑", "→", "↓"], "move"], [["Enter"], "select / play"], [["[", "]"], "turn"], [["Esc"], "cancel"],
-  [["U"], "undo"], [["H"], "hint"],
+  [["←", "↑", "→", "↓"], tk("input.keys.move")], [[tk("input.keys.enter")], tk("input.keys.select_play")],
+  [["[", "]"], tk("input.keys.turn")], [[tk("input.keys.esc")], tk("input.keys.cancel")],
+  [["U"], tk("input.keys.undo")], [["H"], tk("input.keys.hint")],
 ];
 
 /**
@@ -37,11 +41,11 @@ export function render(container, board, opts = {}) {
 
 /** Per seat: the pieces left (the Sphinx, which is never taken, not counted). */
 export function score(board, players) {
-  const out = Array.from({ length: players }, () => ({ value: 0, unit: "pieces" }));
+  const out = Array.from({ length: players }, () => ({ value: 0, unit: "" }));
   for (const p of board?.pieces || []) {
     if (p.kind !== "sphinx" && out[p.colour]) out[p.colour].value += 1;
   }
-  for (const s of out) if (s.value === 1) s.unit = "piece";
+  for (const s of out) s.unit = tk("board.score_unit", { count: s.value });
   return out;
 }
 
@@ -49,19 +53,20 @@ export function score(board, players) {
 export function describeOptions(options = {}, { start = null, client = null } = {}) {
   const setups = client?.setups || [];
   const named = (id) => setups.find((s) => s.id === id);
-  let first = options.setup === undefined ? null : `${named(options.setup)?.label || options.setup} setup`;
+  let first = options.setup === undefined ? null
+    : tk("board.options.setup", { setup: String(named(options.setup)?.label || options.setup) });
   if (start) {
     // a setup given by its position (or its name) is still that setup; anything else was set up by hand
     const given = String(start).trim().split(/\s+/).join(" ");
     const setup = setups.find((s) => s.id === given.toLowerCase() || s.position === given);
-    first = setup ? `${setup.label} setup` : "Custom position";
+    first = setup ? tk("board.options.setup", { setup: String(setup.label) }) : tk("board.options.custom");
   }
   const parts = first ? [first] : [];
-  if (options.repetition === "claim") parts.push("repetition draws claimed");
+  if (options.repetition === "claim") parts.push(tk("board.options.repetition_claim"));
   if (options.quiet_ply_limit !== undefined) {
     const quiet = Number(options.quiet_ply_limit);
-    parts.push(quiet > 0 ? `draw after ${quiet} quiet plies` : "no quiet-ply limit");
+    parts.push(quiet > 0 ? tk("board.options.quiet_limit", { count: quiet }) : tk("board.options.no_quiet_limit"));
   }
-  if (options.pharaoh_rotation) parts.push("Pharaoh turns");
+  if (options.pharaoh_rotation) parts.push(tk("board.options.pharaoh_turns"));
   return parts.join(" · ");
 }

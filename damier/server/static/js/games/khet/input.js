@@ -13,9 +13,12 @@
 // shot too (board.previews): this module reads no move notation.
 
 import { h, icon } from "../../dom.js";
+import { gameT } from "../../i18n.js";
 import { attachDrag } from "../drag.js";
 import { attachGridKeyboard } from "../grid.js";
-import { beamElement, beamVerdict, facingWords, kindLabel, moveSquares, pieceAt, pieceWords, views } from "./draw.js";
+import { beamElement, beamVerdict, kindLabel, moveSquares, pieceAt, pieceWords, views } from "./draw.js";
+
+const tk = gameT("khet");
 
 const NO_MOVES = { steps: new Map(), turns: [] };
 
@@ -23,7 +26,7 @@ export function attachInput(view, container) {
   const { root } = view;
   view.bar = {
     info: h("span", { class: "board-info", "data-testid": "khet-info" }),
-    buttons: h("span", { class: "board-turns", role: "group", "aria-label": "Turn the selected piece" }),
+    buttons: h("span", { class: "board-turns", role: "group", "aria-label": tk("input.turn_group") }),
     extra: h("span", { class: "board-extra" }),
     preview: h("p", { class: "khet-preview-text", "data-testid": "laser-preview-text", "aria-live": "polite" }),
     counters: h("p", { class: "khet-counters muted small", "data-testid": "khet-counters" }),
@@ -221,8 +224,8 @@ function activate(view, square, { touch = false } = {}) {
     const piece = pieceAt(view.board, square);
     const mover = movesBoard(view).to_move;
     say(view, piece && piece.colour === mover
-      ? `The ${kindLabel(view.opts.client, piece.kind)} on ${square} has no move.`
-      : `Choose one of your own pieces (${view.opts.seatNames?.[mover] || ""}).`);
+      ? tk("bar.no_move", { piece: kindLabel(view.opts.client, piece.kind), square: String(square) })
+      : tk("bar.choose_own", { who: String(view.opts.seatNames?.[mover] || "") }));
   }
 }
 
@@ -293,7 +296,7 @@ function renderPreview(view) {
     view.previewLayer.append(g);
   }
   const verdict = beamVerdict(beam, view.opts.seatNames, view.opts.client);
-  view.bar.preview.textContent = beam ? `${move}: ${verdict.text}` : "";
+  view.bar.preview.textContent = beam ? tk("bar.preview", { move: String(move), verdict: verdict.text }) : "";
   view.bar.preview.dataset.level = beam ? verdict.level : "";
   view.bar.preview.hidden = !beam;
   syncBarFrame(view);
@@ -334,37 +337,40 @@ function renderBar(view) {
     const { steps, turns } = movesOf(view, view.selected);
     const pinned = described(view, view.pinned);
     bar.info.textContent = pinned
-      ? `${view.pinned}: tap ${pinned.to || "the button"} again, or Play, to make the move.`
-      : `${kindLabel(client, piece?.kind)} on ${view.selected}: `
-        + (steps.size && turns.length ? "move to a marked square or turn it" : steps.size ? "move to a marked square" : "turn it")
-        + (view.premove ? " (a premove, played when your turn comes)" : "");
+      ? (pinned.to ? tk("bar.pinned.square", { move: String(view.pinned), square: String(pinned.to) })
+        : tk("bar.pinned.button", { move: String(view.pinned) }))
+      : tk("bar.selected", {
+        piece: kindLabel(client, piece?.kind), square: String(view.selected),
+        action: steps.size && turns.length ? "both" : steps.size ? "step" : "turn",
+        premove: view.premove ? "yes" : "no",
+      });
     for (const turn of [...turns].sort((a, b) => (a.turn === "ccw" ? -1 : 1) - (b.turn === "ccw" ? -1 : 1))) {
       bar.buttons.append(turnButton(view, piece, turn));
     }
     if (pinned) {
       bar.extra.append(h("button", {
         type: "button", class: "btn small primary", "data-testid": "preview-play", "data-move": view.pinned,
-        title: `Make the move ${view.pinned}`, onclick: () => commit(view, view.pinned),
-      }, icon("play"), `Play ${view.pinned}`));
+        title: tk("bar.play_title", { move: String(view.pinned) }), onclick: () => commit(view, view.pinned),
+      }, icon("play"), tk("bar.play", { move: String(view.pinned) })));
       // a swap target that is one of the mover's own pieces: it may be that piece one meant to pick
       const other = pinned.to && pieceAt(board, pinned.to);
       if (other && movesOf(view, pinned.to) !== NO_MOVES) {
         bar.extra.append(h("button", {
           type: "button", class: "btn small ghost", "data-testid": "select-instead",
           onclick: () => select(view, pinned.to),
-        }, `Pick the ${kindLabel(client, other.kind)} on ${pinned.to} instead`));
+        }, tk("bar.select_instead", { piece: kindLabel(client, other.kind), square: String(pinned.to) })));
       }
     }
     bar.buttons.append(h("button", {
-      type: "button", class: "btn small ghost", "data-testid": "select-cancel", title: "Drop the selection (Esc)",
+      type: "button", class: "btn small ghost", "data-testid": "select-cancel", title: tk("bar.cancel_title"),
       onclick: () => select(view, null),
-    }, "Cancel"));
+    }, tk("bar.cancel")));
   } else if (view.premove?.move) {
-    bar.info.textContent = `Premove ${view.premove.move}: played as your turn comes if it is still legal. Click the board or press Esc to cancel it.`;
+    bar.info.textContent = tk("bar.premove_chosen", { move: String(view.premove.move) });
   } else if (view.premove) {
-    bar.info.textContent = `While you wait, you may choose a premove: one of your pieces, then where it goes.`;
+    bar.info.textContent = tk("bar.premove_offer");
   } else if (view.legal.size) {
-    bar.info.textContent = `Choose one of your pieces (${opts.seatNames?.[board.to_move] || ""}), then where it goes.`;
+    bar.info.textContent = tk("bar.choose", { who: String(opts.seatNames?.[board.to_move] || "") });
   } else {
     bar.info.textContent = "";
   }
@@ -372,13 +378,15 @@ function renderBar(view) {
   if (claim) {
     bar.extra.append(h("button", {
       type: "button", class: "btn small attention", "data-testid": "btn-claim",
-      title: "The position occurred for the third time: you may claim a draw",
+      title: tk("bar.claim_title"),
       onclick: () => commit(view, claim),
-    }, "Claim draw"));
+    }, tk("bar.claim")));
   }
   const counters = [];
-  if (board.repetitions > 1) counters.push(`this position occurred ${board.repetitions} times (a third is a draw)`);
-  if (board.quiet_limit > 0 && board.quiet > 0) counters.push(`${board.quiet} of ${board.quiet_limit} plies without a piece removed`);
+  if (board.repetitions > 1) counters.push(tk("bar.counter.repetitions", { count: board.repetitions }));
+  if (board.quiet_limit > 0 && board.quiet > 0) {
+    counters.push(tk("bar.counter.quiet", { quiet: board.quiet, limit: board.quiet_limit }));
+  }
   bar.counters.textContent = counters.length ? `${counters.join(" · ").replace(/^./, (c) => c.toUpperCase())}.` : "";
   bar.counters.hidden = counters.length === 0;
   bar.row.hidden = !bar.info.textContent && !bar.buttons.childElementCount && !bar.extra.childElementCount;
@@ -393,12 +401,12 @@ function syncBarFrame(view) {
 
 function turnButton(view, piece, { move, turn, facing }) {
   const clockwise = turn === "cw";
-  const label = piece?.kind === "sphinx" ? `Aim the laser ${facingWords(facing)}`
-    : piece?.kind === "scarab" ? "Turn (flip the mirror)"
-      : clockwise ? "Turn clockwise" : "Turn anticlockwise";
+  const label = piece?.kind === "sphinx" ? tk("input.turn.aim", { facing: String(facing) })
+    : piece?.kind === "scarab" ? tk("input.turn.flip")
+      : clockwise ? tk("input.turn.cw") : tk("input.turn.ccw");
   const button = h("button", {
     type: "button", class: "btn small turn-btn", "data-testid": `rotate-${clockwise ? "cw" : "ccw"}`,
-    "data-move": move, title: `${label} (${move}; key ${clockwise ? "]" : "["})`,
+    "data-move": move, title: tk("input.turn.title", { label, move: String(move), key: clockwise ? "]" : "[" }),
     "aria-label": `${label}, ${move}`, "aria-pressed": view.pinned === move ? "true" : null,
     onclick: (event) => turnPressed(view, move, event),
   }, icon(clockwise ? "turn-cw" : "turn-ccw"), label);
@@ -415,16 +423,20 @@ function turnButton(view, piece, { move, turn, facing }) {
 function squareLabel(view, name) {
   const { board, opts } = view;
   const piece = pieceAt(board, name);
-  const parts = [name, piece ? pieceWords(piece, opts.seatNames, opts.client) : "empty"];
+  const parts = [name, piece ? pieceWords(piece, opts.seatNames, opts.client) : tk("board.square.empty")];
   const res = board.reserved?.[name];
-  if (res === 0 || res === 1) parts.push(`reserved for ${opts.seatNames?.[res] || opts.client?.seats?.[res] || ""}`);
+  if (res === 0 || res === 1) {
+    parts.push(tk("board.square.reserved", { who: String(opts.seatNames?.[res] || opts.client?.seats?.[res] || "") }));
+  }
   const s = view.squares.get(name);
   if (s.g.classList.contains("target")) {
     const move = targetMove(view, name);
     const verdict = beamVerdict(view.premove ? null : board.previews?.[move], opts.seatNames, opts.client);
-    parts.push(`${view.premove ? "premove" : "play"} ${move}${verdict.text ? `: ${verdict.text}` : ""}`);
+    parts.push(view.premove ? tk("board.square.premove", { move: String(move) })
+      : verdict.text ? tk("board.square.play_verdict", { move: String(move), verdict: verdict.text })
+        : tk("board.square.play", { move: String(move) }));
   } else if (s.g.classList.contains("movable")) {
-    parts.push("yours to move");
+    parts.push(tk("board.square.movable"));
   }
   return parts.join(", ");
 }

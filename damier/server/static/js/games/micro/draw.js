@@ -9,6 +9,9 @@
 // the rules: where the robot may jump is the server's `legal` list.
 
 import { svg } from "../../dom.js";
+import { gameT } from "../../i18n.js";
+
+const tk = gameT("micro");
 
 export const CELL = 64; // a square and the gap after it, in SVG units
 const GAP = 4;
@@ -95,7 +98,7 @@ function build(container, size, opts) {
     class: `board micro-board${compact ? " compact" : ""}`,
     viewBox: `0 0 ${margin + span + PAD} ${margin + span + PAD}`,
     role: compact ? "img" : "grid",
-    "aria-label": opts.label || "Micro Robots board",
+    "aria-label": opts.label || tk("board.label"),
   });
   root.append(patternDefs(prefix));
   root.append(svg("rect", {
@@ -221,8 +224,12 @@ export function indexOf(board, name) {
 function squareLabel(board, i, colours, marks) {
   const sq = board.squares[i];
   const colour = colours.get(sq.colour);
-  const parts = [`${sq.coordinates}: ${colour?.label || sq.colour} ${sq.number}`];
-  if (colour?.pattern_label && colour.pattern !== "plain") parts[0] += ` (${colour.pattern_label})`;
+  const params = {
+    coordinates: sq.coordinates, colour: sq.colour, label: colour?.label || sq.colour, number: String(sq.number),
+    pattern: colour?.pattern, pattern_label: colour?.pattern_label,
+  };
+  const patterned = colour?.pattern_label && colour.pattern !== "plain";
+  const parts = [patterned ? tk("board.square_pattern", params) : tk("board.square", params)];
   parts.push(...marks);
   return parts.join(", ");
 }
@@ -318,12 +325,14 @@ export function update(view, board, opts) {
     });
     if (!view.compact) {
       const marks = [];
-      if (robot) marks.push("the robot is here");
-      if (start && !robot) marks.push("start");
-      if (target) marks.push("target");
-      if (waypoint) marks.push(board.visited ? "waypoint, visited" : "waypoint, to visit");
-      if (isLegal) marks.push("the robot can jump here");
-      if (step) marks.push(`step ${reached.join(" and ")} of the path`);
+      if (robot) marks.push(tk("board.mark.robot"));
+      if (start && !robot) marks.push(tk("board.mark.start"));
+      if (target) marks.push(tk("board.mark.target"));
+      if (waypoint) marks.push(board.visited ? tk("board.mark.waypoint_visited") : tk("board.mark.waypoint_to_visit"));
+      if (isLegal) marks.push(tk("board.mark.legal"));
+      if (step) {
+        marks.push(tk("board.mark.step", { count: reached.length, steps: reached.join(tk("board.mark.step_and")) }));
+      }
       g.setAttribute("aria-label", squareLabel(board, i, colours, marks));
       if (interactive) g.setAttribute("aria-disabled", String(!isLegal));
       else g.removeAttribute("aria-disabled");

@@ -10,6 +10,9 @@
 // game's client description (opts.client). Nothing here knows the rules: where a move ends is the server's `to`.
 
 import { svg } from "../../dom.js";
+import { gameT } from "../../i18n.js";
+
+const tk = gameT("ricochet");
 
 export const CELL = 40;
 const LABEL = 22; // room for the coordinates
@@ -79,7 +82,7 @@ function build(container, size, opts) {
     class: `board ricochet-board${compact ? " compact" : ""}`,
     viewBox: `0 0 ${margin + span + PAD} ${margin + span + PAD}`,
     role: "img",
-    "aria-label": opts.label || "Ricochet Robots board",
+    "aria-label": opts.label || tk("board.label"),
   });
   const names = squareNames(opts.client, size);
   const view = {
@@ -425,7 +428,8 @@ export function update(view, board, opts) {
   drawTrail(view, board, opts);
   drawHint(view, board, opts);
   drawPath(view, board, opts.path);
-  view.root.setAttribute("aria-label", `${opts.label || "Ricochet Robots board"}: ${describeBoard(board, opts.client)}`);
+  const description = describeBoard(board, opts.client);
+  view.root.setAttribute("aria-label", tk("board.aria", { label: opts.label || tk("board.label"), description }));
   if (!interactive) clearPreview(view);
   view.afterDraw?.(view);
 }
@@ -569,8 +573,8 @@ export function wallsCrossed(view, board, a, b) {
 export function describeBoard(board, client) {
   if (!board?.target) return "";
   const t = board.target;
-  const target = t.shape === "vortex" ? `the vortex on ${t.cell} (any robot)` : `the ${t.colour} ${t.shape} on ${t.cell}`;
   const robots = robotTable(client).list.filter((r) => board.robots?.[r.name])
-    .map((r) => `${r.label} ${board.robots[r.name]}`);
-  return `target ${target}; robots: ${robots.join(", ")}`;
+    .map((r) => tk("robot.at", { robot: r.name, label: r.label, square: board.robots[r.name] })).join(", ");
+  return t.shape === "vortex" ? tk("board.describe_vortex", { square: t.cell, robots })
+    : tk("board.describe", { colour: t.colour, shape: t.shape, square: t.cell, robots });
 }

@@ -3,14 +3,18 @@
 // each ends on, each slide's squares, hints and solutions come from the server; the robots' letters and names, the
 // shapes and the directions from the game's client description.
 
+import { gameT } from "../../i18n.js";
 import { ensureView, update } from "./draw.js";
 import { attachInput, pageKey } from "./input.js";
 
 export { animate, animateMove } from "./animate.js";
 export { pageKey };
 
+const tk = gameT("ricochet");
+
 export const keyHelp = [
-  [["R", "G", "B", "Y"], "pick a robot"], [["←", "↑", "→", "↓"], "move it"], [["U"], "undo"], [["H"], "hint"],
+  [["R", "G", "B", "Y"], tk("input.keys.pick")], [["←", "↑", "→", "↓"], tk("input.keys.move")],
+  [["U"], tk("input.keys.undo")], [["H"], tk("input.keys.hint")],
 ];
 
 /**
@@ -29,17 +33,16 @@ export function render(container, board, opts = {}) {
 /** The players panel's figure: the moves used (the transparent robot's walls count). */
 export function score(board, players) {
   const used = Number(board?.used ?? 0);
-  return Array.from({ length: players }, () => ({ value: used, unit: used === 1 ? "move" : "moves" }));
+  return Array.from({ length: players }, () => ({ value: used, unit: tk("board.score.unit", { count: used }) }));
 }
 
 /** The puzzle in words, under the board: the target, who must reach it, the moves used. */
 export function boardInfo(board) {
   const t = board?.target;
   if (!t) return "";
-  const target = t.shape === "vortex" ? `Target: the vortex on ${t.cell} (any robot)`
-    : `Target: the ${t.colour} ${t.shape} on ${t.cell} (the ${t.colour} robot)`;
-  const used = Number(board.used ?? 0);
-  return `${target} · ${used} move${used === 1 ? "" : "s"} used`;
+  const target = t.shape === "vortex" ? tk("board.info.target_vortex", { square: t.cell })
+    : tk("board.info.target", { colour: t.colour, shape: t.shape, square: t.cell });
+  return `${target} · ${tk("board.info.used", { count: Number(board.used ?? 0) })}`;
 }
 
 /** The moves the board lists (the server's, each with where it ends): what a race page offers the demonstrator. */
@@ -56,15 +59,15 @@ export function puzzleId(board) {
 export function describeOptions(options = {}) {
   const parts = [];
   const board = String(options.board ?? "random");
-  parts.push(board === "random" ? "Random board" : `Board ${board}`);
+  parts.push(board === "random" ? tk("board.options.random") : tk("board.options.board", { board }));
   if (options.difficulty !== undefined) { // not given: not said (a puzzle in play keeps its length a hint)
     const difficulty = Number(options.difficulty);
-    parts.push(difficulty > 0 ? `${difficulty} move${difficulty === 1 ? "" : "s"}` : "any length");
+    parts.push(difficulty > 0 ? tk("board.options.moves", { count: difficulty }) : tk("board.options.any_length"));
   }
-  if (options.silver) parts.push("silver robot");
-  if (options.transparent) parts.push("transparent robot");
-  if (options.ricochet === "if_trivial") parts.push("ricochet if trivial");
-  if (options.ricochet === "strict") parts.push("strict ricochet");
-  if (options.rebound === false) parts.push("no rebound");
+  if (options.silver) parts.push(tk("board.options.silver"));
+  if (options.transparent) parts.push(tk("board.options.transparent"));
+  if (options.ricochet === "if_trivial") parts.push(tk("board.options.ricochet_if_trivial"));
+  if (options.ricochet === "strict") parts.push(tk("board.options.ricochet_strict"));
+  if (options.rebound === false) parts.push(tk("board.options.no_rebound"));
   return parts.join(" · ");
 }

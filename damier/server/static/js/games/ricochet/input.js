@@ -7,6 +7,7 @@
 // `legal` list: nothing here knows the rules.
 
 import { h } from "../../dom.js";
+import { gameT } from "../../i18n.js";
 import { clearPreview, indexOf, robotTable, showPreview, update, views } from "./draw.js";
 
 const KEYS = { ArrowUp: "N", ArrowRight: "E", ArrowDown: "S", ArrowLeft: "W" };
@@ -14,12 +15,14 @@ const ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
 const SWIPE_PX = 24; // a pointer moved this far (screen pixels) is a swipe, not a tap
 const REPEAT_MS = 900; // a second press of the same arrow within this: the transparent robot's next stop
 
+const tk = gameT("ricochet");
+
 export function attachInput(view, container) {
   const { root } = view;
   root.setAttribute("tabindex", "0");
   view.bar = {
-    robots: h("span", { class: "rr-robot-buttons", role: "group", "aria-label": "Pick a robot" }),
-    moves: h("span", { class: "rr-move-buttons", role: "group", "aria-label": "Move the robot" }),
+    robots: h("span", { class: "rr-robot-buttons", role: "group", "aria-label": tk("input.group.robots") }),
+    moves: h("span", { class: "rr-move-buttons", role: "group", "aria-label": tk("input.group.moves") }),
     text: h("span", { class: "rr-bar-text", "data-testid": "ricochet-bar-text", "aria-live": "polite" }),
   };
   view.bar.root = h("div", { class: "board-bar rr-bar", "data-testid": "ricochet-bar" },
@@ -132,8 +135,8 @@ function play(view, entry) {
 function move(view, dir) {
   const options = (view.moves?.get(view.selected) || []).filter((m) => m.dir === dir);
   if (!options.length) {
-    const label = robotTable(view.opts.client).byName.get(view.selected)?.label || "This robot";
-    flash(view, `${label} cannot move ${words(view, dir)} from here.`);
+    const label = robotTable(view.opts.client).byName.get(view.selected)?.label;
+    flash(view, tk("robot.cannot_move", { robot: label ? view.selected : "none", label, dir, way: words(view, dir) }));
     return false;
   }
   if (options.length === 1) {
@@ -147,8 +150,9 @@ function move(view, dir) {
   clearTimeout(view.repeat?.timer);
   const choice = options[k];
   showPreview(view, choice);
-  flash(view, `${choice.move}: to ${choice.to}, passing ${choice.passes} wall${choice.passes === 1 ? "" : "s"} `
-    + `(${1 + choice.passes} moves). Press ${ARROWS[dir]} again for the next stop.`);
+  flash(view, tk("input.stop", {
+    move: choice.move, square: choice.to, walls: choice.passes, moves: 1 + choice.passes, arrow: ARROWS[dir],
+  }));
   view.repeat = {
     dir, robot: view.selected, at: now, k,
     timer: setTimeout(() => { if (view.repeat?.k === k && view.repeat.dir === dir) play(view, choice); }, REPEAT_MS),
@@ -217,7 +221,8 @@ function drawBar(view) {
       const button = h("button", {
         type: "button", class: `btn small rr-pick${r.name === view.selected ? " on" : ""}`,
         "data-testid": `select-${r.name}`, "aria-pressed": String(r.name === view.selected),
-        title: `${r.label} robot (${r.letter})`, "aria-label": `${r.label} robot on ${board.robots[r.name]}`,
+        title: tk("robot.button.title", { robot: r.name, label: r.label, letter: r.letter }),
+        "aria-label": tk("robot.on", { robot: r.name, label: r.label, square: board.robots[r.name] }),
         disabled: !view.interactive || !view.moves.has(r.name),
         style: { "--rc": `var(--rr-${r.name})` },
       }, h("span", { class: `rr-pick-dot rr-pick-${r.name}`, "aria-hidden": "true" }, r.letter));
@@ -231,10 +236,13 @@ function drawBar(view) {
     bar.movesKey = movesKey;
     bar.moves.replaceChildren(...moves.map((m) => {
       const pass = m.passes ? ` +${m.passes}` : "";
+      const params = {
+        move: m.move, dir: m.dir, way: words(view, m.dir), square: m.to, walls: m.passes, moves: 1 + m.passes,
+      };
       const button = h("button", {
         type: "button", class: "btn small rr-move", "data-testid": `move-${m.move}`,
-        title: `${m.move}: ${words(view, m.dir)} to ${m.to}${m.passes ? `, passing ${m.passes} wall${m.passes === 1 ? "" : "s"} (${1 + m.passes} moves)` : ""}`,
-        "aria-label": `${m.move}: ${words(view, m.dir)} to ${m.to}${m.passes ? `, ${1 + m.passes} moves` : ""}`,
+        title: m.passes ? tk("input.move.to_passing", params) : tk("input.move.to", params),
+        "aria-label": m.passes ? tk("input.move.to_moves", params) : tk("input.move.to", params),
       }, h("b", { "aria-hidden": "true" }, ARROWS[m.dir] || m.dir), ` ${m.to}${pass}`);
       button.addEventListener("click", () => play(view, m));
       button.addEventListener("pointerenter", () => showPreview(view, m));
@@ -247,9 +255,9 @@ function drawBar(view) {
   if (!bar.flashed || Date.now() - bar.flashed > 2500) {
     const label = robotTable(view.opts.client).byName.get(view.selected)?.label;
     const touch = matchMedia("(pointer: coarse)").matches;
-    bar.text.textContent = view.interactive && label
-      ? `${label} robot on ${board.robots[view.selected]}: ${touch ? "swipe on the board, or tap a ringed square" : "an arrow key, a swipe, or a ringed square"}`
-      : "";
+    bar.text.textContent = view.interactive && label ? tk("robot.bar", {
+      robot: view.selected, label, square: board.robots[view.selected], input: touch ? "touch" : "keys",
+    }) : "";
     bar.flashed = 0;
   }
   bar.root.hidden = !view.interactive; // nothing to pick or play: watching, or the puzzle is over

@@ -4,13 +4,14 @@
 import { h } from "../../dom.js";
 import { seatColour } from "../../players.js";
 import { percent } from "./scores.js";
+import { t } from "../../i18n.js";
 
 export function createBar() {
   const fill = h("span", { class: "eval-bar-fill" });
   const label = h("span", { class: "eval-bar-label" });
   const el = h("div", {
     class: "eval-bar", "data-testid": "eval-bar", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100",
-    "aria-label": "Winning chances", "data-state": "waiting",
+    "aria-label": t("analysis.bar.label"), "data-state": "waiting",
   }, fill, label);
   return { el, fill, label };
 }
@@ -23,7 +24,7 @@ export function showBar(bar, drawn, names) {
     bar.el.removeAttribute("aria-valuenow");
     bar.el.removeAttribute("aria-valuetext");
     delete bar.el.dataset.chance;
-    bar.el.title = "Waiting for the engine";
+    bar.el.title = t("analysis.bar.waiting");
     bar.fill.style.setProperty("--share", "50%");
     bar.label.textContent = "";
     return;
@@ -38,10 +39,11 @@ export function showBar(bar, drawn, names) {
   bar.fill.style.setProperty("--share", `${(share * 100).toFixed(1)}%`);
   const ahead = !two || share >= 0.5 ? seat : 1 - seat;
   const shown = ahead === seat ? share : 1 - share;
-  const words = two ? `${names[ahead]} ${percent(shown)}` : `${names[seat]} ${percent(share)} against the strongest other colour`;
+  const words = two ? t("analysis.score.named", { name: names[ahead], score: percent(shown) })
+    : t("analysis.bar.against", { name: names[seat], score: percent(share) });
   bar.el.setAttribute("aria-valuenow", String(Math.round(share * 100)));
   bar.el.setAttribute("aria-valuetext", words);
-  bar.el.title = `Winning chances: ${words}`;
+  bar.el.title = t("analysis.bar.title", { words });
   bar.label.textContent = String(Math.round(shown * 100));
   bar.label.dataset.end = ahead === seat ? "low" : "high";
 }

@@ -5,6 +5,7 @@
 import { h, replace, svg } from "../../dom.js";
 import { seatColour } from "../../players.js";
 import { drawnChance, scoreText } from "./scores.js";
+import { t } from "../../i18n.js";
 
 const WIDTH = 1000;
 const HEIGHT = 200;
@@ -26,7 +27,7 @@ export class EvalGraph {
     this.status = h("p", { class: "analysis-status", "data-testid": "eval-graph-status", "aria-live": "polite" });
     this.el = h("div", {
       class: "eval-graph", "data-testid": "eval-graph", tabindex: "0", role: "slider", "aria-valuemin": "0",
-      "aria-label": "The evaluation over the game: pick a move (arrows, Home, End)", "data-state": "waiting",
+      "aria-label": t("analysis.graph.label"), "data-state": "waiting",
       onclick: (e) => this.pick(this.plyAt(e.clientX)),
       onmousemove: (e) => { this.hovered = this.plyAt(e.clientX); this.describe(); },
       onmouseleave: () => { this.hovered = null; this.describe(); },
@@ -118,13 +119,14 @@ export class EvalGraph {
   describe() {
     const ply = this.hovered ?? this.current;
     const point = this.points.find((p) => p.ply === ply);
-    const where = ply === 0 ? "The start" : `Move ${ply}`;
-    let text = `${where}: not evaluated yet`;
-    if (point && point.player === -1) text = `${where}: a chance event comes next (the position after it is evaluated)`;
-    else if (point && point.result) text = `${where}: ${point.result}`;
+    const where = ply === 0 ? t("analysis.graph.start") : t("analysis.graph.move", { ply });
+    let text = t("analysis.graph.not_yet", { where });
+    if (point && point.player === -1) text = t("analysis.graph.chance", { where });
+    else if (point && point.result) text = t("analysis.graph.result", { where, result: point.result });
     else if (point && point.chances) {
-      const best = point.best ? ` · best ${point.best}` : "";
-      text = `${where}: ${scoreText(this.entry, point, this.names)}${best}`;
+      const score = scoreText(this.entry, point, this.names);
+      text = point.best ? t("analysis.graph.score_best", { where, score, best: point.best })
+        : t("analysis.graph.score", { where, score });
     }
     replace(this.caption, text);
   }
@@ -133,5 +135,5 @@ export class EvalGraph {
 /** The graph's panel: a heading and the graph's parts. */
 export function graphPanel(graph) {
   return h("section", { class: "panel eval-graph-panel", "aria-labelledby": "an-graph", "data-testid": "eval-graph-panel" },
-    h("h2", { id: "an-graph" }, "The game"), ...graph.parts);
+    h("h2", { id: "an-graph" }, t("analysis.graph.title")), ...graph.parts);
 }

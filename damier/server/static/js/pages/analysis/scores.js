@@ -1,6 +1,7 @@
 // What a player reads of an engine's score on the analysis board. The server says it in the game's units (its
 // catalog entry's `scores`: a winning-chance scale, maybe a material-like unit); this module only words it: each
 // line's score, the one sentence that says what the scores mean, and the chances the bar and the graph draw.
+import { t } from "../../i18n.js";
 
 /** How the game's scores are read: "unit" (a material-like unit, e.g. a lead in pieces), "chance" (winning
  * chances) or "points" (the engine's own points: a game that declares no scale). */
@@ -12,18 +13,18 @@ export function scoreKind(entry) {
 /** The sentence that says, once on the page, what the scores mean; `names` are the seats' names. */
 export function scoresSentence(entry, names) {
   const two = names.length === 2;
-  const ends = "“Wins in N”: a forced win N moves away (every side's moves counted).";
+  const ends = t("analysis.scores.ends");
   switch (scoreKind(entry)) {
     case "unit":
       return two
-        ? `Scores: ${names[0]}'s lead in ${entry.scores.unit} (below 0: ${names[1]} leads); the bar and the graph show the winning chances they mean. ${ends}`
-        : `Scores: the lead of the side to move in ${entry.scores.unit}; the bar and the graph show its winning chance. ${ends}`;
+        ? t("analysis.scores.unit_two", { first: names[0], second: names[1], unit: entry.scores.unit, ends })
+        : t("analysis.scores.unit_many", { unit: entry.scores.unit, ends });
     case "chance":
       return two
-        ? `Scores: each side's chance to win, as the engine sees the position (the bar and the graph show ${names[0]}'s share). ${ends}`
-        : `Scores: the winning chance of the colour to move against its strongest rival, as the engine sees it (it assumes every other colour plays against it). ${ends}`;
+        ? t("analysis.scores.chance_two", { first: names[0], ends })
+        : t("analysis.scores.chance_many", { ends });
     default:
-      return "Scores: the engine's evaluation for the side to move, in its own points.";
+      return t("analysis.scores.points");
   }
 }
 
@@ -31,22 +32,23 @@ export function scoresSentence(entry, names) {
 export function scoreText(entry, reading, names) {
   const mover = reading.player;
   const two = names.length === 2;
-  const name = (i) => names[i] || `Player ${i + 1}`;
+  const name = (i) => playerName(names, i);
   if (Number.isInteger(reading.ends_in) && reading.ends_in !== 0) {
     const moves = Math.abs(reading.ends_in);
     const winner = reading.ends_in > 0 ? mover : two ? 1 - mover : null;
-    return winner === null ? `${name(mover)} loses in ${moves}` : `${name(winner)} wins in ${moves}`;
+    return winner === null ? t("analysis.score.loses_in", { name: name(mover), moves })
+      : t("analysis.score.wins_in", { name: name(winner), moves });
   }
   if (reading.value !== null && reading.value !== undefined) {
     const lead = two && mover === 1 ? -reading.value : reading.value;
-    return `${two ? "" : `${name(mover)} `}${signed(lead)}`;
+    return two ? signed(lead) : t("analysis.score.named", { name: name(mover), score: signed(lead) });
   }
   const chances = reading.chances || [];
   if (two && Number.isFinite(chances[0])) {
     const ahead = chances[0] >= 0.5 ? 0 : 1;
-    return `${name(ahead)} ${percent(chances[ahead])}`;
+    return t("analysis.score.named", { name: name(ahead), score: percent(chances[ahead]) });
   }
-  if (Number.isFinite(chances[mover])) return `${name(mover)} ${percent(chances[mover])}`;
+  if (Number.isFinite(chances[mover])) return t("analysis.score.named", { name: name(mover), score: percent(chances[mover]) });
   return signed(Math.round(reading.score * 100) / 100);
 }
 
@@ -62,7 +64,12 @@ export function drawnChance(reading, seats) {
 }
 
 export function percent(chance) {
-  return `${Math.round(chance * 100)}%`;
+  return t("analysis.percent", { value: Math.round(chance * 100) });
+}
+
+/** Seat `i`'s name, or "Player N" when it has none. */
+export function playerName(names, i) {
+  return names[i] || t("analysis.player", { n: i + 1 });
 }
 
 function signed(value) {

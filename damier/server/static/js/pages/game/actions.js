@@ -6,6 +6,7 @@ import { navigate } from "../../router.js";
 import { showMessage, showError } from "../../messages.js";
 import { seatOfToken } from "../../session.js";
 import { renderControls } from "./controls.js";
+import { t } from "../../i18n.js";
 
 /** Undo with every local seat that has not asked yet (between people on one device it happens at once). */
 export async function undo(page) {
@@ -22,7 +23,7 @@ export async function undo(page) {
     }
     answered(page, answer, "undo");
     if (answer && answer.board && (answer.undo_request || []).length && answer.version === view.version) {
-      showMessage("Undo asked: it happens when every player agrees.", "info");
+      showMessage(t("game.undo_asked"), "info");
     }
   } catch (err) {
     showError(err);
@@ -46,8 +47,9 @@ export async function askHint(page) {
     if (page.shown && page.shown.version === view.version && answer && answer.move) {
       page.hint = { square: answer.move, version: view.version };
       page.drawBoard(page.shown);
-      const depth = answer.info && answer.info.depth ? ` (searched ${answer.info.depth} plies)` : "";
-      showMessage(`Hint: the computer would play ${answer.move}${depth}.`, "info");
+      const depth = answer.info && answer.info.depth;
+      const words = depth ? t("game.hint_depth", { move: answer.move, depth }) : t("game.hint", { move: answer.move });
+      showMessage(words, "info");
     }
   } catch (err) {
     showError(err);
@@ -84,14 +86,14 @@ export async function declineUndo(page) {
   }
 }
 
-/** The words of a draw offer the computer declined (a game's `agreement` words may say it otherwise). */
-const DECLINED = "The computer declines the draw: it plays on.";
-
 export async function draw(page, action) {
   try {
     const answer = await api.draw(page.id, action, page.actingToken(page.latest));
     answered(page, answer, "draw");
-    if (answer && answer.draw_declined) showMessage(page.mod?.client?.agreement?.declined || DECLINED, "info");
+    // the words of a draw offer the computer declined (a game's `agreement` words may say it otherwise)
+    if (answer && answer.draw_declined) {
+      showMessage(page.mod?.client?.agreement?.declined || t("game.draw_declined"), "info");
+    }
   } catch (err) {
     showError(err);
   }

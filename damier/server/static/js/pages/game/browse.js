@@ -6,6 +6,8 @@
 import { h, icon, replace } from "../../dom.js";
 import { api } from "../../api.js";
 import { showError } from "../../messages.js";
+import { t } from "../../i18n.js";
+import { seatWord, seatWords } from "../../players.js";
 
 /** Frames asked at once around the one wanted (the server caches its pages). */
 const PAGE = 50;
@@ -82,11 +84,11 @@ export class Browsing {
       turn: -1,
       last: frame.move,
       events: frame.events || [],
-      seatNames: (view.seats || []).map((s) => s.name),
+      seatNames: seatWords(view),
       perspective: page.perspective(),
       onSquare: () => {},
       onMove: () => {},
-      label: `${view.title} board after move ${this.ply}`,
+      label: t("game.browse.board_label", { title: view.title, ply: String(this.ply) }),
     });
     page.el.board.dataset.version = String(view.version);
     page.el.board.dataset.browsing = String(this.ply);
@@ -105,16 +107,18 @@ export class Browsing {
     }
     const last = (view.moves || []).length;
     const frame = this.frames.get(this.ply);
-    const who = frame && frame.player !== null && frame.player >= 0 ? view.seats?.[frame.player]?.name : null;
-    const text = this.ply === 0 ? "The start position" : `After move ${this.ply} of ${last}${frame?.move ? ` (${who ? `${who}: ` : ""}${frame.move})` : ""}`;
+    const who = frame && frame.player !== null && frame.player >= 0 ? seatWord(view.game, frame.player, view.seats?.[frame.player]?.name) : null;
+    const at = { ply: String(this.ply), last: String(last), who, move: frame?.move };
+    const text = this.ply === 0 ? t("game.browse.start") : !frame?.move ? t("game.browse.after", at)
+      : who ? t("game.browse.after_who", at) : t("game.browse.after_move", at);
     const button = (label, name, testid, onclick, disabled = false) =>
       h("button", { type: "button", class: "btn small", "data-testid": testid, "aria-label": name, title: name, onclick, disabled }, label);
     replace(bar,
       h("span", { class: "browse-text", "data-testid": "browse-text" }, text),
-      button(icon("prev"), "Move before (←)", "browse-back", () => this.step(-1), this.ply === 0),
-      button(icon("next"), "Move after (→)", "browse-forward", () => this.step(1)),
+      button(icon("prev"), t("game.browse.back"), "browse-back", () => this.step(-1), this.ply === 0),
+      button(icon("next"), t("game.browse.forward"), "browse-forward", () => this.step(1)),
       h("button", { type: "button", class: "btn primary small", "data-testid": "browse-live", onclick: () => this.leave() },
-        "Back to live"));
+        t("game.browse.live")));
     bar.hidden = false;
   }
 

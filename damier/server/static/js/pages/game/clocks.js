@@ -4,7 +4,8 @@
 // asks the server again (it ends the game on time by itself; the page never does).
 import { h } from "../../dom.js";
 import { play } from "../../sounds.js";
-import { seatColour } from "../../players.js";
+import { seatColour, seatWord } from "../../players.js";
+import { t } from "../../i18n.js";
 
 /** `m:ss`, or `s.t` seconds under ten seconds (`0:07.4`), or `h:mm:ss` from an hour. */
 export function clockText(ms) {
@@ -52,9 +53,10 @@ export class Clocks {
   element(view, seat) {
     if (!view.clock) return null;
     const running = view.clock.running === seat && view.status === "active" && !view.result;
+    const name = seatWord(view.game, seat, view.seats?.[seat]?.name);
     const el = h("span", {
       class: `player-clock${running ? " running" : ""}`, "data-testid": `clock-${seat}`, role: "timer",
-      "aria-label": `${view.seats?.[seat]?.name || "seat"}'s clock`,
+      "aria-label": name ? t("clock.label", { name }) : t("clock.label_seat"),
     });
     this.draw(el, view, seat);
     return el;

@@ -4,7 +4,8 @@
 import { h, icon, replace } from "../../dom.js";
 import { inviteUrl, seats } from "../../api.js";
 import { showMessage } from "../../messages.js";
-import { seatColour } from "../../players.js";
+import { seatColour, seatWord } from "../../players.js";
+import { t } from "../../i18n.js";
 import { isPuzzle } from "./puzzle.js";
 import { clockText } from "./clocks.js";
 
@@ -23,17 +24,18 @@ export function renderControls(page, view) {
   const waitingOthers = asked.length > 0 && local.every((s) => asked.includes(s));
   const othersAsked = asked.length > 0 && !waitingOthers;
   el.undo.disabled = !page.canUndo(view) || waitingOthers || othersAsked;
-  el.undo.querySelector(".label").textContent = waitingOthers ? "Undo asked" : "Undo";
+  el.undo.querySelector(".label").textContent = waitingOthers ? t("play.undo.asked") : t("play.undo.button");
   // this browser's request gone with no move taken back: another player declined it
   const before = page.undoAsked;
-  if (before && before.version === view.version && !asked.length) showMessage("Your takeback request was declined.", "info");
+  if (before && before.version === view.version && !asked.length) showMessage(t("play.undo.declined"), "info");
   page.undoAsked = waitingOthers ? { version: view.version } : null;
   // hint
   el.hint.hidden = !playing || view.hints_allowed === false; // between people only in a game created with hints
   el.hint.disabled = !page.isMyTurn(view) || !!page.hintPending;
   const graded = isPuzzle(view) && page.puzzle?.levels().length;
-  el.hint.querySelector(".label").textContent = page.hintPending || page.puzzle?.pending ? "Thinking…" : "Hint";
-  el.hint.title = graded ? "The next hint: each says more (H)" : "The hard computer's suggestion (H)";
+  const thinking = page.hintPending || page.puzzle?.pending;
+  el.hint.querySelector(".label").textContent = thinking ? t("play.hint.thinking") : t("play.hint.button");
+  el.hint.title = graded ? t("play.hint.title_graded") : t("play.hint.title");
   el.hint.classList.toggle("pending", !!page.hintPending);
   // resign, or abort while a seat has not made its first move (lichess: the game does not count then)
   const abortable = active && playing && !!view.abortable && !isPuzzle(view);
@@ -41,8 +43,9 @@ export function renderControls(page, view) {
   el.resign.hidden = !playing || abortable;
   el.resign.disabled = !active || !playing;
   el.resign.classList.toggle("danger", page.resignArmed);
-  const quit = isPuzzle(view) ? "Give up" : "Resign";
-  el.resign.querySelector(".label").textContent = page.resignArmed ? `Really ${quit.toLowerCase()}?` : quit;
+  const label = isPuzzle(view) ? (page.resignArmed ? "play.give_up.confirm" : "play.give_up.button")
+    : page.resignArmed ? "play.resign.confirm" : "play.resign.button";
+  el.resign.querySelector(".label").textContent = t(label);
   renderDraws(page, view, active && playing && !abortable);
   renderRequest(page, view, active && playing && othersAsked ? asked : [], active && playing);
   renderStartNote(page, view);
@@ -60,11 +63,11 @@ export function renderStartNote(page, view) {
     return;
   }
   const left = page.clocks.abortLeft(view);
-  const within = left === null ? "" : ` within ${clockText(left)}`;
-  const name = view.seats?.[seat]?.name || `Player ${seat + 1}`;
+  const time = left === null ? null : clockText(left);
+  const name = seatLabel(view, seat);
   const text = page.localSeats().includes(seat)
-    ? `Make your first move${within}: your clock starts after it${left === null ? "" : ", and the game is aborted if you do not"}.`
-    : `${name}'s clock starts after their first move${left === null ? "" : `; the game is aborted if they have not moved${within}`}.`;
+    ? (time === null ? t("play.start.yours") : t("play.start.yours_within", { time }))
+    : (time === null ? t("play.start.theirs", { name }) : t("play.start.theirs_within", { name, time }));
   if (note.textContent !== text) note.textContent = text;
   note.hidden = false;
 }
@@ -82,19 +85,20 @@ export function renderLeft(page, view) {
     page.leftShown = null;
     return;
   }
-  const names = gone.seats.map((s) => view.seats?.[s]?.name || `Player ${s + 1}`).join(" and ");
+  const names = seatList(view, gone.seats);
+  const count = gone.seats.length;
   const key = `${gone.seats.join(",")}:${gone.wait > 0}`;
   if (page.leftShown !== key) {
     page.leftShown = key;
     const text = h("span", { class: "request-text", "data-testid": "left-text" });
     const buttons = gone.wait > 0 ? [] : [
-      h("button", { type: "button", class: "btn primary", "data-testid": "btn-claim-win", onclick: () => page.claim("win") }, "Claim the win"),
-      h("button", { type: "button", class: "btn", "data-testid": "btn-claim-draw", onclick: () => page.claim("draw") }, "Call it a draw")];
+      h("button", { type: "button", class: "btn primary", "data-testid": "btn-claim-win", onclick: () => page.claim("win") }, t("play.left.claim_win")),
+      h("button", { type: "button", class: "btn", "data-testid": "btn-claim-draw", onclick: () => page.claim("draw") }, t("play.left.claim_draw"))];
     replace(box, text, buttons);
   }
   const words = gone.wait > 0
-    ? `${names} left the game. You can claim the win in ${Math.ceil(gone.wait / 1000)} s, or wait for them.`
-    : `${names} left the game. Claim the win, call it a draw, or wait for them.`;
+    ? t("play.left.wait", { names, count, seconds: Math.ceil(gone.wait / 1000) })
+    : t("play.left.claim", { names, count });
   const text = box.querySelector(".request-text");
   if (text && text.textContent !== words) text.textContent = words;
   box.hidden = false;
@@ -103,17 +107,18 @@ export function renderLeft(page, view) {
 /** Another player's proposal: a takeback asked by `askers` (seats), else a draw offered to this browser's seats. */
 function renderRequest(page, view, askers, allowed) {
   const box = page.el.request;
-  const words = { ...DRAW_WORDS, ...(page.mod?.client?.agreement || {}) };
-  const names = (seats) => seats.map((s) => view.seats?.[s]?.name || `Player ${s + 1}`).join(" and ");
+  const words = { ...drawWords(), ...(page.mod?.client?.agreement || {}) };
+  const names = (list) => seatList(view, list);
   const offerSeat = offeredBy(view);
   if (askers.length) {
     replace(box,
       h("span", { class: "request-text" }, takebackWords(view, askers, names)),
-      h("button", { type: "button", class: "btn", "data-testid": "btn-undo-accept", onclick: () => page.undo() }, "Accept"),
-      h("button", { type: "button", class: "btn ghost", "data-testid": "btn-undo-decline", onclick: () => page.declineUndo() }, "Decline"));
+      h("button", { type: "button", class: "btn", "data-testid": "btn-undo-accept", onclick: () => page.undo() }, t("play.request.accept")),
+      h("button", { type: "button", class: "btn ghost", "data-testid": "btn-undo-decline", onclick: () => page.declineUndo() }, t("play.request.decline")));
   } else if (allowed && view.has_draws && offerSeat !== null && !page.localSeats().includes(offerSeat)) {
     replace(box,
-      h("span", { class: "request-text" }, words.request ? `${names([offerSeat])} ${words.request}` : `${names([offerSeat])} offers a draw.`),
+      h("span", { class: "request-text" },
+        words.request ? `${names([offerSeat])} ${words.request}` : t("play.draw.offers", { name: names([offerSeat]) })),
       h("button", { type: "button", class: "btn", "data-testid": "btn-draw-accept", title: words.explain || null, onclick: () => page.draw("accept") }, words.accept),
       h("button", { type: "button", class: "btn ghost", "data-testid": "btn-draw-decline", onclick: () => page.draw("decline") }, words.decline));
   } else {
@@ -128,12 +133,12 @@ function takebackWords(view, askers, names) {
   const asker = Number((view.undo_request || [])[0]);
   const moves = (view.moves || []).filter((m, i) => i >= (view.undo_keep ?? 0) && m.player >= 0);
   const theirs = moves.find((m) => m.player === asker);
-  const replies = moves.length - 1;
-  const what = theirs ? `take back their move ${theirs.move}` : "take back their last move";
-  const also = replies > 0 ? ` and the ${replies === 1 ? "reply" : `${replies} replies`} after it` : "";
+  const replies = Math.max(0, moves.length - 1);
+  const name = names([asker]);
+  const asks = theirs ? t("play.takeback.asks_move", { name, move: theirs.move, replies })
+    : t("play.takeback.asks_last", { name, replies });
   const others = askers.filter((s) => s !== asker);
-  const agreed = others.length ? ` ${names(others)} agreed.` : "";
-  return `${names([asker])} asks to ${what}${also}.${agreed}`;
+  return others.length ? `${asks} ${t("play.takeback.agreed", { names: names(others), count: others.length })}` : asks;
 }
 
 /** The seat whose draw offer stands, or null. */
@@ -143,17 +148,33 @@ function offeredBy(view) {
   return Number(typeof offer === "object" ? offer.seat ?? offer.by : offer);
 }
 
+/** A seat's name, or "Player 2" for a seat without one. */
+function seatLabel(view, seat) {
+  return seatWord(view.game, seat, view.seats?.[seat]?.name) || t("play.player", { number: seat + 1 });
+}
+
+/** The names of `list` (seats): "Red and Blue". */
+function seatList(view, list) {
+  const names = list.map((s) => seatLabel(view, s));
+  return names.length ? names.reduce((a, b) => t("play.names.and", { a, b })) : "";
+}
+
 /** The draw offer's words: a draw's, or those of the game's `agreement` (its client description) when agreeing
  * ends it otherwise (say, the score decides). */
-const DRAW_WORDS = { offer: "Offer a draw", accept: "Accept draw", decline: "Decline", offered: "Draw offered" };
+function drawWords() {
+  return {
+    offer: t("play.draw.offer"), accept: t("play.draw.accept"), decline: t("play.request.decline"),
+    offered: t("play.draw.offered"),
+  };
+}
 
 function renderDraws(page, view, allowed) {
   const { drawBox } = page.el;
   drawBox.replaceChildren();
-  const words = { ...DRAW_WORDS, ...(page.mod?.client?.agreement || {}) };
+  const words = { ...drawWords(), ...(page.mod?.client?.agreement || {}) };
   const offerSeat = offeredBy(view);
   const mine = offerSeat !== null && page.localSeats().includes(offerSeat);
-  if (page.drawOffered && offerSeat === null && allowed) showMessage(words.refused || "Your draw offer was declined.", "info");
+  if (page.drawOffered && offerSeat === null && allowed) showMessage(words.refused || t("play.draw.declined"), "info");
   page.drawOffered = mine;
   if (!view.has_draws || !allowed) return;
   if (offerSeat === null || page.localSeats().includes(offerSeat)) { // an offer to this browser is in the request box
@@ -177,22 +198,22 @@ export function renderInvite(page, view) {
   }
   el.invite.hidden = false;
   replace(el.invite,
-    h("h2", { id: "invite-title" }, "Invite"),
-    h("p", { class: "muted small" }, "Send each person the link to their seat, or play a seat here (one device for several people)."),
+    h("h2", { id: "invite-title" }, t("play.invite.title")),
+    h("p", { class: "muted small" }, t("play.invite.help")),
     others.map((i) => inviteRow(page, view, store, i)));
 }
 
 function inviteRow(page, view, store, i) {
   const link = inviteUrl(page.id, i, store.tokens[String(i)]);
-  const input = h("input", { class: "link-input", readonly: true, value: link, "data-testid": `invite-link-${i}`, "aria-label": `Invitation link for ${view.seats[i].name}` });
+  const input = h("input", { class: "link-input", readonly: true, value: link, "data-testid": `invite-link-${i}`, "aria-label": t("play.invite.link_label", { name: seatLabel(view, i) }) });
   const remote = store.remote.includes(i);
   const here = page.here?.[String(i)]; // the friend opened the link: their page is online (or away)
   return h("div", { class: "invite-row", "data-testid": `invite-row-${i}`, "data-presence": remote ? here || "offline" : "local" },
     h("div", { class: "invite-head" },
       h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
-      h("strong", {}, view.seats[i].name),
+      h("strong", {}, seatLabel(view, i)),
       h("small", { class: "muted", "data-testid": `invite-state-${i}` },
-        !remote ? "played here" : here ? `joined · ${here}` : "invited · not here yet"),
+        !remote ? t("play.invite.played_here") : here ? t("play.invite.joined", { presence: here }) : t("play.invite.not_yet")),
       h("button", {
         type: "button", class: "link-btn", "data-testid": `invite-local-${i}`,
         onclick: () => {
@@ -200,12 +221,12 @@ function inviteRow(page, view, store, i) {
           else seats.markRemote(page.id, i);
           page.renderAll();
         },
-      }, remote ? "play it here" : "let them play")),
+      }, remote ? t("play.invite.play_here") : t("play.invite.let_them_play"))),
     h("div", { class: "link-row" }, input,
       h("button", {
         type: "button", class: "btn small", "data-testid": `invite-copy-${i}`,
         onclick: (e) => copyLink(link, input, e.currentTarget, () => { seats.markRemote(page.id, i); page.renderAll(); }),
-      }, icon("copy"), "Copy")));
+      }, icon("copy"), t("play.copy.button"))));
 }
 
 /** Copy `text` (the link shown in `input`); `done()` once copied. */
@@ -220,7 +241,7 @@ export async function copyLink(text, input, button, done) {
     try { ok = document.execCommand("copy"); } catch { ok = false; }
   }
   if (ok) {
-    showMessage("Link copied.", "success", 2000);
+    showMessage(t("play.copy.done"), "success", 2000);
     if (button) {
       button.classList.add("copied");
       setTimeout(() => button.classList.remove("copied"), 1500);
@@ -229,6 +250,6 @@ export async function copyLink(text, input, button, done) {
   } else {
     input.focus();
     input.select();
-    showMessage("Copy the selected link by hand (the browser refused).", "info");
+    showMessage(t("play.copy.by_hand"), "info");
   }
 }

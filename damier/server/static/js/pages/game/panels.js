@@ -4,7 +4,8 @@
 import { openAnalysis } from "../analysis.js";
 import { h, icon, replace } from "../../dom.js";
 import { recordUrl, seats } from "../../api.js";
-import { seatColour } from "../../players.js";
+import { seatColour, seatWord, seatWords } from "../../players.js";
+import { isDraw, resultReason, said, t } from "../../i18n.js";
 import { clock, isPuzzle } from "./puzzle.js";
 
 /** The status line for `view`. `animating`: its last move is still being drawn, so the board takes no input yet
@@ -15,6 +16,7 @@ export function renderStatus(page, view, { animating = false } = {}) {
   const local = page.localSeats();
   const over = view.status !== "active" || !!view.result || view.player < 0;
   const seat = view.seats?.[view.player];
+  const name = seat ? seatName(view, view.player) : "";
   const thinking = (view.seats || []).find((s) => s.thinking);
   const ready = !animating && !page.busy;
   const mine = page.isMyTurn(view) && ready;
@@ -23,23 +25,24 @@ export function renderStatus(page, view, { animating = false } = {}) {
     // the banner tells everyone the same result; the status line says what it means for you
     const plies = (view.moves || []).length;
     const winner = view.result && Number.isInteger(view.result.winner) ? view.result.winner : null;
-    const personal = local.length === 1 && view.result ? (winner === local[0] ? "You win! " : winner === null ? "" : "You lost. ") : "";
-    text = `${personal}Game over after ${plies} move${plies === 1 ? "" : "s"}`;
+    const result = local.length === 1 && view.result ? (winner === local[0] ? "win" : winner === null ? "none" : "loss") : "none";
+    text = t("panel.status.over", { result, count: plies });
     if (isPuzzle(view)) {
       const solved = view.result?.termination === "solved";
-      text = solved ? `Solved in ${plies} move${plies === 1 ? "" : "s"}` : "The puzzle was given up";
+      text = solved ? t("panel.status.solved", { count: plies }) : t("panel.status.given_up");
     }
   } else if (page.isMyTurn(view) && !ready) {
     text = playedWords(view, local);
   } else if (mine && isPuzzle(view)) {
     const used = (view.moves || []).length;
-    text = used ? `Your move (${used} played)` : "Your move: reach the target";
+    text = used ? t("panel.status.puzzle_move", { count: used }) : t("panel.status.puzzle_start");
   } else if (mine) {
-    text = local.length > 1 ? `${seat.name} to play: your turn` : `Your turn (${seat.name})`;
+    text = t(local.length > 1 ? "panel.status.to_play_yours" : "panel.status.your_turn", { name });
   } else if (seat && seat.kind === "computer") {
-    text = thinking ? "" : `${seat.name} to play (computer)`; // the thinking indicator says the rest
+    // the thinking indicator says the rest
+    text = thinking ? "" : t("panel.status.to_play_computer", { name });
   } else if (seat) {
-    text = local.length ? `Waiting for ${seat.name}` : `${seat.name} to play`;
+    text = t(local.length ? "panel.status.waiting" : "panel.status.to_play", { name });
   }
   el.statusText.textContent = text;
   el.statusText.hidden = !text;
@@ -48,18 +51,20 @@ export function renderStatus(page, view, { animating = false } = {}) {
   el.status.dataset.turn = mine ? "mine" : over ? "over" : "other";
   el.status.style.setProperty("--c-turn", over ? "var(--border)" : seatColour(view.player));
   el.thinking.hidden = !thinking || over;
-  el.thinking.querySelector(".thinking-text").textContent = thinking ? `${thinking.name} is thinking…` : "";
+  const thinkingText = thinking ? t("panel.status.thinking", { name: thinking.name }) : "";
+  el.thinking.querySelector(".thinking-text").textContent = thinkingText;
   if (thinking) el.thinking.style.setProperty("--c", seatColour(thinking.index ?? view.seats.indexOf(thinking)));
   el.watching.hidden = local.length > 0;
   page.clocks?.status(view, over);
-  document.title = `${over ? "Game over" : mine ? "Your turn" : text} · ${view.title} · damier`;
+  document.title = `${over ? t("panel.game_over") : mine ? t("panel.your_turn") : text} · ${view.title} · damier`;
 }
 
 /** What the last move was, while it is drawn: "Red played h8g7", "You played C3". */
 function playedWords(view, local) {
   const last = (view.moves || []).filter((m) => m.player >= 0).at(-1);
   if (!last) return "";
-  return `${local.includes(last.player) && local.length === 1 ? "You" : seatName(view, last.player)} played ${last.move}`;
+  if (local.includes(last.player) && local.length === 1) return t("panel.status.you_played", { move: last.move });
+  return t("panel.status.played", { name: seatName(view, last.player), move: last.move });
 }
 
 /** " · board 1234" after the options of a game whose board was drawn from a seed (the view's `seed`; not a game
@@ -70,8 +75,8 @@ export function boardSeed(view) {
   const options = encodeURIComponent(JSON.stringify(view.options || {}));
   return [" · ", h("a", {
     class: "board-seed", "data-testid": "board-seed", href: `#/new/${encodeURIComponent(view.game)}?seed=${view.seed}&options=${options}`,
-    title: "This board's number: the link opens a new game on it (send it to play the same board elsewhere)",
-  }, `board ${view.seed}`)];
+    title: t("panel.seed.title"),
+  }, t("panel.seed.label", { seed: String(view.seed) }))];
 }
 
 export function renderBanner(page, view) {
@@ -89,24 +94,24 @@ export function renderBanner(page, view) {
     // a board drawn from a seed: the rematch on the same board (each player has played it from each side) or a new
     // one; once a rematch is made, the others join it
     const seeded = !puzzle && !view.rematch && view.seed !== null && view.seed !== undefined && !view.start;
-    const again = puzzle ? "Try it again" : seeded ? "Rematch, same board" : "Rematch";
+    const again = t(puzzle ? "panel.rematch.again" : seeded ? "panel.rematch.same_board" : "panel.rematch.button");
     const rematch = h("button", { type: "button", class: "btn primary", "data-testid": "btn-rematch" },
-      icon("repeat"), view.rematch ? `Join the ${puzzle ? "new try" : "rematch"}` : again);
+      icon("repeat"), view.rematch ? (puzzle ? t("panel.rematch.join_try") : t("panel.rematch.join")) : again);
     rematch.addEventListener("click", () => page.rematch(rematch, "same"));
     actions.append(rematch);
     if (seeded) {
       const fresh = h("button", { type: "button", class: "btn", "data-testid": "btn-rematch-new" },
-        icon("repeat"), "Rematch, new board");
+        icon("repeat"), t("panel.rematch.new_board"));
       fresh.addEventListener("click", () => page.rematch(fresh, "new"));
       actions.append(fresh);
     }
   } else if (view.rematch) {
     const rid = typeof view.rematch === "string" ? view.rematch : view.rematch.id;
-    if (rid) actions.append(h("a", { class: "btn primary", href: `#/game/${encodeURIComponent(rid)}` }, icon("eye"), "Watch the rematch"));
+    if (rid) actions.append(h("a", { class: "btn primary", href: `#/game/${encodeURIComponent(rid)}` }, icon("eye"), t("panel.rematch.watch")));
   }
   actions.append(
-    h("a", { class: "btn", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay" }, icon("film"), "Replay"),
-    h("a", { class: "btn ghost", href: `#/new/${encodeURIComponent(view.game)}` }, icon("plus"), puzzle ? "New puzzle" : "New game"));
+    h("a", { class: "btn", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay" }, icon("film"), t("panel.replay")),
+    h("a", { class: "btn ghost", href: `#/new/${encodeURIComponent(view.game)}` }, icon("plus"), puzzle ? t("panel.new_puzzle") : t("panel.new_game")));
   el.banner.dataset.winner = winner === null ? "none" : String(winner);
   for (const key of ["cost", "optimum"]) {
     if (Number.isInteger(view.result[key])) el.banner.dataset[key] = String(view.result[key]);
@@ -125,7 +130,7 @@ export function renderBanner(page, view) {
   el.banner.classList.toggle("lost", local.length > 0 && !mine && local.length < (view.seats || []).length);
   // a finished puzzle: an optimal line from its start, as the server's solver found it
   const line = Array.isArray(view.solution) && view.solution.length
-    ? h("span", { class: "result-solution", "data-testid": "result-solution" }, `An optimal line: ${view.solution.join(" ")}`)
+    ? h("span", { class: "result-solution", "data-testid": "result-solution" }, t("panel.result.solution", { line: view.solution.join(" ") }))
     : null;
   replace(el.banner,
     h("div", { class: "result-main" },
@@ -143,14 +148,15 @@ export function renderPlayers(page, view) {
   const local = page.localSeats();
   const store = seats.get(page.id);
   replace(el.share, total > 0 ? scores.map((s, i) => s && s.value > 0
-    ? h("span", { style: { "--c": seatColour(i), "flex-grow": String(s.value) }, title: `${view.seats[i].name}: ${s.value}` })
+    ? h("span", { style: { "--c": seatColour(i), "flex-grow": String(s.value) }, title: t("panel.share.title", { name: seatName(view, i), value: String(s.value) }) })
     : null) : h("span", { class: "empty" }));
   replace(el.players, (view.seats || []).map((seat, i) => {
     const s = scores[i];
     const out = (view.out || []).includes(i); // the rules say which seats are out (the view's `out`)
     const toMove = view.status === "active" && !view.result && view.player === i;
-    const who = local.includes(i) ? "You" : seat.kind === "computer" ? `Computer · ${seat.level || "?"}`
-      : store.remote.includes(i) ? "Invited" : "Person";
+    const who = local.includes(i) ? t("panel.who.you")
+      : seat.kind === "computer" ? t("panel.who.computer", { level: seat.level || "?" })
+      : store.remote.includes(i) ? t("panel.who.invited") : t("panel.who.person");
     const winner = view.result && view.result.winner === i;
     // a person's seat: online (a page of it in view), away (hidden), offline; this browser's own seats are here
     const here = seat.kind !== "human" ? null : local.includes(i) ? "online" : page.here?.[String(i)] || "offline";
@@ -159,10 +165,12 @@ export function renderPlayers(page, view) {
       "data-testid": `player-${i}`, "aria-current": toMove ? "true" : null,
     },
       h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
-      h("span", { class: "player-name" }, seat.name, h("small", {}, who,
-        here ? h("span", { class: `presence ${here}`, "data-testid": `presence-${i}`, "data-presence": here }, here) : null)),
-      seat.thinking && toMove ? h("span", { class: "spinner", title: "thinking", "aria-label": "thinking" }) : null,
-      winner ? h("span", { class: "badge win" }, "winner") : out ? h("span", { class: "badge" }, "out") : null,
+      h("span", { class: "player-name" }, seatName(view, i), h("small", {}, who,
+        here ? h("span", { class: `presence ${here}`, "data-testid": `presence-${i}`, "data-presence": here }, t("panel.presence", { presence: here })) : null)),
+      seat.thinking && toMove
+        ? h("span", { class: "spinner", title: t("panel.thinking"), "aria-label": t("panel.thinking") }) : null,
+      winner ? h("span", { class: "badge win" }, t("panel.badge.winner"))
+        : out ? h("span", { class: "badge" }, t("panel.badge.out")) : null,
       s ? h("span", { class: "player-score", "data-testid": `score-${i}` },
         h("b", {}, String(s.value)), h("small", {}, s.unit)) : null,
       page.clocks?.element(view, i) ?? null);
@@ -192,7 +200,8 @@ export function renderMoves(page, view) {
       cls = "chance";
       const before = items[items.length - 1];
       if (before) {
-        before.title = `${before.title} · then ${m.move}${m.mark?.includes("x") ? " (took something)" : ""}`;
+        const then = m.mark?.includes("x") ? "panel.move.then_took" : "panel.move.then";
+        before.title = t(then, { title: before.title, move: m.move });
         // the chance move that ended the game (with the game's sign): the move before it carries the sign
         if (m.mark?.includes("#")) before.querySelector(".mv")?.after(hitSign(ply, view));
       }
@@ -208,7 +217,7 @@ export function renderMoves(page, view) {
     }
     const took = m.mark?.includes("x"); // the move took something (what, each game says: State.took_marks)
     const content = [h("span", { class: "ply" }, label), h("span", { class: "swatch", style: { "--c": seatColour(m.player) } }), h("span", { class: "mv" }, m.move),
-      took ? h("span", { class: "took", "data-testid": `took-${ply}`, title: "took something", "aria-label": "a capture" }, "×") : null,
+      took ? h("span", { class: "took", "data-testid": `took-${ply}`, title: t("panel.move.took"), "aria-label": t("panel.move.capture") }, "×") : null,
       m.mark?.includes("#") ? hitSign(ply, view) : null];
     const browsed = page.browsing?.ply;
     const current = browsed === null || browsed === undefined ? k === moves.length - 1 : ply === browsed;
@@ -227,14 +236,14 @@ export function renderMoves(page, view) {
 /** The sign of the move that ended the game as its game marks it (chess's mate sign), titled with the result's
  * reason (the game's own words). */
 function hitSign(ply, view) {
-  const reason = view.result?.reason;
-  return h("span", { class: "hit", "data-testid": `hit-${ply}`, title: reason ? `ended the game: ${reason}` : "ended the game", "aria-label": "the move that ended the game" }, "#");
+  const reason = view.result ? said(view.result, seatWords(view)) : "";
+  return h("span", { class: "hit", "data-testid": `hit-${ply}`, title: reason ? t("panel.move.ended_by", { reason }) : t("panel.move.ended"), "aria-label": t("panel.move.ended_label") }, "#");
 }
 
 export function renderMore(page, view) {
   replace(page.el.more,
-    h("a", { class: "btn small", href: recordUrl(page.id), download: `${view.game}-${page.id}.json`, "data-testid": "btn-record" }, icon("download"), "Download record"),
-    h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay-side" }, icon("film"), "Replay"),
+    h("a", { class: "btn small", href: recordUrl(page.id), download: `${view.game}-${page.id}.json`, "data-testid": "btn-record" }, icon("download"), t("panel.record.download")),
+    h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(page.id)}`, "data-testid": "btn-replay-side" }, icon("film"), t("panel.replay")),
     analyseButton(page, view));
 }
 
@@ -245,45 +254,42 @@ function analyseButton(page, view) {
   const over = view.status !== "active" || !!view.result;
   if (!page.entry?.analysis || !(over || (view.hints_allowed && !isPuzzle(view)))) return null;
   return h("button", {
-    type: "button", class: "btn small", "data-testid": "btn-analyse", title: "Open the analysis board at the position shown",
+    type: "button", class: "btn small", "data-testid": "btn-analyse", title: t("panel.analyse.title"),
     onclick: () => {
       const browsed = page.browsing?.active ? page.browsing.ply : null;
       const ply = browsed ?? (view.moves || []).length;
       openAnalysis({ game: view.game, options: view.options, gameId: page.id, ply, from: `/game/${encodeURIComponent(page.id)}` });
     },
-  }, icon("cpu"), "Analyse");
+  }, icon("cpu"), t("panel.analyse.button"));
 }
 
 export function seatName(view, i) {
-  return view.seats?.[i]?.name || `player ${i + 1}`;
+  return seatWord(view.game, i, view.seats?.[i]?.name) || t("panel.player", { number: i + 1 });
 }
 
 function resultHeadline(view) {
   if (isPuzzle(view)) {
     const r = view.result || {};
-    if (r.termination !== "solved") return "Puzzle given up";
-    return Number.isInteger(r.optimum) && r.cost <= r.optimum ? "Solved, optimally!" : "Solved";
+    if (r.termination !== "solved") return t("panel.result.given_up");
+    return Number.isInteger(r.optimum) && r.cost <= r.optimum ? t("panel.result.optimal") : t("panel.result.solved");
   }
   const winner = view.result && Number.isInteger(view.result.winner) ? view.result.winner : null;
-  if (winner === null) return view.result && /draw/i.test(String(view.result.reason || "")) ? "Draw" : "Game over";
-  return `${seatName(view, winner)} wins`;
+  if (winner === null) return t(isDraw(view.result) ? "panel.result.draw" : "panel.game_over");
+  return t("panel.result.wins", { name: seatName(view, winner) });
 }
 
 function resultDetail(view) {
   const r = view.result || {};
   if (isPuzzle(view)) {
-    const parts = [String(r.reason || "").replace(/^./, (c) => c.toUpperCase())];
-    if (Number.isFinite(view.seconds)) parts.push(`in ${clock(view.seconds)}`);
-    const hints = view.hints ?? 0;
-    parts.push(hints ? `${hints} hint${hints === 1 ? "" : "s"} asked` : "no hint");
+    const parts = [resultReason(r, seatWords(view))];
+    if (Number.isFinite(view.seconds)) parts.push(t("panel.result.time", { time: clock(view.seconds) }));
+    parts.push(t("panel.result.hints", { count: view.hints ?? 0 }));
     return parts.filter(Boolean).join(" · ");
   }
   const plies = (view.moves || []).length;
-  const after = `${plies} move${plies === 1 ? "" : "s"}`;
-  let reason = String(r.reason || "").trim();
-  const winner = Number.isInteger(r.winner) ? seatName(view, r.winner) : null;
-  if (winner && reason.toLowerCase().startsWith(`${winner} wins:`.toLowerCase())) reason = reason.slice(winner.length + 6).trim();
-  if (winner && reason.toLowerCase().endsWith(`: ${winner} wins`.toLowerCase())) reason = reason.slice(0, -(winner.length + 7)).trim();
-  // the server's reasons are sentences ("Red wins: Blue has nothing left"); show them as they are
-  return reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)} · ${after}` : `Game over after ${after}`;
+  const after = t("panel.result.moves", { count: plies });
+  // the server's reasons are sentences ("Red wins: Blue has nothing left"): the headline says who won
+  const reason = resultReason(r, seatWords(view), Number.isInteger(r.winner) ? view.seats?.[r.winner]?.name : null);
+  if (!reason) return t("panel.result.over_after", { count: plies });
+  return `${reason} · ${after}`;
 }

@@ -4,6 +4,7 @@
 // server judges it then like any move: refused (no longer legal), it is dropped with a short note.
 import { api } from "../../api.js";
 import { showError, showMessage } from "../../messages.js";
+import { t } from "../../i18n.js";
 
 export class Premoves {
   constructor(page) {
@@ -58,15 +59,15 @@ export class Premoves {
     const move = this.move;
     this.move = null;
     if ((view.moves || []).length <= this.plies) { // the turn came back by a takeback, not by a move
-      showMessage(`Premove ${move} cancelled.`, "info");
+      showMessage(t("play.premove.cancelled", { move }), "info");
       return;
     }
     page.busy = true;
     try {
       page.receive(await api.move(page.id, move, view.version, page.actingToken(view)), "move");
     } catch (err) {
-      if (err.status === 422) showMessage(`Premove ${move} cancelled: it is not legal any more.`, "info");
-      else if (err.status === 409) showMessage(`Premove ${move} cancelled.`, "info");
+      if (err.status === 422) showMessage(t("play.premove.illegal", { move }), "info");
+      else if (err.status === 409) showMessage(t("play.premove.cancelled", { move }), "info");
       else showError(err);
       if (err.status === 409) page.connection.refresh();
     } finally {

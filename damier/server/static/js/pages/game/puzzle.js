@@ -9,6 +9,7 @@
 import { h, icon, replace } from "../../dom.js";
 import { api, seats } from "../../api.js";
 import { showError, showMessage } from "../../messages.js";
+import { t } from "../../i18n.js";
 import { copyLink } from "./controls.js";
 
 /** A one-player game: the game page shows the puzzle panel instead of the players. */
@@ -46,25 +47,27 @@ export class PuzzlePanel {
     el.timer = h("strong", { class: "puzzle-timer", "data-testid": "puzzle-timer" }, "0:00");
     el.moves = h("strong", { "data-testid": "puzzle-moves" }, "0");
     el.hintCount = h("strong", { "data-testid": "puzzle-hints" }, "0");
-    el.id = h("input", { class: "link-input", readonly: true, "data-testid": "puzzle-id", "aria-label": "Puzzle id" });
+    el.id = h("input", {
+      class: "link-input", readonly: true, "data-testid": "puzzle-id", "aria-label": t("puzzle.id.label"),
+    });
     el.idRow = h("div", { class: "puzzle-id-row" },
-      h("span", { class: "muted small" }, "Puzzle"),
+      h("span", { class: "muted small" }, t("puzzle.title")),
       h("div", { class: "link-row" }, el.id,
         h("button", { type: "button", class: "btn small", "data-testid": "puzzle-id-copy", onclick: (e) => copyLink(el.id.value, el.id, e.currentTarget) },
-          icon("copy"), "Copy")));
+          icon("copy"), t("play.copy.button"))));
     el.hintList = h("ol", { class: "hint-levels", "data-testid": "hint-list" });
     el.path = h("div", { class: "path-stepper", "data-testid": "path-stepper", hidden: true });
     el.solution = h("div", { class: "puzzle-solution", "data-testid": "puzzle-solution", hidden: true });
     el.reset = h("button", { type: "button", class: "btn small", "data-testid": "btn-reset", onclick: () => this.reset() },
-      icon("first"), "Reset");
+      icon("first"), t("puzzle.reset"));
     el.root = h("section", { class: "panel puzzle-panel", "data-testid": "puzzle-panel", "aria-labelledby": "puzzle-title", hidden: true },
-      h("h2", { id: "puzzle-title" }, "Puzzle"),
+      h("h2", { id: "puzzle-title" }, t("puzzle.title")),
       h("div", { class: "puzzle-stats" },
-        h("div", {}, h("span", { class: "muted small" }, "Time"), el.timer),
-        h("div", {}, h("span", { class: "muted small" }, "Moves"), el.moves),
-        h("div", {}, h("span", { class: "muted small" }, "Hints"), el.hintCount)),
+        h("div", {}, h("span", { class: "muted small" }, t("puzzle.stat.time")), el.timer),
+        h("div", {}, h("span", { class: "muted small" }, t("puzzle.stat.moves")), el.moves),
+        h("div", {}, h("span", { class: "muted small" }, t("puzzle.stat.hints")), el.hintCount)),
       el.idRow,
-      el.hintsHead = h("div", { class: "hints-head" }, el.hintsTitle = h("h3", {}, "Hints"), el.reset),
+      el.hintsHead = h("div", { class: "hints-head" }, el.hintsTitle = h("h3", {}, t("puzzle.hints.title")), el.reset),
       el.hintList,
       el.solution,
       el.path);
@@ -133,9 +136,9 @@ export class PuzzlePanel {
         item.append(h("button", {
           type: "button", class: "btn small", "data-testid": `hint-show-${entry.level}`,
           disabled: !playing || this.pending || entry.level !== next,
-          title: entry.level === next ? null : "Ask the hints before it first",
+          title: entry.level === next ? null : t("puzzle.hints.ask_first"),
           onclick: () => this.ask(entry.level),
-        }, this.pending && entry.level === next ? "…" : "Show"));
+        }, this.pending && entry.level === next ? "…" : t("puzzle.hints.show")));
       }
       return item;
     }));
@@ -150,7 +153,7 @@ export class PuzzlePanel {
     const levels = this.levels();
     const next = this.hints.length + 1;
     if (!levels.some((x) => x.level === next)) {
-      if (levels.length) showMessage("Every hint for this position is shown.", "info");
+      if (levels.length) showMessage(t("puzzle.hints.all_shown"), "info");
       return;
     }
     this.ask(next);
@@ -185,7 +188,7 @@ export class PuzzlePanel {
 
   /** Show `moves` on the board as a line to step through, from the position `from` (null: the view's own) whose
    * board is `board` (null: the view's). */
-  showPath(moves, view, { from = null, board = null, title = "The path" } = {}) {
+  showPath(moves, view, { from = null, board = null, title = t("puzzle.path.title") } = {}) {
     const path = { moves, step: 0, version: view.version, board, title, key: `${view.version} ${moves.join(" ")} ${from || ""}` };
     this.page.path = path;
     this.loadBoards(path, from || view.position, view);
@@ -219,11 +222,11 @@ export class PuzzlePanel {
     const over = view.status !== "active" || !!view.result;
     box.hidden = !over || !line.length || this.page.path?.version === view.version;
     if (box.hidden) return;
-    const show = h("button", { type: "button", class: "btn small", "data-testid": "solution-show" }, icon("play"), "Step through it");
+    const show = h("button", { type: "button", class: "btn small", "data-testid": "solution-show" }, icon("play"), t("puzzle.solution.step_through"));
     show.addEventListener("click", () => this.showSolution(view, show));
     replace(box,
-      h("div", { class: "path-head" }, h("strong", {}, "An optimal line"),
-        h("span", { class: "muted small" }, `${line.length} move${line.length === 1 ? "" : "s"}`)),
+      h("div", { class: "path-head" }, h("strong", {}, t("puzzle.solution.title")),
+        h("span", { class: "muted small" }, t("puzzle.path.moves", { count: line.length }))),
       h("span", { class: "path-moves" }, line.map((m) => h("span", {}, m))),
       show);
   }
@@ -238,7 +241,7 @@ export class PuzzlePanel {
     try {
       const start = id ? (await api.position(view.game, view.options || {}, id)).board : null;
       if (page.shown?.version !== view.version || !view.solution?.length) return;
-      this.showPath(view.solution, view, { from: id, board: start, title: "An optimal line" });
+      this.showPath(view.solution, view, { from: id, board: start, title: t("puzzle.solution.title") });
     } catch (err) {
       showError(err);
     } finally {
@@ -257,15 +260,16 @@ export class PuzzlePanel {
     const step = (k) => { page.path = { ...path, step: Math.max(0, Math.min(total, k)) }; page.renderAll(); };
     replace(box,
       h("div", { class: "path-head" },
-        h("strong", {}, path.title || "The path"),
-        h("button", { type: "button", class: "link-btn", "data-testid": "path-hide", onclick: () => { page.path = null; page.renderAll(); } }, "Hide")),
+        h("strong", {}, path.title || t("puzzle.path.title")),
+        h("button", { type: "button", class: "link-btn", "data-testid": "path-hide", onclick: () => { page.path = null; page.renderAll(); } }, t("puzzle.path.hide"))),
       h("span", { class: "path-moves" }, path.moves.map((m, k) => h("span", { class: k < path.step ? "done" : null }, m))),
       h("div", { class: "path-controls" },
-        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-first", "aria-label": "Back to the start", disabled: path.step === 0, onclick: () => step(0) }, icon("first")),
-        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-prev", "aria-label": "Step back", disabled: path.step === 0, onclick: () => step(path.step - 1) }, icon("prev")),
+        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-first", "aria-label": t("puzzle.path.first"), disabled: path.step === 0, onclick: () => step(0) }, icon("first")),
+        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-prev", "aria-label": t("puzzle.path.prev"), disabled: path.step === 0, onclick: () => step(path.step - 1) }, icon("prev")),
         h("span", { class: "path-step", "data-testid": "path-step", "data-step": String(path.step) },
-          path.step === 0 ? `${total} move${total === 1 ? "" : "s"}` : `${path.step} of ${total}: ${path.moves[path.step - 1]}`),
-        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-next", "aria-label": "Step forward", disabled: path.step === total, onclick: () => step(path.step + 1) }, icon("next"))));
+          path.step === 0 ? t("puzzle.path.moves", { count: total })
+            : t("puzzle.path.step", { step: path.step, total, move: path.moves[path.step - 1] })),
+        h("button", { type: "button", class: "btn small icon-only", "data-testid": "path-next", "aria-label": t("puzzle.path.next"), disabled: path.step === total, onclick: () => step(path.step + 1) }, icon("next"))));
   }
 
   /** Take every move back (one request: the server's undo of every move). */

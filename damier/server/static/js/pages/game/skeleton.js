@@ -3,21 +3,22 @@
 
 import { h, icon, replace } from "../../dom.js";
 import { watchUrl } from "../../api.js";
+import { t } from "../../i18n.js";
 import { copyLink } from "./controls.js";
 
 /** Build the page in `root`; `page` gives the actions' handlers. The elements, by name. */
 export function buildSkeleton(root, page) {
   const el = {};
-  el.title = h("h1", {}, "Loading…");
+  el.title = h("h1", {}, t("play.loading"));
   el.sub = h("span", { class: "sub-options", "data-testid": "game-options" });
-  el.conn = h("span", { class: "conn", "data-state": "connecting" }, "connecting…");
+  el.conn = h("span", { class: "conn", "data-state": "connecting" }, t("connection.state.connecting"));
   el.howto = howtoLink();
   el.statusText = h("span", { class: "status-text" });
   el.statusDot = h("span", { class: "swatch status-dot" });
   el.thinking = h("span", { class: "thinking", "data-testid": "thinking", hidden: true, role: "status" },
     h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")),
     h("span", { class: "thinking-text" }));
-  el.watching = h("span", { class: "watching", "data-testid": "watching", hidden: true }, icon("eye"), "You are watching");
+  el.watching = h("span", { class: "watching", "data-testid": "watching", hidden: true }, icon("eye"), t("play.watching"));
   // the running clock beside the turn, for screens where the players panel is below the board (not announced:
   // the players panel's clocks are the timers)
   el.statusClock = h("span", { class: "player-clock running status-clock", "data-testid": "status-clock", hidden: true,
@@ -28,15 +29,15 @@ export function buildSkeleton(root, page) {
   el.banner = h("div", { class: "result-banner", "data-testid": "result-banner", hidden: true, role: "status" });
   el.board = h("div", { class: "board-wrap", "data-testid": "board" }, h("div", { class: "board-loading" }));
   el.info = h("p", { class: "board-info", "data-testid": "board-info", hidden: true, "aria-live": "polite" });
-  el.undo = h("button", { type: "button", class: "btn", "data-testid": "btn-undo", title: "Take back (U)", onclick: () => page.undo() },
-    icon("undo"), h("span", { class: "label" }, "Undo"));
-  el.hint = h("button", { type: "button", class: "btn", "data-testid": "btn-hint", title: "The hard computer's suggestion (H)", onclick: () => page.askHint() },
-    icon("hint"), h("span", { class: "label" }, "Hint"));
-  el.resign = h("button", { type: "button", class: "btn", "data-testid": "btn-resign", title: "Resign the game", onclick: () => page.resign() },
-    icon("flag"), h("span", { class: "label" }, "Resign"));
+  el.undo = h("button", { type: "button", class: "btn", "data-testid": "btn-undo", title: t("play.undo.title"), onclick: () => page.undo() },
+    icon("undo"), h("span", { class: "label" }, t("play.undo.button")));
+  el.hint = h("button", { type: "button", class: "btn", "data-testid": "btn-hint", title: t("play.hint.title"), onclick: () => page.askHint() },
+    icon("hint"), h("span", { class: "label" }, t("play.hint.button")));
+  el.resign = h("button", { type: "button", class: "btn", "data-testid": "btn-resign", title: t("play.resign.title"), onclick: () => page.resign() },
+    icon("flag"), h("span", { class: "label" }, t("play.resign.button")));
   el.abort = h("button", { type: "button", class: "btn", "data-testid": "btn-abort", hidden: true,
-    title: "Call the game off: nobody wins, it does not count (until every player has moved)", onclick: () => page.abort() },
-  icon("x"), h("span", { class: "label" }, "Abort"));
+    title: t("play.abort.title"), onclick: () => page.abort() },
+  icon("x"), h("span", { class: "label" }, t("play.abort.button")));
   el.drawBox = h("span", { class: "draw-box" });
   // another player's proposal to this browser's seats (a takeback, a draw): what they ask, Accept and Decline; it
   // stands right under the status line and its clock, where it is seen without scrolling
@@ -45,38 +46,38 @@ export function buildSkeleton(root, page) {
   el.startNote = h("p", { class: "start-note", "data-testid": "start-note", hidden: true });
   // the other players left a game under way: how long until this browser may claim it, then Claim buttons
   el.left = h("div", { class: "request-box left-box", "data-testid": "left", role: "status", "aria-live": "polite", hidden: true });
-  el.flip = h("button", { type: "button", class: "btn", "data-testid": "btn-flip", title: "Turn the board round", "aria-pressed": "false", hidden: true, onclick: () => page.flip() },
-    icon("repeat"), h("span", { class: "label" }, "Flip board"));
-  el.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" }, el.undo, el.hint, el.abort, el.resign, el.drawBox, el.flip);
+  el.flip = h("button", { type: "button", class: "btn", "data-testid": "btn-flip", title: t("play.flip.title"), "aria-pressed": "false", hidden: true, onclick: () => page.flip() },
+    icon("repeat"), h("span", { class: "label" }, t("play.flip.button")));
+  el.controls = h("div", { class: "controls", role: "toolbar", "aria-label": t("play.actions") }, el.undo, el.hint, el.abort, el.resign, el.drawBox, el.flip);
   el.keys = h("p", { class: "keys-help" });
   el.share = h("div", { class: "share-bar", "aria-hidden": "true" });
   el.players = h("ul", { class: "player-list" });
   el.invite = h("section", { class: "panel invite", hidden: true, "aria-labelledby": "invite-title" });
-  el.moves = h("ol", { class: "move-list", "data-testid": "move-list", "aria-label": "Moves" });
+  el.moves = h("ol", { class: "move-list", "data-testid": "move-list", "aria-label": t("play.moves.title") });
   el.moves.addEventListener("scroll", () => {
     page.movesScrolledUp = el.moves.scrollTop + el.moves.clientHeight < el.moves.scrollHeight - 8;
   }, { passive: true });
-  el.movesEmpty = h("p", { class: "muted small" }, "No move yet.");
+  el.movesEmpty = h("p", { class: "muted small" }, t("play.moves.empty"));
   el.more = h("div", { class: "more-actions" });
-  el.watchInput = h("input", { class: "link-input", readonly: true, "aria-label": "Link to watch this game" });
+  el.watchInput = h("input", { class: "link-input", readonly: true, "aria-label": t("play.watch_link.label") });
   replace(root, h("div", { class: "page game-page" },
     h("div", { class: "game-head" },
       h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn)), el.howto),
     h("div", { class: "game-layout" },
-      h("section", { class: "board-col", "aria-label": "Board" },
+      h("section", { class: "board-col", "aria-label": t("play.board") },
         el.status, el.startNote, el.request, el.left, el.browseBar, el.board, el.info, el.banner, el.controls, el.keys),
       el.side = h("aside", { class: "side-col" },
         el.playersPanel = h("section", { class: "panel players", "data-testid": "players", "aria-labelledby": "players-title" },
-          h("h2", { id: "players-title" }, "Players"), el.share, el.players),
+          h("h2", { id: "players-title" }, t("play.players")), el.share, el.players),
         el.invite,
         h("section", { class: "panel moves", "aria-labelledby": "moves-title" },
-          h("h2", { id: "moves-title" }, "Moves"), el.movesEmpty, el.moves),
+          h("h2", { id: "moves-title" }, t("play.moves.title")), el.movesEmpty, el.moves),
         h("section", { class: "panel", "aria-labelledby": "share-title" },
-          h("h2", { id: "share-title" }, "Share and keep"),
-          h("p", { class: "muted small" }, "Anyone with this link can watch the game."),
+          h("h2", { id: "share-title" }, t("play.share.title")),
+          h("p", { class: "muted small" }, t("play.share.help")),
           h("div", { class: "link-row" }, el.watchInput,
             h("button", { type: "button", class: "btn small", "data-testid": "watch-link", onclick: (e) => copyLink(watchUrl(page.id), el.watchInput, e.currentTarget) },
-              icon("copy"), "Copy")),
+              icon("copy"), t("play.copy.button"))),
           el.more)))));
   return el;
 }
@@ -84,7 +85,7 @@ export function buildSkeleton(root, page) {
 /** The link to the game's How to play page, hidden until `showHowtoLink` knows the game has one. */
 export function howtoLink() {
   return h("a", { class: "btn small ghost howto-link", "data-testid": "howto-link", hidden: true },
-    icon("hint"), "How to play");
+    icon("hint"), t("play.howto"));
 }
 
 /** Show `link` (from `howtoLink`) when catalog `entry` declares a How to play page. */
@@ -98,8 +99,9 @@ export function showHowtoLink(link, entry) {
 export function showConnection(el, state) {
   if (!el) return;
   el.dataset.state = state;
-  el.textContent = { live: "live", connecting: "connecting…", offline: "reconnecting…" }[state];
-  el.title = state === "live" ? "Updates arrive as they happen" : "Trying to reach the server again";
+  const key = { live: "connection.state.live", connecting: "connection.state.connecting", offline: "connection.state.offline" };
+  el.textContent = t(key[state]);
+  el.title = state === "live" ? t("connection.title.live") : t("connection.title.offline");
 }
 
 /** The keys line under the board: [[keys], words] pairs. */

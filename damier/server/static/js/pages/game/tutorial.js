@@ -6,6 +6,7 @@
 // the steps and what they point at come from the game's declaration.
 
 import { h, icon, replace } from "../../dom.js";
+import { t } from "../../i18n.js";
 
 const SPOTS = 24; // at most this many rings at once (a side's pieces fit)
 const FOLLOW_MS = 300; // the board redraws (a selection, a move): the rings follow it this often
@@ -81,16 +82,19 @@ export class Tutorial {
     const last = this.index === this.steps.length - 1;
     replace(this.body,
       h("div", { class: "tutorial-head" },
-        h("span", { class: "muted small", "data-testid": "tutorial-step" }, `Step ${this.index + 1} of ${this.steps.length}`),
+        h("span", { class: "muted small", "data-testid": "tutorial-step" },
+          t("tutorial.step", { step: this.index + 1, total: this.steps.length })),
         h("button", { type: "button", class: "btn small ghost icon-only", "data-testid": "tutorial-close",
-          "aria-label": "Close the tutorial (Esc)", title: "Close (Esc)", onclick: () => this.close() }, icon("x"))),
+          "aria-label": t("tutorial.close.label"), title: t("tutorial.close.title"),
+          onclick: () => this.close() }, icon("x"))),
       h("h2", { id: "tutorial-title" }, step.title),
       h("p", { "aria-live": "polite" }, step.text),
       h("div", { class: "tutorial-actions" },
         h("button", { type: "button", class: "btn small", "data-testid": "tutorial-back", disabled: this.index === 0,
-          onclick: () => this.show(this.index - 1, { focus: true }) }, "Back"),
+          onclick: () => this.show(this.index - 1, { focus: true }) }, t("tutorial.back")),
         h("button", { type: "button", class: "btn small primary", "data-testid": "tutorial-next",
-          onclick: () => (last ? this.close() : this.show(this.index + 1, { focus: true })) }, last ? "Done" : "Next")));
+          onclick: () => (last ? this.close() : this.show(this.index + 1, { focus: true })) },
+        t(last ? "tutorial.done" : "tutorial.next"))));
     this.card.dataset.step = String(this.index);
     this.place();
   }

@@ -7,6 +7,8 @@ import { api, seats, recent } from "../../api.js";
 import { navigate } from "../../router.js";
 import { showError } from "../../messages.js";
 import { optionDefaults } from "../../session.js";
+import { t } from "../../i18n.js";
+import { seatWord } from "../../players.js";
 
 /** The time controls quick pairing offers (minutes, increment), among those the catalog's games take. */
 const QUICK = [[1, 0], [3, 2], [5, 3], [10, 5]];
@@ -23,15 +25,15 @@ export class LobbyPanel {
     this.closed = false;
     this.backoff = 500;
     this.timers = new Set();
-    this.list = h("ul", { class: "seek-list", "data-testid": "seek-list", "aria-label": "Open seeks" });
-    this.empty = h("p", { class: "muted small", "data-testid": "seek-empty" }, "No open seek now: open one with quick pairing, or from a game's New game form.");
+    this.list = h("ul", { class: "seek-list", "data-testid": "seek-list", "aria-label": t("lobby.open_seeks") });
+    this.empty = h("p", { class: "muted small", "data-testid": "seek-empty" }, t("lobby.empty"));
     this.watch = h("section", { class: "watch", hidden: true, "aria-labelledby": "watch-title" });
     this.el = h("section", { class: "lobby panel", "data-testid": "lobby", "aria-labelledby": "lobby-title" },
       h("div", { class: "lobby-head" },
-        h("h2", { id: "lobby-title" }, "Play someone"),
-        h("p", { class: "muted small" }, "Pick a game and a time control: you are paired with whoever waits for the same, or you wait for them.")),
+        h("h2", { id: "lobby-title" }, t("lobby.title")),
+        h("p", { class: "muted small" }, t("lobby.intro"))),
       this.quickGrid(),
-      h("h3", { class: "lobby-sub" }, "Open seeks"),
+      h("h3", { class: "lobby-sub" }, t("lobby.open_seeks")),
       this.empty, this.list);
   }
 
@@ -120,13 +122,13 @@ export class LobbyPanel {
     replace(this.list, seeks.map((seek) => {
       const mine = this.mine.has(seek.id);
       const action = mine
-        ? h("button", { type: "button", class: "btn small ghost", "data-testid": `cancel-seek-${seek.id}`, onclick: (e) => this.cancel(seek, e.currentTarget) }, "Cancel")
-        : h("button", { type: "button", class: "btn small primary", "data-testid": `join-seek-${seek.id}`, onclick: (e) => this.join(seek, e.currentTarget) }, "Join");
+        ? h("button", { type: "button", class: "btn small ghost", "data-testid": `cancel-seek-${seek.id}`, onclick: (e) => this.cancel(seek, e.currentTarget) }, t("lobby.cancel"))
+        : h("button", { type: "button", class: "btn small primary", "data-testid": `join-seek-${seek.id}`, onclick: (e) => this.join(seek, e.currentTarget) }, t("lobby.join"));
       return h("li", { class: `seek${mine ? " mine" : ""}`, "data-testid": `seek-${seek.id}`, "data-game": seek.game },
         h("strong", {}, seek.title),
         h("span", { class: "seek-options" }, this.describe(seek.game, seek.options)),
-        h("span", { class: "pill" }, icon("clock"), seek.control || "no clock"),
-        h("span", { class: "seek-side muted small" }, mine ? "yours: waiting for an opponent…" : sideWords(seek.side)),
+        h("span", { class: "pill" }, icon("clock"), seek.control || t("lobby.no_clock")),
+        h("span", { class: "seek-side muted small" }, mine ? t("lobby.yours_waiting") : sideWords(seek.side)),
         action);
     }));
   }
@@ -174,7 +176,7 @@ export class LobbyPanel {
     if (this.closed) return;
     try {
       const { games } = await api.liveGames();
-      replace(this.watch, games.length ? [h("h2", { id: "watch-title" }, "Watch a game"),
+      replace(this.watch, games.length ? [h("h2", { id: "watch-title" }, t("lobby.watch")),
         h("ul", { class: "watch-list", "data-testid": "watch-list" }, games.map((g) => this.liveItem(g)))] : []);
       this.watch.hidden = !games.length;
     } catch { /* the next look tells */ }
@@ -184,12 +186,16 @@ export class LobbyPanel {
   liveItem(g) {
     const mod = this.modules[this.catalog.findIndex((c) => c.name === g.game)];
     const picture = h("span", { class: "watch-picture", "aria-hidden": "true" });
-    if (mod) mod.render(picture, g.board, { compact: true, label: `${g.title} board` });
-    const names = (g.seats || []).map((s) => (s.kind === "computer" ? `${s.name} (computer)` : s.name)).join(" – ");
+    if (mod) mod.render(picture, g.board, { compact: true, label: t("home.board_label", { title: g.title }) });
+    const names = (g.seats || []).map((s, i) => {
+      const name = seatWord(g.game, i, s.name);
+      return s.kind === "computer" ? t("lobby.seat_computer", { name }) : name;
+    }).join(" – ");
     return h("li", {},
       h("a", { href: `#/game/${encodeURIComponent(g.id)}`, "data-testid": `watch-${g.id}` }, picture,
         h("span", { class: "watch-text" }, h("strong", {}, g.title), h("small", {}, names),
-          h("small", { class: "muted" }, `${g.moves} moves${g.control ? ` · ${g.control.minutes}+${g.control.increment}` : ""}`))));
+          h("small", { class: "muted" },
+            `${t("lobby.watch_moves", { count: g.moves })}${g.control ? ` · ${g.control.minutes}+${g.control.increment}` : ""}`))));
   }
 
   later(fn, ms) {
@@ -216,5 +222,6 @@ function lobbyOptions(entry) {
 }
 
 function sideWords(side) {
-  return { first: "they move first", second: "you move first", random: "sides drawn" }[side] || "";
+  const key = { first: "lobby.side.first", second: "lobby.side.second", random: "lobby.side.random" }[side];
+  return key ? t(key) : "";
 }

@@ -3,8 +3,9 @@
 import { h, icon, replace } from "../../dom.js";
 import { api, raceSeats, seats } from "../../api.js";
 import { showError, showMessage } from "../../messages.js";
-import { seatColour } from "../../players.js";
+import { seatColour, seatWord } from "../../players.js";
 import { copyLink } from "../game/controls.js";
+import { t } from "../../i18n.js";
 
 /** Fill `box` with this browser's games and races under way; `describe(game, options, start)` says a game's options
  * in words. Returns the ids listed (the recent list leaves them out). */
@@ -19,7 +20,7 @@ export async function showYours(box, describe) {
   const items = [...mine.games.map((g) => gameItem(box, g, describe)), ...mine.races.map((r) => raceItem(r, describe))];
   replace(box,
     h("div", { class: "yours-head" },
-      h("h2", { id: "yours-title" }, "Your games"),
+      h("h2", { id: "yours-title" }, t("yours.title")),
       items.length ? carryButton(box) : null),
     items.length ? h("ul", { class: "recent-list yours-list", "data-testid": "your-games" }, items) : null);
   box.hidden = !items.length;
@@ -27,7 +28,7 @@ export async function showYours(box, describe) {
 }
 
 function gameItem(box, g, describe) {
-  const turn = g.your_turn ? "your turn" : waitingFor(g);
+  const turn = g.your_turn ? t("home.status.your_turn") : waitingFor(g);
   const resume = h("a", {
     href: `#/game/${encodeURIComponent(g.id)}`, class: "yours-resume", "data-testid": `resume-${g.id}`,
     onclick: () => seats.add(g.id, { [g.seat]: g.token }, g.seat), // this tab plays the seat from now on
@@ -38,8 +39,8 @@ function gameItem(box, g, describe) {
   h("span", { class: "recent-status", "data-state": g.your_turn ? "turn" : "active" }, turn));
   const end = g.abortable
     ? h("button", { type: "button", class: "btn small ghost", "data-testid": `abort-${g.id}`,
-      title: "Call the game off (nobody has lost: not every player has moved)",
-      onclick: () => act(box, () => api.abort(g.id, g.token), "The game was aborted.") }, "Abort")
+      title: t("yours.abort_title"),
+      onclick: () => act(box, () => api.abort(g.id, g.token), t("yours.aborted")) }, t("yours.abort"))
     : resignButton(box, g);
   return h("li", { class: `yours-item game-${g.game}`, "data-testid": `your-game-${g.id}` }, resume, end);
 }
@@ -47,22 +48,23 @@ function gameItem(box, g, describe) {
 function waitingFor(g) {
   const seat = (g.seats || [])[g.player];
   if (!seat) return "";
-  return seat.kind === "computer" ? `${seat.name} to play` : `waiting for ${seat.name}`;
+  const name = seatWord(g.game, g.player, seat.name);
+  return t(seat.kind === "computer" ? "yours.to_play" : "yours.waiting_for", { name });
 }
 
 /** Resign asks again: a second click within 4 s. */
 function resignButton(box, g) {
-  const button = h("button", { type: "button", class: "btn small ghost", "data-testid": `resign-${g.id}` }, "Resign");
+  const button = h("button", { type: "button", class: "btn small ghost", "data-testid": `resign-${g.id}` }, t("yours.resign"));
   let armed = null;
   button.addEventListener("click", () => {
     if (!armed) {
-      button.textContent = "Really resign?";
+      button.textContent = t("yours.resign_confirm");
       button.classList.add("danger");
-      armed = setTimeout(() => { armed = null; button.textContent = "Resign"; button.classList.remove("danger"); }, 4000);
+      armed = setTimeout(() => { armed = null; button.textContent = t("yours.resign"); button.classList.remove("danger"); }, 4000);
       return;
     }
     clearTimeout(armed);
-    act(box, () => api.resign(g.id, g.token), "You resigned the game.");
+    act(box, () => api.resign(g.id, g.token), t("yours.resigned"));
   });
   return button;
 }
@@ -74,9 +76,9 @@ function raceItem(r, describe) {
       onclick: () => { if (!raceSeats.get(r.id)) raceSeats.set(r.id, r.seat, r.token, null); },
     },
     h("span", { class: "swatch", style: { "--c": seatColour(r.seat) } }),
-    h("span", { class: "recent-title" }, `${r.title} race`),
+    h("span", { class: "recent-title" }, t("yours.race_title", { title: r.title })),
     h("span", { class: "recent-options" }, describe(r.game, r.options, null)),
-    h("span", { class: "recent-status", "data-state": r.status }, r.status === "lobby" ? "waiting to start" : "under way")));
+    h("span", { class: "recent-status", "data-state": r.status }, t(r.status === "lobby" ? "yours.race_waiting" : "yours.race_on"))));
 }
 
 async function act(box, call, done) {
@@ -100,18 +102,17 @@ function carryButton(box) {
         const made = await api.makeLink();
         const link = `${location.origin}/#/me/${encodeURIComponent(made.code)}`;
         const input = h("input", { class: "link-input", readonly: true, value: link, "data-testid": "carry-link",
-          "aria-label": "Link that opens your games on another device" });
+          "aria-label": t("yours.carry.link_label") });
         replace(place,
-          h("p", { class: "muted small" }, `Open this link on the other device within ${Math.round(made.expires_in / 60)} minutes; it works once. `
-            + "Keep it to yourself: whoever opens it plays your games."),
+          h("p", { class: "muted small" }, t("yours.carry.help", { minutes: Math.round(made.expires_in / 60) })),
           h("div", { class: "link-row" }, input,
-            h("button", { type: "button", class: "btn small", onclick: (e) => copyLink(link, input, e.currentTarget) }, icon("copy"), "Copy")));
+            h("button", { type: "button", class: "btn small", onclick: (e) => copyLink(link, input, e.currentTarget) }, icon("copy"), t("yours.carry.copy"))));
       } catch (err) {
         showError(err);
       } finally {
         button.disabled = false;
       }
     },
-  }, icon("upload"), "Play them on another device");
+  }, icon("upload"), t("yours.carry.button"));
   return h("div", { class: "carry-box" }, button, place);
 }

@@ -9,15 +9,16 @@ import { seatColour } from "../../players.js";
 import { copyLink } from "../game/controls.js";
 import { clock } from "../game/puzzle.js";
 import { howtoLink } from "../game/skeleton.js";
+import { said, t } from "../../i18n.js";
 
 /** Claim buttons offered at once (more through the number box). */
 const QUICK_CLAIMS = 9;
 
 export function buildSkeleton(root, page) {
   const el = {};
-  el.title = h("h1", {}, "Race");
+  el.title = h("h1", {}, t("race.title"));
   el.sub = h("span", { class: "sub-options", "data-testid": "game-options" });
-  el.conn = h("span", { class: "conn", "data-state": "connecting" }, "connecting…");
+  el.conn = h("span", { class: "conn", "data-state": "connecting" }, t("race.connecting"));
   el.howto = howtoLink();
   el.statusText = h("span", { class: "status-text", "data-testid": "race-status-text" });
   el.status = h("div", { class: "status race-status", "data-testid": "race-status", "aria-live": "polite" }, el.statusText);
@@ -33,34 +34,35 @@ export function buildSkeleton(root, page) {
   el.bids = h("section", { class: "race-bids", "data-testid": "race-bids", hidden: true, "aria-live": "polite" });
   el.lobby = h("section", { class: "panel race-lobby", "data-testid": "race-lobby", hidden: true });
   el.players = h("ul", { class: "player-list race-players", "data-testid": "race-players" });
-  el.link = h("input", { class: "link-input", readonly: true, "data-testid": "race-link", "aria-label": "Link to this race" });
+  el.link = h("input", {
+    class: "link-input", readonly: true, "data-testid": "race-link", "aria-label": t("race.invite.link_label") });
   el.rounds = h("ol", { class: "race-history", "data-testid": "race-rounds" });
   el.rules = h("ul", { class: "race-rules" });
   replace(root, h("div", { class: "page game-page race-page" },
     h("div", { class: "game-head" }, h("div", {}, el.title, h("p", { class: "sub" }, el.sub, el.conn)), el.howto),
     h("div", { class: "game-layout" },
-      h("section", { class: "board-col", "aria-label": "Board" },
+      h("section", { class: "board-col", "aria-label": t("race.board") },
         el.status, el.bar, el.result, el.lobby, el.action, el.bids, el.verdict, el.board, el.info),
       h("aside", { class: "side-col" },
         h("section", { class: "panel players", "aria-labelledby": "race-players-title" },
-          h("h2", { id: "race-players-title" }, "Players"), el.players),
+          h("h2", { id: "race-players-title" }, t("race.players")), el.players),
         h("section", { class: "panel", "aria-labelledby": "race-share-title" },
-          h("h2", { id: "race-share-title" }, "Invite"),
-          h("p", { class: "muted small" }, "Send this link: anyone who opens it may join with a name, or watch."),
+          h("h2", { id: "race-share-title" }, t("race.invite.title")),
+          h("p", { class: "muted small" }, t("race.invite.help")),
           h("div", { class: "link-row" }, el.link,
             h("button", { type: "button", class: "btn small", "data-testid": "race-link-copy", onclick: (e) => copyLink(el.link.value, el.link, e.currentTarget) },
-              icon("copy"), "Copy"))),
+              icon("copy"), t("race.invite.copy")))),
         h("section", { class: "panel", "aria-labelledby": "race-rounds-title" },
-          h("h2", { id: "race-rounds-title" }, "Rounds"), el.rounds),
+          h("h2", { id: "race-rounds-title" }, t("race.rounds.title")), el.rounds),
         h("details", { class: "panel race-rules-panel" },
-          h("summary", {}, "The rules"), el.rules)))));
+          h("summary", {}, t("race.rules.title")), el.rules)))));
   el.link.value = raceUrl(page.id);
   return el;
 }
 
 /** The seats' names by seat number. */
 export function nameOf(view, seat) {
-  return view.players?.find((p) => p.seat === seat)?.name || `player ${seat + 1}`;
+  return view.players?.find((p) => p.seat === seat)?.name || t("race.player.default_name", { number: seat + 1 });
 }
 
 /** The moves the demonstration under way has used: the board module's count (a move may cost more than one: the
@@ -111,7 +113,8 @@ export function renderTimer(page, view) {
   el.timer.hidden = left === null;
   if (left === null) return;
   const kind = view.deadline.kind;
-  const what = kind === "demonstration" ? "to demonstrate" : kind === "bids" ? "to bid" : "left";
+  const what = kind === "demonstration" ? t("race.timer.to_demonstrate")
+    : kind === "bids" ? t("race.timer.to_bid") : t("race.timer.left");
   el.timer.replaceChildren(icon("clock"), h("b", {}, clock(Math.ceil(left))), ` ${what}`);
   el.timer.dataset.seconds = String(Math.ceil(left));
   el.timer.dataset.kind = kind;
@@ -119,7 +122,7 @@ export function renderTimer(page, view) {
   const bidsLeft = el.bids.querySelector("[data-testid='bids-timer']");
   if (bidsLeft) {
     const open = kind === "bids";
-    bidsLeft.textContent = open ? `bidding closes in ${clock(Math.ceil(left))}` : "";
+    bidsLeft.textContent = open ? t("race.bids.closes_in", { time: clock(Math.ceil(left)) }) : "";
     bidsLeft.dataset.seconds = open ? String(Math.ceil(left)) : "";
   }
 }
@@ -132,40 +135,44 @@ export function renderStatus(page, view) {
   let text = "";
   if (view.status === "lobby") {
     const n = (view.players || []).length;
-    text = n < 2 ? "Waiting for players: send the link" : `${n} players in the room`
-      + (me === view.host ? ": start when everyone is in" : `: ${nameOf(view, view.host)} starts the race`);
+    text = n < 2 ? t("race.status.waiting_players")
+      : me === view.host ? t("race.status.lobby_host", { count: n })
+        : t("race.status.lobby_guest", { count: n, host: nameOf(view, view.host) });
   } else if (view.status === "finished") {
-    text = "The race is over";
+    text = t("race.status.over");
   } else if (demo) {
     const bids = view.rules?.claim === "at_most";
     const left = demo.count - movesUsed(page, view);
     const played = demo.moves.length;
     if (bids) {
       text = demo.seat === me
-        ? `Show your bid: the target in at most ${demo.count} move${demo.count === 1 ? "" : "s"} (${left} left)`
-        : `${nameOf(view, demo.seat)} demonstrates a bid of ${demo.count} (${played} move${played === 1 ? "" : "s"} played)`;
+        ? t("race.status.show_bid", { count: demo.count, left })
+        : t("race.status.demonstrates_bid", { name: nameOf(view, demo.seat), count: demo.count, played });
     } else {
       text = demo.seat === me
-        ? `Show your ${demo.count} move${demo.count === 1 ? "" : "s"}: ${left} to play`
-        : `${nameOf(view, demo.seat)} demonstrates ${demo.count} move${demo.count === 1 ? "" : "s"} (${played} played)`;
+        ? t("race.status.show_moves", { count: demo.count, left })
+        : t("race.status.demonstrates_moves", { name: nameOf(view, demo.seat), count: demo.count, played });
     }
   } else if (view.phase === "bidding") {
     const best = orderedBids(view)[0];
     const mine = me === null ? null : orderedBids(view).find((b) => b.seat === me);
-    text = `Bids are open: the lowest is ${nameOf(view, best.seat)}'s ${best.count}`
-      + (mine ? (mine === best ? " (yours)" : `; yours is ${mine.count}`) : "");
+    const lowest = { name: nameOf(view, best.seat), count: best.count };
+    text = !mine ? t("race.status.bids_open", lowest)
+      : mine === best ? t("race.status.bids_open_yours_lowest", lowest)
+        : t("race.status.bids_open_yours", { ...lowest, yours: mine.count });
   } else if (round) {
-    text = me === null ? "Everyone searches the puzzle" : "Find a path, then claim its number of moves";
+    text = me === null ? t("race.status.searching") : t("race.status.find_path");
   }
   el.statusText.textContent = text;
   el.status.dataset.phase = view.status === "playing" ? view.phase || "" : view.status;
   el.status.dataset.turn = demo && demo.seat === me ? "mine" : "other";
-  el.round.textContent = round ? `Round ${round.number}` : view.status === "lobby" ? "Lobby" : "";
+  el.round.textContent = round ? t("race.round", { number: round.number })
+    : view.status === "lobby" ? t("race.lobby") : "";
   el.round.dataset.round = String(round?.number ?? 0);
   el.supply.replaceChildren(h("span", { class: "chip-dot", "aria-hidden": "true" }),
-    `${view.supply} chip${view.supply === 1 ? "" : "s"} in the supply · ${view.rules?.chips_to_win ?? "?"} to win`);
+    t("race.supply", { count: view.supply, to_win: view.rules?.chips_to_win ?? "?" }));
   el.supply.dataset.supply = String(view.supply);
-  document.title = `${text || "Race"} · ${view.title} · damier`;
+  document.title = t("race.document_title", { status: text || t("race.title"), title: view.title });
 }
 
 /** A row of chips for `count` (drawn up to the number needed to win, then a number). */
@@ -190,15 +197,18 @@ export function renderPlayers(page, view, moved = {}) {
     },
       h("span", { class: "swatch", style: { "--c": seatColour(p.seat % 8) } }),
       h("span", { class: "player-name" }, p.name,
-        h("small", {}, [p.seat === page.seat ? "You" : null, p.host ? "host" : null].filter(Boolean).join(" · ") || "\u00a0")),
-      claimed && !demo ? h("span", { class: "badge", title: "bid" }, `bid ${claimed.count}`) : null,
-      demo?.seat === p.seat ? h("span", { class: "badge", title: "demonstrating" }, `claims ${demo.count}`) : null,
-      winners.has(p.seat) ? h("span", { class: "badge win" }, "winner") : null,
+        h("small", {}, [p.seat === page.seat ? t("race.player.you") : null, p.host ? t("race.player.host") : null]
+          .filter(Boolean).join(" · ") || "\u00a0")),
+      claimed && !demo ? h("span", { class: "badge", title: t("race.player.bid_title") },
+        t("race.player.bid", { count: claimed.count })) : null,
+      demo?.seat === p.seat ? h("span", { class: "badge", title: t("race.player.demonstrating_title") },
+        t("race.player.claims", { count: demo.count })) : null,
+      winners.has(p.seat) ? h("span", { class: "badge win" }, t("race.player.winner")) : null,
       change ? h("span", { class: `chip-change ${change > 0 ? "up" : "down"}`, "data-testid": `chip-change-${p.seat}` },
         change > 0 ? `+${change}` : `${change}`) : null,
       chipRow(p.chips, toWin),
       h("span", { class: "player-score", "data-testid": `chips-${p.seat}` },
-        h("b", {}, String(p.chips)), h("small", {}, p.chips === 1 ? "chip" : "chips")));
+        h("b", {}, String(p.chips)), h("small", {}, t("race.player.chips", { count: p.chips }))));
   }));
 }
 
@@ -225,25 +235,33 @@ export function renderVerdict(page, view) {
     const who = nameOf(view, demo.seat);
     const v = demo.verdict;
     tone = v.correct ? "correct" : "wrong";
-    const noun = view.rules?.claim === "at_most" ? "bid" : "claim";
-    lines.push(h("strong", {}, v.correct ? `${who} scores: ${v.reason}` : `${who}'s ${noun} of ${demo.count} is wrong: ${v.reason}`));
-    if (v.correct) lines.push(h("span", { class: "chip-move" }, h("span", { class: "chip-dot" }), ` a chip from the supply to ${who}`));
+    const wrong = { name: who, count: demo.count, reason: v.reason };
+    lines.push(h("strong", {}, v.correct ? t("race.verdict.scores", { name: who, reason: v.reason })
+      : view.rules?.claim === "at_most" ? t("race.verdict.wrong_bid", wrong) : t("race.verdict.wrong_claim", wrong)));
+    if (v.correct) {
+      lines.push(h("span", { class: "chip-move" }, h("span", { class: "chip-dot" }),
+        ` ${t("race.verdict.chip_from_supply", { name: who })}`));
+    }
     else if (v.transfer) {
       lines.push(h("span", { class: "chip-move", "data-testid": "chip-transfer" }, h("span", { class: "chip-dot" }),
-        ` ${nameOf(view, v.transfer.from)} gives a chip to ${nameOf(view, v.transfer.to)}`));
+        ` ${t("race.verdict.chip_given", { from: nameOf(view, v.transfer.from), to: nameOf(view, v.transfer.to) })}`));
     } else if (view.rules?.wrong_claim === "none") {
       const next = view.round?.demonstration && !result ? nameOf(view, view.round.demonstration.seat) : null;
-      lines.push(h("span", { class: "chip-move" }, next ? `The board goes back to the round's start; ${next}, the next lowest bid, shows theirs`
-        : "Nothing is handed over; the round's chip stays in the supply"));
-    } else lines.push(h("span", { class: "chip-move" }, `${who} has no chip to give; the round's chip goes back to the supply`));
-    if (demo.moves?.length) lines.push(h("span", { class: "muted" }, `Path shown: ${demo.moves.join(" ")}`));
+      lines.push(h("span", { class: "chip-move" }, next ? t("race.verdict.board_back", { name: next })
+        : t("race.verdict.nothing_handed")));
+    } else lines.push(h("span", { class: "chip-move" }, t("race.verdict.no_chip_to_give", { name: who })));
+    if (demo.moves?.length) {
+      lines.push(h("span", { class: "muted" }, t("race.verdict.path_shown", { moves: demo.moves.join(" ") })));
+    }
   } else if (result?.outcome === "timeout") {
-    lines.push(h("strong", {}, `Nobody claimed round ${round.number} in time`));
+    lines.push(h("strong", {}, t("race.verdict.timeout", { round: round.number })));
   }
   if (result && Number.isInteger(result.optimum)) {
     lines.push(h("span", { class: "muted", "data-testid": "race-solution" },
-      `Round ${round.number}: the shortest path takes ${result.optimum} move${result.optimum === 1 ? "" : "s"}`
-      + (result.solution?.length ? ` (${result.solution.join(" ")})` : "")));
+      result.solution?.length
+        ? t("race.verdict.shortest_solution",
+          { round: round.number, count: result.optimum, solution: result.solution.join(" ") })
+        : t("race.verdict.shortest", { round: round.number, count: result.optimum })));
   }
   el.verdict.dataset.tone = tone;
   el.verdict.dataset.round = String(round.number);
@@ -264,12 +282,14 @@ export function renderBids(page, view) {
   }
   const bidding = view.phase === "bidding";
   const states = {
-    waiting: (k) => (bidding ? (k === 0 ? "shows first" : "") : "waits"),
-    demonstrating: () => "demonstrating", right: () => "✓ scored", wrong: () => "✗ failed",
+    waiting: (k) => (bidding ? (k === 0 ? t("race.bids.shows_first") : "") : t("race.bids.waits")),
+    demonstrating: () => t("race.bids.demonstrating"),
+    right: () => t("race.bids.scored"),
+    wrong: () => t("race.bids.failed"),
   };
   replace(el.bids,
     h("div", { class: "bids-head" },
-      h("h2", {}, bidding ? "Bids" : "Demonstrations, lowest bid first"),
+      h("h2", {}, bidding ? t("race.bids.title") : t("race.bids.demonstrations_title")),
       h("span", { class: "bids-timer", "data-testid": "bids-timer" })),
     h("ol", { class: "bid-list", "data-testid": "bid-list" }, bids.map((b, k) => h("li", {
       class: `bid ${b.state}${b.seat === page.seat ? " mine" : ""}`, "data-testid": `bid-${b.seat}`,
@@ -277,8 +297,10 @@ export function renderBids(page, view) {
     },
       h("span", { class: "bid-rank", "aria-hidden": "true" }, String(k + 1)),
       h("span", { class: "swatch", style: { "--c": seatColour(b.seat % 8) } }),
-      h("span", { class: "bid-name" }, nameOf(view, b.seat), b.seat === page.seat ? h("small", {}, " (you)") : null),
-      h("span", { class: "bid-count", title: b.earlier.length ? `lowered from ${b.earlier.join(", ")}` : null },
+      h("span", { class: "bid-name" }, nameOf(view, b.seat),
+        b.seat === page.seat ? h("small", {}, ` ${t("race.bids.you")}`) : null),
+      h("span", { class: "bid-count",
+        title: b.earlier.length ? t("race.bids.lowered_from", { bids: b.earlier.join(", ") }) : null },
         b.earlier.map((c) => h("s", { class: "muted" }, String(c))), h("b", {}, String(b.count))),
       h("span", { class: "bid-state" }, states[b.state](k))))));
   renderTimer(page, view); // the countdown at once
@@ -289,23 +311,34 @@ export function renderRounds(page, view) {
   replace(page.el.rounds, rounds.length ? rounds.map((r) => {
     const demo = (r.demonstrations || []).at(-1);
     const res = r.result || {};
-    const what = res.outcome === "scored" && demo ? `${nameOf(view, demo.seat)} scored with ${demo.count}`
-      : res.outcome === "missed" && demo ? `${nameOf(view, demo.seat)} missed (${demo.count})`
-        : res.outcome === "timeout" ? "nobody claimed" : res.outcome || "";
+    const claim = demo ? { name: nameOf(view, demo.seat), count: demo.count } : null;
+    const what = res.outcome === "scored" && demo ? t("race.rounds.scored", claim)
+      : res.outcome === "missed" && demo ? t("race.rounds.missed", claim)
+        : res.outcome === "timeout" ? t("race.rounds.nobody_claimed") : res.outcome || "";
     return h("li", { "data-testid": `race-round-${r.number}`, "data-outcome": res.outcome || "" },
       h("span", { class: "ply" }, String(r.number)),
       h("span", {}, what),
-      Number.isInteger(res.optimum) ? h("small", { class: "muted" }, `best ${res.optimum}`) : null);
-  }) : h("li", { class: "muted small empty" }, "No round played yet."));
+      Number.isInteger(res.optimum)
+        ? h("small", { class: "muted" }, t("race.rounds.best", { count: res.optimum })) : null);
+  }) : h("li", { class: "muted small empty" }, t("race.rounds.none")));
 }
 
 export function renderRules(page, view) {
   const words = page.mod?.client?.race?.words || [];
   const r = view.rules || {};
-  const extra = [`A round lasts ${clock(view.settings?.round_seconds ?? 0)}; a demonstration ${clock(view.settings?.demo_seconds ?? 0)}.`];
-  if (r.claim === "at_most") extra.push(`Bidding closes ${clock(view.settings?.bid_seconds ?? 0)} after the first bid.`);
+  const extra = [t("race.rules.times", {
+    round: clock(view.settings?.round_seconds ?? 0), demo: clock(view.settings?.demo_seconds ?? 0) })];
+  if (r.claim === "at_most") {
+    extra.push(t("race.rules.bidding_closes", { time: clock(view.settings?.bid_seconds ?? 0) }));
+  }
   replace(page.el.rules, [...words, ...extra].map((w) => h("li", {}, w)));
   page.el.rules.dataset.claim = r.claim || "";
+}
+
+/** "A and B win", "(you!)" after it if `mine`. */
+function winners(names, mine) {
+  const params = { count: names.length, names: names.join(t("race.result.names_and")) };
+  return mine ? t("race.result.winners_you", params) : t("race.result.winners", params);
 }
 
 export function renderResult(page, view) {
@@ -323,10 +356,11 @@ export function renderResult(page, view) {
     h("div", { class: "result-main" },
       h("span", { class: "result-medal", "aria-hidden": "true" }, names.length ? "★" : "="),
       h("div", {},
-        h("strong", {}, names.length ? `${names.join(" and ")} win${names.length === 1 ? "s" : ""}${mine ? " (you!)" : ""}` : "No winner"),
-        h("span", {}, String(view.result.reason || "").replace(/^./, (c) => c.toUpperCase())))),
+        h("strong", {}, names.length ? winners(names, mine) : t("race.result.no_winner")),
+        h("span", {}, said(view.result).replace(/^./, (c) => c.toUpperCase())))),
     h("div", { class: "result-actions" },
-      h("a", { class: "btn primary", href: `#/new/${encodeURIComponent(view.game)}` }, icon("plus"), "A new race")));
+      h("a", { class: "btn primary", href: `#/new/${encodeURIComponent(view.game)}` },
+        icon("plus"), t("race.result.new_race"))));
   el.result.hidden = false;
 }
 
@@ -340,22 +374,24 @@ export function renderLobby(page, view) {
   if (joinable) {
     if (el.lobby.dataset.mode === "join") return; // keep what is being typed
     el.lobby.dataset.mode = "join";
-    const name = h("input", { type: "text", id: "race-join-name", "data-testid": "race-join-name", maxlength: "24", placeholder: "your name", autocomplete: "nickname" });
+    const name = h("input", { type: "text", id: "race-join-name", "data-testid": "race-join-name", maxlength: "24", placeholder: t("race.join.placeholder"), autocomplete: "nickname" });
     const form = h("form", { class: "race-form", novalidate: true },
-      h("label", { for: "race-join-name" }, view.status === "lobby" ? "Join this race" : "Join the race under way"),
+      h("label", { for: "race-join-name" },
+        view.status === "lobby" ? t("race.join.label") : t("race.join.label_under_way")),
       h("div", { class: "link-row" }, name,
-        h("button", { type: "submit", class: "btn primary", "data-testid": "race-join" }, icon("user"), "Join")));
+        h("button", { type: "submit", class: "btn primary", "data-testid": "race-join" },
+          icon("user"), t("race.join.submit"))));
     form.addEventListener("submit", (e) => { e.preventDefault(); page.join(name.value.trim()); });
-    replace(el.lobby, h("h2", {}, "Play"), form, h("p", { class: "muted small" }, "Or just watch: the board and the claims show here live."));
+    replace(el.lobby, h("h2", {}, t("race.join.title")), form, h("p", { class: "muted small" }, t("race.join.watch")));
     return;
   }
   el.lobby.dataset.mode = "host";
   const count = (view.players || []).length;
   replace(el.lobby,
-    h("h2", {}, "You are the host"),
-    h("p", { class: "muted" }, count < 2 ? "A race needs at least 2 players: send the link (Invite)." : `${count} players are in. Start when everyone has joined.`),
+    h("h2", {}, t("race.host.title")),
+    h("p", { class: "muted" }, count < 2 ? t("race.host.need_players") : t("race.host.players_in", { count })),
     h("button", { type: "button", class: "btn primary big", "data-testid": "race-start", disabled: count < 2, onclick: () => page.start() },
-      icon("play"), "Start the race"));
+      icon("play"), t("race.host.start")));
 }
 
 /** Under the board: the claim buttons while searching (or bidding), the demonstration bar while one is shown. */
@@ -373,12 +409,13 @@ export function renderAction(page, view) {
     delete el.action.dataset.key;
     const mine = demo.seat === me;
     const left = demo.count - movesUsed(page, view);
-    const upTo = view.rules?.claim === "at_most" ? "at most " : "";
+    const atMost = view.rules?.claim === "at_most";
     replace(el.action, h("div", { class: `demo-bar${mine ? " mine" : ""}`, "data-testid": "demo-bar" },
-      h("span", {}, mine ? `Play your path on the board: ${upTo}${left} move${left === 1 ? "" : "s"} left` : `${nameOf(view, demo.seat)} is showing a path`),
+      h("span", {}, !mine ? t("race.demo.showing", { name: nameOf(view, demo.seat) })
+        : atMost ? t("race.demo.play_path_at_most", { count: left }) : t("race.demo.play_path", { count: left })),
       h("span", { class: "demo-moves", "data-testid": "demo-moves" },
         Array.from({ length: demo.count }, (_, k) => h("span", { class: k < demo.moves.length ? "done" : null }, demo.moves[k] || "·"))),
-      mine ? h("button", { type: "button", class: "btn small", "data-testid": "demo-giveup", onclick: () => page.giveUp() }, icon("flag"), "Give up") : null));
+      mine ? h("button", { type: "button", class: "btn small", "data-testid": "demo-giveup", onclick: () => page.giveUp() }, icon("flag"), t("race.demo.give_up")) : null));
     return;
   }
   const mine = (round.claims || []).filter((c) => c.seat === me).at(-1);
@@ -394,30 +431,31 @@ export function renderAction(page, view) {
     type: "button", class: "btn claim-btn", "data-testid": `claim-${k + 1}`, disabled: page.busy,
     onclick: () => page.claim(k + 1),
   }, String(k + 1)));
-  const more = h("input", { type: "number", min: "1", max: String(limit), step: "1", "data-testid": "claim-count", "aria-label": "Number of moves", placeholder: "10", value: typed || null });
+  const more = h("input", { type: "number", min: "1", max: String(limit), step: "1", "data-testid": "claim-count", "aria-label": t("race.claim.number_label"), placeholder: "10", value: typed || null });
   const form = h("form", { class: "claim-more", novalidate: true },
-    h("span", { class: "muted" }, "or"), more,
-    h("button", { type: "submit", class: "btn", "data-testid": "claim-submit", disabled: page.busy }, "Claim"));
+    h("span", { class: "muted" }, t("race.claim.or")), more,
+    h("button", { type: "submit", class: "btn", "data-testid": "claim-submit", disabled: page.busy },
+      t("race.claim.submit")));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const n = Number(more.value);
     if (Number.isInteger(n) && n >= 1) page.claim(n);
   });
-  const words = bidding ? (mine ? `Your bid is ${mine.count}; bid lower:` : "Bid: I can reach the target in at most")
-    : "Claim: I can reach the target in exactly";
+  const words = bidding ? (mine ? t("race.claim.bid_lower", { count: mine.count }) : t("race.claim.bid_at_most"))
+    : t("race.claim.exactly");
   const lower = bidding && mine && limit >= 1 && limit > QUICK_CLAIMS
     ? h("button", { type: "button", class: "btn primary", "data-testid": "claim-lower", disabled: page.busy, onclick: () => page.claim(limit) },
-      `Lower to ${limit}`)
+      t("race.claim.lower_to", { count: limit }))
     : null;
   if (bidding && limit < 1) {
     replace(el.action, h("div", { class: "claim-box", "data-testid": "claim-box" },
-      h("span", { class: "claim-label" }, `Your bid is ${mine.count}: it cannot go lower. Wait for the demonstrations.`)));
+      h("span", { class: "claim-label" }, t("race.claim.cannot_lower", { count: mine.count }))));
     return;
   }
   replace(el.action, h("div", { class: "claim-box", "data-testid": "claim-box" },
     h("span", { class: "claim-label" }, words),
     lower,
-    h("div", { class: "claim-buttons", role: "group", "aria-label": "Number of moves" }, quick),
+    h("div", { class: "claim-buttons", role: "group", "aria-label": t("race.claim.number_label") }, quick),
     form));
   if (typed) more.focus();
 }
