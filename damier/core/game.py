@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # numpy is imported by the games, not by ``import damier`` (f
 from damier.core.endings import Termination as Termination  # re-exported: Termination is part of the game API
 from damier.core.endings import declared
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, RecordError, StateError
+from damier.core.messages import coded, from_coded, nested, say
 from damier.core.options import OptionSet
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         obj: dict[str, Any] = {"winner": self.winner, "returns": list(self.returns), "reason": self.reason,
-                               "termination": self.termination.value}
+                               "termination": self.termination.value, **coded(self.reason)}
         if self.cost is not None:
             obj["cost"] = self.cost
         if self.optimum is not None:
@@ -87,7 +88,7 @@ class Outcome:
         try:
             winner = obj["winner"]
             returns = tuple(float(r) for r in obj["returns"])
-            reason = str(obj["reason"])
+            reason = from_coded(str(obj["reason"]), obj)  # its code and parameters, when it has them
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"result is not of the form {{winner, returns, reason}}: {exc}") from None
         if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
@@ -110,20 +111,20 @@ class Outcome:
 def _early_end(names: tuple[str, ...], losers: set[int], verb: str, termination: Termination,
                cause: str = "") -> Outcome:
     """The one rule for games that end outside their rules: each loser gets -1, the others share the losers'
-    points equally (zero sum), and the winner is named when exactly one player remains."""
+    points equally (zero sum), and the winner is named when exactly one player remains. ``verb`` is the code of
+    what the losers did (``outcome.resigned``), ``cause`` what led to it (words, or a ``Said``)."""
     count = len(names)
     others = [q for q in range(count) if q not in losers]
     share = len(losers) / len(others) if others else 0.0
     returns = tuple(-1.0 if q in losers else share for q in range(count))
     winner = others[0] if len(others) == 1 else None
-    who = " and ".join(names[q] for q in sorted(losers))
-    reason = f"{who} {verb}"
+    reason = say(verb, names, losers={"seats": sorted(losers)}, count=len(losers))
     if cause:
-        reason = f"{cause}; {reason}"
+        reason = say("outcome.because", names, cause=nested(cause), what=nested(reason))
     if winner is not None:
-        reason += f": {names[winner]} wins"
+        reason = say("outcome.wins", names, what=nested(reason), winner={"seat": winner})
     elif others:
-        reason += "; the game ends"
+        reason = say("outcome.ends", names, what=nested(reason))
     return Outcome(winner=winner, returns=returns, reason=reason, termination=termination)
 
 
@@ -137,7 +138,7 @@ def resignation(state: State, seat: int) -> Outcome:
     (0.5, -1.0, 0.5)
     """
     _check_seat(state, seat)
-    verb = "gave up" if state.game.num_players == 1 else "resigned"
+    verb = "outcome.gave_up" if state.game.num_players == 1 else "outcome.resigned"
     return _early_end(state.game.player_names, {seat}, verb, Termination.RESIGNATION)
 
 
@@ -162,8 +163,7 @@ def forfeit(state: State, seats: Collection[int], cause: str) -> Outcome:
     losers = set(seats)
     for seat in losers:
         _check_seat(state, seat)
-    return _early_end(state.game.player_names, losers, "loses by forfeit" if len(losers) == 1 else
-                      "lose by forfeit", Termination.FORFEIT, cause)
+    return _early_end(state.game.player_names, losers, "outcome.forfeit", Termination.FORFEIT, cause)
 
 
 def timeout(state: State, seat: int) -> Outcome:
@@ -184,14 +184,16 @@ def timeout(state: State, seat: int) -> Outcome:
     count = state.game.num_players
     able = [q for q in range(count) if q != seat and state.can_win(q)]
     if not able:
-        who = " and ".join(names[q] for q in range(count) if q != seat)
+        others = {"seats": [q for q in range(count) if q != seat]}
         return Outcome(winner=None, returns=(0.0,) * count,
-                       reason=f"{names[seat]} ran out of time, but {who} cannot win: draw",
+                       reason=say("outcome.time_draw", names, seat={"seat": seat}, others=others),
                        termination=Termination.TIME)
     share = (count - len(able)) / len(able)
     returns = tuple(share if q in able else -1.0 for q in range(count))
     winner = able[0] if len(able) == 1 else None
-    reason = f"{names[seat]} ran out of time" + (f": {names[winner]} wins" if winner is not None else "; the game ends")
+    reason = say("outcome.time", names, seat={"seat": seat})
+    reason = say("outcome.wins", names, what=nested(reason), winner={"seat": winner}) if winner is not None else (
+        say("outcome.ends", names, what=nested(reason)))
     return Outcome(winner=winner, returns=returns, reason=reason, termination=Termination.TIME)
 
 
@@ -237,19 +239,21 @@ def abandonment(state: State, gone: Collection[int], claimant: int, draw: bool =
         raise ValueError("a player who left cannot claim the game")
     names = state.game.player_names
     if draw:
-        who = " and ".join(names[q] for q in sorted(losers))
         return Outcome(winner=None, returns=(0.0,) * state.game.num_players,
-                       reason=f"{who} left the game: draw claimed by {names[claimant]}",
+                       reason=say("outcome.left_draw", names, losers={"seats": sorted(losers)},
+                                  claimant={"seat": claimant}),
                        termination=Termination.ABANDONMENT)
-    return _early_end(names, losers, "left the game", Termination.ABANDONMENT)
+    return _early_end(names, losers, "outcome.left", Termination.ABANDONMENT)
 
 
 def solved(cost: int, optimum: int | None) -> Outcome:
     """A solved puzzle: the return compares the moves used with the fewest possible (1.0 when optimal)."""
     ratio = 1.0 if optimum is None or cost <= 0 else min(1.0, optimum / cost)
-    words = f"solved in {cost} move{'s' if cost != 1 else ''}"
-    if optimum is not None:
-        words += " (optimal)" if cost <= optimum else f" (the optimum is {optimum})"
+    if optimum is None:
+        words = say("outcome.solved", cost=cost)
+    else:
+        words = say("outcome.solved_optimal", cost=cost) if cost <= optimum else say("outcome.solved_over", cost=cost,
+                                                                                        optimum=optimum)
     return Outcome(winner=0, returns=(ratio,), reason=words, termination=Termination.SOLVED, cost=cost,
                    optimum=optimum)
 
@@ -580,7 +584,8 @@ class State(abc.ABC):
         """How the game ends when every player agrees to stop it here: a draw (every return 0), unless the game
         keeps a score that decides it (Jewels and Lasers: the player with more jewels wins)."""
         count = self.game.num_players
-        return Outcome(winner=None, returns=(0.0,) * count, reason="draw agreed", termination=Termination.AGREEMENT)
+        return Outcome(winner=None, returns=(0.0,) * count, reason=say("outcome.draw_agreed"),
+                       termination=Termination.AGREEMENT)
 
     @property
     def moves_used(self) -> int:

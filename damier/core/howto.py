@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from damier.core.errors import DamierError
+from damier.core.messages import coded
 
 if TYPE_CHECKING:
     from damier.core.registry import GameInfo
@@ -74,6 +75,8 @@ class HowTo:
     summary: str
     sections: tuple[Section, ...]
     tutorial: tuple[TutorialStep, ...] = ()
+    #: the values the texts name (``{quiet}``: the quiet-ply limit's default), the same in every language
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 class HowToError(DamierError):
@@ -96,7 +99,47 @@ def page(info: GameInfo) -> dict[str, Any]:
             for s in howto.sections
         ],
         "tutorial": [{"title": t.title, "text": t.text, "point": t.point} for t in howto.tutorial],
+        "params": dict(howto.params),
     }
+
+
+def localize(doc: dict[str, Any], words: Mapping[str, str], lang: str, seats: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The page ``doc`` (``page``'s answer) in ``lang``: each text is a key of the game's catalogue ``words`` (its
+    messages in ``lang``, English beneath), filled in with the page's ``params``; a text that is no key is shown as
+    it is; an example's result is said again in ``lang``, its seats named ``seats``. The boards, moves and events
+    are the same in every language.
+
+    >>> doc = {"summary": "howto.summary", "sections": [], "tutorial": [], "params": {"n": 3}}
+    >>> localize(doc, {"howto.summary": "{n, plural, one {# coup} other {# coups}}"}, "fr")["summary"]
+    '3 coups'
+    """
+    from damier.core.messages import format_message
+
+    params = doc.get("params") or {}
+
+    def say(text: str) -> str:
+        return format_message(words[text], params, lang) if text in words else text
+
+    out = dict(doc, summary=say(doc["summary"]))
+    out["sections"] = [
+        dict(s, title=say(s["title"]), text=[say(t) for t in s["text"]],
+             items=[dict(i, term=say(i["term"]), text=say(i["text"])) for i in s["items"]],
+             diagrams=[result_in(dict(d, caption=say(d["caption"])), lang, seats) for d in s["diagrams"]])
+        for s in doc["sections"]
+    ]
+    out["tutorial"] = [dict(t, title=say(t["title"]), text=say(t["text"])) for t in doc["tutorial"]]
+    out.pop("params", None)
+    return out
+
+
+def result_in(d: dict[str, Any], lang: str, seats: tuple[str, ...]) -> dict[str, Any]:
+    """A diagram with its example's result said in ``lang`` (the rules' catalogue), without its code."""
+    from damier.core.messages import say_in
+
+    said = d.pop("result_said", None)
+    if said and lang != "en":
+        d["result"] = say_in(said["code"], said["params"], lang, seats)
+    return d
 
 
 def diagram(info: GameInfo, d: Diagram) -> dict[str, Any]:
@@ -119,7 +162,9 @@ def diagram(info: GameInfo, d: Diagram) -> dict[str, Any]:
                 state.play(state.parse_move(text))
                 events.extend(state.events())
             out["events"], out["after"] = events, state.board_json(previews=False)
-            out["result"] = state.outcome().reason if state.is_over() else None  # type: ignore[union-attr]
+            reason = state.outcome().reason if state.is_over() else None  # type: ignore[union-attr]
+            # the outcome's words, and their code and parameters to say them in another language
+            out["result"], out["result_said"] = reason, coded(reason) or None
     except DamierError as exc:
         raise HowToError(f"{info.name}: the diagram {d.caption!r} is not a position and moves of the rules: {exc}") \
             from exc

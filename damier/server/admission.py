@@ -32,6 +32,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from damier.server.words import say
+
 #: seconds over which a game's demand is averaged (the time constant of the weighted mean), and the weight of the
 #: prior of a game not measured yet (seconds of ``NEW_DEMAND``)
 WINDOW = 30.0
@@ -64,6 +66,10 @@ NEGLIGIBLE = 0.01
 TRACKED = 20_000
 #: seconds a refused client is told to wait before asking again
 RETRY_AFTER = 20
+#: what a player does to ask for a one-off job again (``admit_job``'s ``asking``), by the word its refusal says it
+#: with in every language (``error.busy.work_waiting``; another is said as it is)
+ASKING = {"ask for the hint": "hint", "analyse": "analyse", "draw a new one": "draw", "ask for the graph": "graph",
+          "offer": "offer"}
 
 
 class Busy(Exception):
@@ -208,8 +214,7 @@ class Admission:
         before anything else is done for it."""
         booked = self.booked()
         if booked + PROBATION_DEMAND > self.workers * self.utilisation:
-            raise Busy(f"the arcade is busy: its computer players are fully booked by the games under way (they ask "
-                       f"{booked:.1f} of its {self.workers} workers); try again in a minute, or play a friend")
+            raise Busy(say("error.busy.booked", booked=f"{booked:.1f}", workers=self.workers))
 
     def rename(self, name: str, key: str) -> None:
         """The game admitted as ``name`` is game ``key`` now: made, its board given to its player, whose first move
@@ -237,8 +242,8 @@ class Admission:
         ``long`` job (an analysis) has all the workers but one (``computer.LONG_SECONDS``)."""
         wait = queued_seconds / max(1, self.workers - 1 if long else self.workers)
         if wait > (MAX_LONG_WAIT if long else MAX_WAIT):
-            raise Busy(f"the arcade is busy: its computer players have {wait:.0f} s of work waiting; {asking} again "
-                       "in a moment", max(2, math.ceil(wait)))
+            raise Busy(say("error.busy.work_waiting", seconds=str(round(wait)), action=ASKING.get(asking, ""),
+                           asking=asking), max(2, math.ceil(wait)))
 
 
 def _greedy(demand: Demand) -> bool:

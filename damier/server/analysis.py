@@ -29,6 +29,7 @@ from damier.server.jobs import Job
 from damier.server.limits import ClientLimits
 from damier.server.rooms.errors import Invalid, NotFound, Unavailable
 from damier.server.rooms.game.creation import load_game, play_line
+from damier.server.words import say
 
 log = logging.getLogger("damier.server")
 
@@ -49,7 +50,7 @@ def state_of(game: Game, position: str | None) -> State:
     try:
         return game.start_state(position, None)
     except DamierError as exc:
-        raise Invalid(f"bad position for {game.title}: {exc}") from None
+        raise Invalid(say("error.analysis.bad_position", game=game.title, problem=str(exc))) from None
 
 
 def board(name: str, options: dict[str, Any], position: str | None, moves: list[str],
@@ -65,11 +66,11 @@ def board(name: str, options: dict[str, Any], position: str | None, moves: list[
     events: list[dict[str, Any]] = []
     if move is not None:
         if state.player == TERMINAL:
-            raise Invalid(f"the game is over at this position ({state.outcome_reason()}): no move can be tried")
+            raise Invalid(say("error.analysis.over_no_move", reason=state.outcome_reason()))
         try:
             state.play(state.parse_move(move))
         except DamierError as exc:
-            raise Invalid(f"{move!r} cannot be played here: {exc}") from None
+            raise Invalid(say("error.analysis.move_not_here", move=repr(move), problem=str(exc))) from None
         events = list(state.events())
         rng = random.Random(secrets.randbits(64))
         while state.player == CHANCE:  # chance events drawn at random, as in a game
@@ -139,7 +140,7 @@ class Analyses:
                 progress=progress))
             await asyncio.sleep(0)  # the job is queued (or refused) in the pool's first step
             if answer.done() and isinstance(answer.exception(), Busy):
-                raise Unavailable("the computer players are busy; analyse again in a moment")
+                raise Unavailable(say("error.busy.computers_analyse"))
         except BaseException:
             release()
             raise
@@ -151,24 +152,23 @@ class Analyses:
     def _checked(name: str, options: dict[str, Any], position: str) -> tuple[Game, State]:
         game = load_game(name, options)
         if engine.kind(game.info) is None:
-            raise Invalid(f"{game.title} cannot be analysed: it has no solver and no opponent to search")
+            raise Invalid(say("error.analysis.cannot_analyse", game=game.title))
         state = state_of(game, position)
         if state.player == TERMINAL:
-            raise Invalid(f"the game is over at this position ({state.outcome_reason()}): there is nothing to "
-                          "analyse")
+            raise Invalid(say("error.analysis.over_nothing", reason=state.outcome_reason()))
         if state.player == CHANCE:
-            raise Invalid("a chance event comes next at this position: analyse the position after it")
+            raise Invalid(say("error.analysis.chance_next"))
         return game, state
 
     async def _watch(self, entry: Analysis, answer: asyncio.Future[dict[str, Any]]) -> None:
         """Wait for the pool's answer; stop the analysis when nobody reads it any more."""
         await watch(entry, answer, self.seconds, lambda: ABANDON_SECONDS, f"analysis {entry.id} of {entry.game}",
-                    "the computer players are busy; analyse again in a moment", "the analysis failed; try again")
+                    say("error.busy.computers_analyse"), say("error.analysis.failed"))
 
     def read(self, analysis_id: str) -> Analysis:
         entry = self._analyses.get(analysis_id)
         if entry is None:
-            raise NotFound(f"no analysis {analysis_id!r} (it ended a while ago, or never was)")
+            raise NotFound(say("error.analysis.not_found", analysis=repr(analysis_id)))
         entry.read = time.monotonic()
         return entry
 

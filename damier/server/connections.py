@@ -23,6 +23,7 @@ from uvicorn.middleware.proxy_headers import _TrustedHosts
 
 from damier.server.identity import address_group
 from damier.server.sockets import WS_BURST, WS_RATE, MessageBudget
+from damier.server.words import coded, say
 
 #: seconds from a connection (or from the end of its last answer) until the next request's headers are whole: a
 #: browser sends them in one packet, a phone on a poor network within a second or two; 10 s, as the request body's
@@ -161,7 +162,7 @@ class Refusal:
 
     def http(self) -> bytes:
         """The whole answer to a refused HTTP connection: a 503 JSON error with Retry-After, then the close."""
-        body = json.dumps({"error": self.message, "status": 503, "limit": self.limit}).encode()
+        body = json.dumps({"error": self.message, "status": 503, "limit": self.limit, **coded(self.message)}).encode()
         head = (f"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
                 f"content-length: {len(body)}\r\nretry-after: {self.retry_after}\r\nconnection: close\r\n\r\n")
         return head.encode() + body
@@ -257,11 +258,10 @@ class ConnectionTable:
         when the arcade is full), or say why not."""
         group = None if peer in self.proxies else address_group(peer)
         if group is not None and self._per_group[group] >= self.limits.address_connections:
-            return Refusal("address_connections", f"your address has {self._per_group[group]} connections open, "
-                           "the most at once; close some (other tabs?) or try again in a moment")
+            return Refusal("address_connections", say("error.limit.address_connections",
+                                                      count=self._per_group[group]))
         if len(self._open) >= self.capacity.connections and not self._make_room():
-            return Refusal("connections", f"the arcade is full ({len(self._open)} connections at once); try again "
-                           "in a moment")
+            return Refusal("connections", say("error.server.full_connections", count=str(len(self._open))))
         connection = Connection(transport, group, end)
         self._open[transport] = connection
         if group is not None:
@@ -285,10 +285,9 @@ class ConnectionTable:
         """Make ``connection`` a WebSocket of the client ``group`` (for a trusted proxy's connection, the client it
         forwards), or say why not."""
         if self._sockets[group] >= self.limits.address_sockets:
-            return Refusal("address_sockets", f"your address has {self._sockets[group]} live connections open (a "
-                           "game or a race watched in each), the most at once; close some")
+            return Refusal("address_sockets", say("error.limit.address_sockets", count=self._sockets[group]))
         if self.sockets >= self.capacity.sockets:
-            return Refusal("sockets", f"the arcade is full ({self.sockets} live connections); try again in a moment")
+            return Refusal("sockets", say("error.server.full_sockets", count=str(self.sockets)))
         self.busy(connection)
         if connection.transport in self._open:
             connection.socket_group = group

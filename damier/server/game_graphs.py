@@ -32,6 +32,7 @@ from damier.server.jobs import Job
 from damier.server.limits import ClientLimits
 from damier.server.rooms.errors import Forbidden, Invalid, NotFound, Unavailable
 from damier.server.rooms.game.room import GameRoom
+from damier.server.words import say
 
 #: the time the positions of one game are searched in all
 GRAPH_SECONDS = 40.0
@@ -89,11 +90,9 @@ class Graphs:
         search, ``Forbidden`` for a game between people going on, ``TooMany`` past the client's limit,
         ``Unavailable`` when the pool is full."""
         if engine.kind(room.game.info) != "search":
-            raise Invalid(f"{room.game.title} has no search to evaluate its positions with: its analysis is its "
-                          "solver's solution, on the analysis board")
+            raise Invalid(say("error.analysis.no_search", game=room.game.title))
         if room.active and not room.hints_allowed():
-            raise Forbidden("this game between people is going on: the evaluation of its positions opens once it "
-                            "is over (or in a casual game created with hints on)")
+            raise Forbidden(say("error.analysis.game_going_on"))
         moves = tuple(move for move, _ in room.row.moves)
         key = (room.id, moves)
         known = self._graphs.get(key)
@@ -132,15 +131,15 @@ class Graphs:
                 answer.set_result({"reason": "done"})
             await asyncio.sleep(0)  # the job is queued (or refused) in the pool's first step
             if answer.done() and isinstance(answer.exception(), Busy):
-                raise Unavailable("the computer players are busy; ask for the game's evaluation again in a moment")
+                raise Unavailable(say("error.busy.computers_evaluation"))
         except BaseException:
             release()
             raise
         self._remember(key, graph)
         graph.task = asyncio.ensure_future(watch(
             graph, answer, budget + WAIT_SECONDS, lambda: analysis.ABANDON_SECONDS, f"the graph of game {room.id}",
-            "the computer players are busy; ask for the game's evaluation again in a moment",
-            "the evaluation of the game failed; try again", next_part=lambda _result: part()))
+            say("error.busy.computers_evaluation"), say("error.analysis.evaluation_failed"),
+            next_part=lambda _result: part()))
         return graph, True
 
     def _shared(self, game_id: str, moves: tuple[str, ...], plies: int) -> dict[int, dict[str, Any]]:
@@ -174,8 +173,7 @@ class Graphs:
         for (other_id, _), graph in reversed(self._graphs.items()):
             if other_id == game_id and graph.version == version:
                 return self._seen(graph)
-        raise NotFound(f"no evaluation of game {game_id!r} at version {version} (it ended a while ago, or was never "
-                       "asked for: POST /api/games/{id}/evaluations starts one)")
+        raise NotFound(say("error.analysis.no_evaluation", game_id=repr(game_id), version=str(version)))
 
     def _remember(self, key: tuple[str, tuple[str, ...]], graph: Graph) -> None:
         """Keep ``graph``; past ``MAX_GRAPHS`` the oldest ended one leaves (the oldest running one only when all

@@ -21,6 +21,8 @@ from fastapi.responses import JSONResponse
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from damier.server.words import coded, say
+
 #: the arcade's pages: everything from this server; style attributes are set by the board drawings through the
 #: CSSOM, which the policy does not restrict
 POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -54,13 +56,14 @@ class BodyGuard:
         headers = dict(scope["headers"])
         declared = headers.get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await refuse(413, f"request body over {self.limit} bytes", scope, receive, send)
+            await refuse(413, say("error.request.too_large", limit=str(self.limit)), scope, receive, send)
             return
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
         has_body = (declared is not None and declared not in (b"", b"0")) or b"transfer-encoding" in headers
         if scope["path"].startswith("/api/") and has_body and kind != b"application/json":
-            await refuse(415, f"a request body is JSON (Content-Type: application/json), not "
-                              f"{kind.decode('latin-1') or 'untyped'}", scope, receive, send)
+            refusal = (say("error.request.not_json", kind=kind.decode("latin-1")) if kind
+                       else say("error.request.not_json_untyped"))
+            await refuse(415, refusal, scope, receive, send)
             return
         chunks = []  # read the whole (small) body first, so an oversized or late one is refused before any work
         size = 0
@@ -69,15 +72,14 @@ class BodyGuard:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
             except TimeoutError:
-                await refuse(408, f"the request body did not arrive within {self.seconds:g} s", scope, receive,
-                             send)
+                await refuse(408, say("error.request.too_slow", seconds=self.seconds), scope, receive, send)
                 return
             if message["type"] != "http.request":
                 return  # the client went away
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await refuse(413, f"request body over {self.limit} bytes", scope, receive, send)
+                await refuse(413, say("error.request.too_large", limit=str(self.limit)), scope, receive, send)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -97,7 +99,8 @@ class BodyGuard:
 
 async def refuse(status: int, message: str, scope: Scope, receive: Receive, send: Send) -> None:
     """A JSON error, and the connection closed (the rest of the body is not read)."""
-    answer = JSONResponse({"error": message, "status": status}, status, headers={"Connection": "close"})
+    answer = JSONResponse({"error": message, "status": status, **coded(message)}, status,
+                          headers={"Connection": "close"})
     await answer(scope, receive, send)
 
 

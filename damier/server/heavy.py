@@ -21,6 +21,7 @@ from starlette.responses import Response
 
 from damier.server.computer import exit_with_parent, interrupts_held
 from damier.server.rooms.errors import Unavailable
+from damier.server.words import say
 
 #: the processes heavy reads run in, how many may wait, the most one may take (seconds), and the processes' niceness
 PROCESSES = 1
@@ -66,8 +67,7 @@ class HeavyReads:
 
     async def run(self, work: Callable[..., bytes], *args: Any) -> bytes:
         if self._admitted >= self._limit:
-            raise Unavailable(f"the arcade is busy: {self._admitted} position checks and replays are being made; "
-                              "ask again in a moment")
+            raise Unavailable(say("error.busy.heavy_reads", count=self._admitted))
         self._admitted += 1
         pool = self._pool
         try:
@@ -76,11 +76,10 @@ class HeavyReads:
             return await asyncio.wait_for(future, self.seconds)
         except TimeoutError:
             self._renew(pool)  # the process still works on it: it ends, and another starts
-            raise Unavailable(f"this took longer than the {self.seconds:.0f} s the arcade gives it; ask for less "
-                              "(a shorter line, a smaller page)") from None
+            raise Unavailable(say("error.busy.heavy_too_long", seconds=round(self.seconds))) from None
         except BrokenProcessPool:
             self._renew(pool)
-            raise Unavailable("the arcade could not make this now; ask again in a moment") from None
+            raise Unavailable(say("error.busy.heavy_failed")) from None
         finally:
             self._admitted -= 1
 

@@ -15,6 +15,8 @@ import ipaddress
 import re
 import secrets
 
+from damier.server.words import say
+
 #: the cookie's name, and how long it holds from its issue (400 days: the longest a browser keeps a cookie)
 COOKIE = "damier_id"
 MAX_AGE = 400 * 24 * 3600
@@ -64,22 +66,16 @@ class Identities:
         """
         parts = value.split(".") if isinstance(value, str) and len(value) <= 200 else []
         if len(parts) != 3 or not SHAPE.fullmatch(parts[0]) or not parts[1].isdigit():
-            raise IdentityError(_invalid("it is not of the form <id>.<issued>.<signature>"))
+            raise IdentityError(say("error.identity.cookie_shape", cookie=COOKIE))
         body = f"{parts[0]}.{parts[1]}"
         if not hmac.compare_digest(self._sign(body), parts[2]):
-            raise IdentityError(_invalid("its signature does not match (it was changed, or signed by another "
-                                         "arcade)"))
+            raise IdentityError(say("error.identity.cookie_signature", cookie=COOKIE))
         if now - int(parts[1]) > MAX_AGE:
-            raise IdentityError(_invalid(f"it expired (an identity holds {MAX_AGE // 86400} days)"))
+            raise IdentityError(say("error.identity.cookie_expired", cookie=COOKIE, days=MAX_AGE // 86400))
         return parts[0]
 
     def _sign(self, body: str) -> str:
         return hmac.new(self._key, body.encode(), hashlib.sha256).hexdigest()[:32]
-
-
-def _invalid(why: str) -> str:
-    return (f"your identity cookie ({COOKIE}) is not valid: {why}; it was removed, and this browser gets a new "
-            "identity on its next game")
 
 
 def address_group(address: str) -> str:

@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from damier.server.rooms.errors import TooMany
 from damier.server.rooms.game.idle import ADJOURN_MINUTES
+from damier.server.words import say
 
 V = TypeVar("V")
 
@@ -75,13 +76,12 @@ class ClientLimits:
     def new_game(self, address: str) -> None:
         """Count a new game of ``address``; ``TooMany`` (nothing counted) past ``new_games`` a minute."""
         self._take(self._buckets, address, self.limits.new_games,
-                   f"more than {self.limits.new_games} new games a minute from your address; wait a moment")
+                   say("error.limit.new_games", count=self.limits.new_games))
 
     def heavy_read(self, address: str) -> None:
         """Count a heavy read of ``address``; ``TooMany`` (nothing done) past ``heavy_reads`` a minute."""
         self._take(self._reads, address, self.limits.heavy_reads,
-                   f"more than {self.limits.heavy_reads} position checks, replay pages and other heavy reads a minute "
-                   "from your address; wait a moment")
+                   say("error.limit.heavy_reads", count=self.limits.heavy_reads))
 
     def _take(self, buckets: OrderedDict[str, tuple[float, float]], address: str, per_minute: int,
               words: str) -> None:
@@ -103,9 +103,8 @@ class ClientLimits:
         stored then."""
         if len(holding) >= self.limits.computer_games:
             titles = ", ".join(f"{game['title']} {game['id']}" for game in holding)
-            raise TooMany(f"you have {len(holding)} games with a computer seat going on, the most at once ({titles}); "
-                          f"finish or resign one first, or leave one for {ADJOURN_MINUTES} minutes (it is then "
-                          "adjourned: it waits for you and does not count)", 30, games=holding)
+            raise TooMany(say("error.limit.computer_games", count=len(holding), games=titles,
+                              minutes=ADJOURN_MINUTES), 30, games=holding)
 
     @contextlib.asynccontextmanager
     async def creating_computer_game(self, address: str) -> AsyncIterator[None]:
@@ -113,8 +112,7 @@ class ClientLimits:
         for an address, so that each check reads the games stored by the creations before it (requests at once
         cannot all pass the check); ``TooMany`` at once when ``computer_games`` creations wait or run already."""
         if self._creating.get(address, 0) >= self.limits.computer_games:
-            raise TooMany(f"{self.limits.computer_games} games with a computer seat are being created for your "
-                          "address already, the most at once; wait until they are made", 30)
+            raise TooMany(say("error.limit.computer_games_creating", count=self.limits.computer_games), 30)
         with _counted(self._creating, address):
             lock = self._creation_locks.setdefault(address, asyncio.Lock())
             try:
@@ -129,8 +127,7 @@ class ClientLimits:
         """Count a hint computing for ``address`` while the block runs; ``TooMany`` past ``hints`` at once."""
         busy = self._hints.get(address, 0)
         if busy >= self.limits.hints:
-            raise TooMany(f"{busy} hints are being computed for your address already; ask again when they are done",
-                          2)
+            raise TooMany(say("error.limit.hints", count=busy), 2)
         with _counted(self._hints, address):
             yield
 
@@ -139,8 +136,7 @@ class ClientLimits:
         for that address); ``TooMany`` past ``hints`` at once. Returns the call that ends it (once)."""
         busy = self._hints.get(address, 0)
         if busy >= self.limits.hints:
-            raise TooMany(f"{busy} analyses or hints are being computed for your address already; stop one or wait "
-                          "until it is done", 2)
+            raise TooMany(say("error.limit.analyses", count=busy), 2)
         self._hints[address] = busy + 1
         ended = False
 

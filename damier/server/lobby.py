@@ -27,6 +27,7 @@ from damier.server.rooms.game import creation
 from damier.server.rooms.game.clocks import TimeControl, parse
 from damier.server.rooms.room import Room, encode
 from damier.server.storage.seeks import Seek, SeekStore
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.players import Players
@@ -195,15 +196,14 @@ class Lobby(Room):
         """Open a seek (``Invalid`` for a game, options, clock or side the lobby cannot pair; ``TooMany`` past the
         player's or the lobby's share)."""
         if side not in SIDES:
-            raise Invalid(f"side must be one of {', '.join(SIDES)}, not {side[:20]!r}")
+            raise Invalid(say("error.lobby.side", accepted=", ".join(SIDES), side=repr(side[:20])))
         loaded, control = await asyncio.to_thread(_checked, game, options, clock)
         now = time.time()
         mine, theirs, everyone = await asyncio.to_thread(self._counts, owner, client, now)
         if mine >= PER_PLAYER or theirs >= PER_CLIENT:
-            raise TooMany(f"you have {max(mine, theirs)} seeks open in the lobby, the most at once; cancel one first",
-                          10)
+            raise TooMany(say("error.lobby.too_many_seeks", count=max(mine, theirs)), 10)
         if everyone >= OPEN_IN_ALL:
-            raise Unavailable(f"the lobby is full ({OPEN_IN_ALL} seeks open); join one, or try again in a moment")
+            raise Unavailable(say("error.lobby.full", seeks=OPEN_IN_ALL))
         seek = Seek(id=secrets.token_urlsafe(9), game=loaded[0], options=loaded[1],
                     clock={"minutes": control.minutes, "increment": control.increment} if control else None,
                     side=side, owner=owner, client=client, status="open", game_id=None, created_at=now_iso(),
@@ -238,19 +238,19 @@ class Lobby(Room):
     async def cancel(self, seek_id: str, owner: str | None) -> None:
         """The creator closes a seek (``NotFound`` for none open of theirs)."""
         if owner is None or not await self._close([seek_id], owner):
-            raise NotFound("there is no open seek of yours with this id (joined, closed, or someone else's)")
+            raise NotFound(say("error.lobby.no_seek_of_yours"))
 
     async def join(self, seek_id: str, joiner: str) -> tuple[GameRoom, int]:
         """Join a seek: the game is created between its creator and ``joiner``; the room and the joiner's seat.
         ``Conflict`` when it is one's own seek or another took it first; ``NotFound`` for no such seek."""
         seek = await asyncio.to_thread(self.store.get, seek_id)
         if seek is None:
-            raise NotFound(f"no seek {seek_id[:40]!r} in the lobby")
+            raise NotFound(say("error.lobby.no_seek", seek=repr(seek_id[:40])))
         if seek.owner == joiner:
-            raise Conflict("this is your own seek: another player joins it (you may cancel it)")
+            raise Conflict(say("error.lobby.own_seek"))
         game_id = creation.new_room_id()
         if seek.status != "open" or not await asyncio.wrap_future(self.store.take(seek_id, game_id, time.time())):
-            raise Conflict("this seek is gone: someone else joined it first, or its creator left; pick another")
+            raise Conflict(say("error.lobby.seek_gone"))
         creator = {"first": 0, "second": 1}.get(seek.side, secrets.randbelow(2))
         try:
             room, _ = await creation.create(self.arcade, seek.game, dict(seek.options),
@@ -258,7 +258,7 @@ class Lobby(Room):
                                             owner=seek.owner, client=seek.client, game_id=game_id)
         except Exception:
             log.exception("the game of seek %s could not be created", seek_id)
-            raise Unavailable("the game could not be created; try another seek") from None
+            raise Unavailable(say("error.lobby.game_not_created")) from None
         await self.players.hold(seek.owner, "game", game_id, creator)
         await self.players.hold(joiner, "game", game_id, 1 - creator)
         await self._tell_paired(seek_id, game_id, creator)
@@ -301,6 +301,5 @@ def _checked(game: str, options: dict[str, Any], clock: Any) -> tuple[tuple[str,
     what the lobby cannot pair)."""
     loaded = creation.load_game(game, options)
     if loaded.num_players != 2:
-        raise Invalid(f"the lobby pairs two people: {loaded.title} with these options has {loaded.num_players} "
-                      "seats (a puzzle is raced in a race room; more players are invited by link)")
+        raise Invalid(say("error.lobby.two_players", game=loaded.title, count=str(loaded.num_players)))
     return (loaded.name, dict(loaded.options)), parse(clock, loaded)

@@ -17,6 +17,7 @@ from damier.core.record import now_iso
 from damier.server.identity import COOKIE, MAX_AGE, Identities, IdentityError
 from damier.server.storage import Storage
 from damier.server.storage.identities import IdentityStore
+from damier.server.words import say
 
 #: how long a link carrying an identity to another device holds (seconds)
 LINK_SECONDS = 600
@@ -80,12 +81,10 @@ class Players:
         """The identity a link carries, used now (``IdentityError`` 404 for one never made or used already, 410
         for one that expired)."""
         if not isinstance(code, str) or not 8 <= len(code) <= 64:
-            raise IdentityError("this link is not one of damier's: a link's code is 8 to 64 characters", 404)
+            raise IdentityError(say("error.identity.link_not_ours"), 404)
         identity, good = await asyncio.wrap_future(self.store.take_link(code, time.time()))
         if identity is None:
-            raise IdentityError("this link is not valid: it was used already (a link works once), or never made; "
-                                "make a new one on the other device", 404)
+            raise IdentityError(say("error.identity.link_not_valid"), 404)
         if not good:
-            raise IdentityError(f"this link expired (a link holds {LINK_SECONDS // 60} minutes); make a new one on "
-                                "the other device", 410)
+            raise IdentityError(say("error.identity.link_expired", minutes=LINK_SECONDS // 60), 410)
         return identity

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from damier.server.rooms import Room, RoomError, Watcher, encode
+from damier.server.words import coded
 
 #: messages a WebSocket may send a second (and at once): a client past it is disconnected (code 1008)
 WS_RATE = 20.0
@@ -20,7 +21,8 @@ MAX_WS_MESSAGE = 4096
 
 
 def error(status: int, message: str) -> dict[str, Any]:
-    return {"type": "error", "status": status, "error": message}
+    """A socket's error: its English, and the code and parameters the client says it with (``words.say``)."""
+    return {"type": "error", "status": status, "error": message, **coded(message)}
 
 
 async def watch(websocket: WebSocket, load: Callable[[], Awaitable[Room]],

@@ -3,11 +3,13 @@ there, each example's events those the state reports; a declaration the rules re
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import damier
-from damier.core import registry
-from damier.core.howto import Diagram, HowToError, diagram, page
+from damier.core import messages, registry
+from damier.core.howto import Diagram, HowToError, diagram, localize, page
 
 
 @pytest.mark.parametrize("name", [info.name for info in registry.with_feature("howto")])
@@ -42,19 +44,25 @@ def test_a_bad_position_is_refused() -> None:
         diagram(registry.info("khet"), Diagram("Bad", position="not a khet position"))
 
 
+def english(name: str) -> dict[str, Any]:
+    """Game ``name``'s page in English, its texts said from the catalogue."""
+    info = registry.info(name)
+    return localize(page(info), messages.game_catalogue(info.messages, "en"), "en")
+
+
 def test_the_khet_texts_follow_the_options_defaults() -> None:
     quiet = registry.info("khet").options.defaults()["quiet_ply_limit"]
-    texts = [i.text for s in registry.info("khet").hook("howto").sections for i in s.items]
+    texts = [i["text"] for s in english("khet")["sections"] for i in s["items"]]
     assert any(f"After {quiet} moves in a row" in t for t in texts)
 
 
 def test_the_race_texts_follow_the_race_rules() -> None:
     rules = registry.info("micro").hook("race").rules(damier.load("micro"))
-    texts = [t for s in registry.info("micro").hook("howto").sections for t in s.text]
+    texts = [t for s in english("micro")["sections"] for t in s["text"]]
     assert any(f"The first player with {rules.chips_to_win} chips wins" in t for t in texts)
 
 
 def test_the_jewels_texts_follow_the_options_defaults() -> None:
     d = registry.info("jewels").options.defaults()
-    texts = " ".join(t for s in registry.info("jewels").hook("howto").sections for t in s.text)
+    texts = " ".join(t for s in english("jewels")["sections"] for t in s["text"])
     assert f"{d['size']} × {d['size']} squares with {d['jewels']} jewels, {d['walls']} walls and {d['robots']}" in texts

@@ -139,3 +139,16 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.start()
     yield process
     process.stop()
+
+
+#: the fields of a refusal (``{"error": English, "status", "code", "params"}``: routes/errors.py, sockets.error)
+REFUSAL = {"error", "status", "code", "params"}
+
+
+def said_again(payload: dict[str, Any], seats: tuple[str, ...] = ()) -> str:
+    """A refusal's English said again from its code and parameters (the shared catalogue's message): what it must
+    equal, so that the client, saying it from the code in another language, says the same thing."""
+    from damier.core import messages
+
+    english = messages.catalogue(*messages.SHARED, "en")
+    return messages.format_message(english[payload["code"]], payload["params"], "en", seats)

@@ -377,7 +377,8 @@ def test_non_ascii_or_huge_tokens_are_refused_with_403(client: TestClient) -> No
         socket.receive_json()
         socket.send_json({"type": "move", "move": "A1", "version": 0, "token": "é" * 40})
         assert socket.receive_json() == {"type": "error", "status": 403, "error": pytest.approx(
-            "a valid seat token is required for this (send it in the X-Seat-Token header)")}
+            "a valid seat token is required for this (send it in the X-Seat-Token header)"),
+            "code": "error.room.missing_token", "params": {}}
     assert move(client, game_id, "x" * 2000, "A1").status_code == 403
 
 

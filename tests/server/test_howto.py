@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import damier
-from damier.core import howto, registry
+from damier.core import howto, messages, registry
 
 
 def test_every_game_has_a_how_to_play_page(client: TestClient) -> None:
@@ -44,7 +44,10 @@ def test_the_page_is_the_game_s_declaration_played_by_its_rules(client: TestClie
         page = client.get(f"/api/catalog/{info.name}/howto").json()
         declared = [d for s in info.hook("howto").sections for d in s.diagrams]
         served = [d for s in page["sections"] for d in s["diagrams"]]
-        assert [d.caption for d in declared] == [d["caption"] for d in served]
+        howto_of = info.hook("howto")
+        words = messages.game_catalogue(info.messages, "en")
+        assert [messages.format_message(words.get(d.caption, d.caption), howto_of.params) for d in declared] == [
+            d["caption"] for d in served]
         for d, out in zip(declared, served, strict=True):
             state = damier.load(info.name, **d.options).start_state(d.position or None, d.seed)
             for move in d.before:
@@ -63,7 +66,8 @@ def test_the_pages_made_without_compiling_are_those_the_kernels_make(client: Tes
     ``howto.page`` makes here, with the compiled kernels, to the last number."""
     for info in registry.with_feature("howto"):
         made_here = json.loads(json.dumps(howto.page(info)))
-        assert client.get(f"/api/catalog/{info.name}/howto").json() == made_here
+        english = howto.localize(made_here, messages.game_catalogue(info.messages, "en"), "en")
+        assert client.get(f"/api/catalog/{info.name}/howto").json() == english
 
 
 def test_the_khet_page_carries_its_first_game_tutorial(client: TestClient) -> None:

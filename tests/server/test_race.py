@@ -26,7 +26,7 @@ from damier.server.rooms.race.log import RaceLog, Settings
 from damier.server.storage import ConflictError, RaceEvent, RaceRow, Storage
 from tests.conformance.slide_game import INFO as SLIDE_INFO
 from tests.conformance.slide_game import SlideGame
-from tests.server.conftest import ServerProcess
+from tests.server.conftest import REFUSAL, ServerProcess, said_again
 from tests.server.test_storage import postgres_url  # noqa: F401 (the fixture)
 
 GAME = "micro"
@@ -255,7 +255,8 @@ def test_a_race_through_the_api_and_the_websocket(client: TestClient) -> None:
         assert state["result"]["names"] == ["Ann"] and state["round"] is None and state["deadline"] is None
         socket.send_json({"type": "claim", "count": 3, "token": bob})
         refused = socket.receive_json()
-        assert refused == {"type": "error", "status": 409, "error": "the race is over"}
+        assert refused == {"type": "error", "status": 409, "error": "the race is over", "code": "error.race.over",
+                           "params": {}}
         socket.send_json({"type": "ping"})
         assert socket.receive_json() == {"type": "pong"}
     assert claim(client, race_id, bob, 3).status_code == 409
@@ -288,7 +289,7 @@ def test_claims_and_moves_out_of_turn_are_refused_and_change_nothing(client: Tes
         (client.post(f"/api/races/{race_id}/giveup", headers=headers(ann)), 409),
     ]:
         assert response.status_code == status, response.text
-        assert set(response.json()) == {"error", "status"}
+        assert set(response.json()) == REFUSAL and said_again(response.json()) == response.json()["error"]
     after = view(client, race_id)
     assert after == {**before, "now": after["now"]}
 

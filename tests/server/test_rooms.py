@@ -23,6 +23,7 @@ from damier.server.rooms.game import views
 from damier.server.rooms.room import DELTA_THRESHOLD
 from damier.server.routes.common import STATUS, status_of
 from damier.server.storage import GameRow, SeatRow
+from tests.server.conftest import REFUSAL, said_again
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -60,7 +61,11 @@ def test_room_errors_reach_clients_as_the_same_json_with_their_status(client: Te
     for status, response in answers.items():
         assert response.status_code == status
         payload = response.json()
-        assert set(payload) == {"error", "status"} and payload["status"] == status and payload["error"]
+        assert payload["status"] == status and payload["error"]
+        if status == 422:  # the rules' own words on the move (the games' errors carry no code yet)
+            assert set(payload) == {"error", "status"}
+        else:
+            assert set(payload) == REFUSAL and said_again(payload, ("Red", "Blue")) == payload["error"]
 
 
 def test_a_hint_that_cannot_be_computed_is_503(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,7 +78,8 @@ def test_a_hint_that_cannot_be_computed_is_503(client: TestClient, monkeypatch: 
     monkeypatch.setattr(client.app.state.arcade.pool, "move", broken)  # type: ignore[attr-defined]
     response = post(client, f"/api/games/{created['id']}/hint", created["tokens"]["0"])
     assert response.status_code == 503
-    assert response.json() == {"error": "no hint could be computed right now; try again", "status": 503}
+    assert response.json() == {"error": "no hint could be computed right now; try again", "status": 503,
+                               "code": "error.game.hint_failed", "params": {}}
 
 
 def test_a_resigned_games_record_says_resignation_and_replays(client: TestClient) -> None:
@@ -82,7 +88,10 @@ def test_a_resigned_games_record_says_resignation_and_replays(client: TestClient
     assert post(client, f"/api/games/{game_id}/moves", red, {"move": "A1"}).status_code == 200
     view = post(client, f"/api/games/{game_id}/resign", blue).json()
     assert view["result"] == {"winner": 0, "returns": [1.0, -1.0], "reason": "Blue resigned: Red wins",
-                              "termination": "resignation"}
+                              "termination": "resignation", "code": "outcome.wins",
+                              "params": {"what": {"code": "outcome.resigned",
+                                                  "params": {"losers": {"seats": [1]}, "count": 1}},
+                                         "winner": {"seat": 0}}}
     record = client.get(f"/api/games/{game_id}/record").json()
     assert record["result"]["termination"] == "resignation" and record["moves"] == ["A1"]
     state = damier.Record.from_json(record).replay()
@@ -107,7 +116,7 @@ def test_an_agreed_draw_is_an_agreement_and_its_record_replays(client: TestClien
     assert post(client, f"/api/games/{game_id}/draw", silver, {"action": "offer"}).json()["draw_offer"] == 0
     view = post(client, f"/api/games/{game_id}/draw", red, {"action": "accept"}).json()
     assert view["result"] == {"winner": None, "returns": [0.0, 0.0], "reason": "draw agreed",
-                              "termination": "agreement"}
+                              "termination": "agreement", "code": "outcome.draw_agreed", "params": {}}
     record = client.get(f"/api/games/{game_id}/record").json()
     assert damier.Record.from_json(record).replay().position() == view["position"]
 

@@ -28,6 +28,7 @@ import numpy as np
 from damier.core.errors import IllegalMoveError, OptionError, StateError
 from damier.core.game import Game, Outcome, State, Termination
 from damier.core.grid import orthogonal_neighbours, parse_square, square_name
+from damier.core.messages import nested, say
 from damier.core.rng import make_rng
 from damier.games.atoms import COLOURS, INFO, kernel, notation, view
 from damier.games.atoms import evaluation as evaluation_kernels
@@ -162,11 +163,10 @@ class AtomsState(State):
         if self.player != kernel.TERMINAL:
             return None
         winner = int(self._s[2 * self.game.n + kernel.WINNER])
-        losers = [COLOURS[q] for q in range(self.game.players) if q != winner]
-        if len(losers) == 1:
-            reason = f"{COLOURS[winner]} wins: {losers[0]} has no atoms left"
-        else:
-            reason = f"{COLOURS[winner]} wins: every other colour has been eliminated"
+        losers = [q for q in range(self.game.players) if q != winner]
+        why = say("atoms.outcome.no_atoms_left", COLOURS, loser={"seat": losers[0]}) if len(losers) == 1 else (
+            say("atoms.outcome.all_eliminated"))
+        reason = say("outcome.wins_because", COLOURS, winner={"seat": winner}, what=nested(why))
         returns = tuple(1.0 if q == winner else -1.0 for q in range(self.game.players))
         return Outcome(winner=winner, returns=returns, reason=reason, termination=Termination.ELIMINATION)
 

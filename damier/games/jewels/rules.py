@@ -30,6 +30,7 @@ import numpy as np
 from damier.core.errors import IllegalMoveError, ParseError, StateError
 from damier.core.game import CHANCE, TERMINAL, Game, Outcome, State, Termination
 from damier.core.grid import orthogonal_neighbours, square_name
+from damier.core.messages import nested, say
 from damier.core.rng import make_rng
 from damier.games.jewels import COLLECTED, COLOURS, INFO, LASER_HIT, kernel, notation, setup, view
 from damier.games.jewels.evaluation import WIN as SEARCH_WIN
@@ -220,18 +221,19 @@ class JewelsState(State):
         if why == kernel.HIT:
             loser = 1 - (winner or 0)
             square = square_name(int(self._s[n + MAN + loser]), self.game.size)
-            reason = f"{names[1 - loser]} wins: {names[loser]}'s man was hit by a laser on {square}"
+            hit = say("jewels.outcome.hit", names, loser={"seat": loser}, square=square)
+            reason = say("outcome.wins_because", names, winner={"seat": 1 - loser}, what=nested(hit))
             termination = LASER_HIT
         elif why == kernel.BOTH_HIT:
-            reason, termination = "draw: both men were hit by lasers at once", LASER_HIT
+            reason, termination = say("jewels.outcome.both_hit"), LASER_HIT
         elif why == kernel.COLUMN:
-            reason = (f"{names[winner or 0]} wins: {names[winner or 0]}'s counting column is full "
-                      f"({self.game.column} jewels)")
+            full = say("jewels.outcome.column", names, winner={"seat": winner or 0}, jewels=self.game.column)
+            reason = say("outcome.wins_because", names, winner={"seat": winner or 0}, what=nested(full))
             termination = Termination.GOAL
         elif why == kernel.COLLECTED:
-            reason, termination = f"all jewels collected: {score}", COLLECTED
+            reason, termination = say("jewels.outcome.collected", names, score=nested(score)), COLLECTED
         else:
-            reason = f"{self.game.options['cap']} men's plies with no jewel taken: {score}"
+            reason = say("jewels.outcome.cap", names, plies=str(self.game.options["cap"]), score=nested(score))
             termination = Termination.MOVE_LIMIT
         return Outcome(winner=winner, returns=returns, reason=reason, termination=termination)
 
@@ -254,7 +256,8 @@ class JewelsState(State):
         a, b = self.jewels(0), self.jewels(1)
         winner = None if a == b else 0 if a > b else 1
         returns = (0.0, 0.0) if winner is None else (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
-        return Outcome(winner=winner, returns=returns, reason=f"the players agreed to stop: {self.score_words()}",
+        return Outcome(winner=winner, returns=returns,
+                       reason=say("jewels.outcome.agreed", self.game.player_names, score=nested(self.score_words())),
                        termination=Termination.AGREEMENT)
 
     def score_words(self) -> str:
@@ -262,8 +265,10 @@ class JewelsState(State):
         a, b = self.jewels(0), self.jewels(1)
         names = self.game.player_names
         if a == b:
-            return f"a draw, {a}-{b}"
-        return f"{names[0]} wins {a}-{b}" if a > b else f"{names[1]} wins {b}-{a}"
+            return say("jewels.outcome.score_draw", a=str(a), b=str(b))
+        if a > b:
+            return say("jewels.outcome.score_win", names, winner={"seat": 0}, a=str(a), b=str(b))
+        return say("jewels.outcome.score_win", names, winner={"seat": 1}, a=str(b), b=str(a))
 
     # ----- notation -------------------------------------------------------------------------------------
     def move_to_str(self, move: int) -> str:

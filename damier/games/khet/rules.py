@@ -24,6 +24,7 @@ import numpy as np
 
 from damier.core.errors import DamierError, IllegalMoveError, ParseError, StateError
 from damier.core.game import Game, Outcome, State, Termination
+from damier.core.messages import nested, say
 from damier.core.rng import make_rng
 from damier.games.khet import COLOURS, INFO, PHARAOH_HIT, kernel, notation, view
 from damier.games.khet.evaluation import WIN
@@ -215,13 +216,14 @@ class KhetState(State):
         winner = int(self._s[WINNER])
         end = int(self._s[END])
         if end == END_PHARAOH:
-            reason = f"{COLOURS[winner]} wins: the {COLOURS[1 - winner]} Pharaoh was hit by a laser"
+            hit = say("khet.outcome.pharaoh_hit", COLOURS, loser={"seat": 1 - winner})
+            reason = say("outcome.wins_because", COLOURS, winner={"seat": winner}, what=nested(hit))
             return Outcome(winner=winner, returns=(1.0, -1.0) if winner == 0 else (-1.0, 1.0), reason=reason,
                            termination=PHARAOH_HIT)
         reason = {
-            END_REPETITION: "draw by repetition: the same position occurred for the third time",
-            END_CLAIM: "draw by repetition, claimed (the same position for the third time)",
-            END_QUIET: f"draw: {self.game.quiet_limit} plies in a row with no piece removed",
+            END_REPETITION: say("khet.outcome.repetition"),
+            END_CLAIM: say("khet.outcome.repetition_claimed"),
+            END_QUIET: say("khet.outcome.quiet", plies=self.game.quiet_limit),
         }[end]
         termination = Termination.MOVE_LIMIT if end == END_QUIET else Termination.REPETITION
         return Outcome(winner=None, returns=(0.0, 0.0), reason=reason, termination=termination)

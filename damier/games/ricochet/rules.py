@@ -20,6 +20,7 @@ import numpy as np
 
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Game, Outcome, State, Termination, solved
+from damier.core.messages import say
 from damier.games.ricochet import INFO, kernel, notation, setup
 from damier.games.ricochet.notation import DIRECTIONS, LETTERS, Puzzle
 from damier.games.ricochet.setup import Target
@@ -325,7 +326,7 @@ class RicochetState(State):
         if self.player != TERMINAL:
             return None
         if self._finisher() < 0:
-            return Outcome(winner=None, returns=(0.0,), reason=f"not solved in {MOVE_LIMIT} moves (the limit)",
+            return Outcome(winner=None, returns=(0.0,), reason=say("ricochet.outcome.limit", limit=MOVE_LIMIT),
                            termination=Termination.MOVE_LIMIT, cost=self.cost)
         return solved(self.cost, self._optimum)
 

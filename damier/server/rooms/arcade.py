@@ -22,6 +22,7 @@ from damier.server.rooms.race.room import RaceRoom, build
 from damier.server.rooms.room import Room
 from damier.server.rooms.seats import SeatKeys
 from damier.server.storage import GameRow, Storage
+from damier.server.words import say
 
 
 class Arcade:
@@ -51,10 +52,10 @@ class Arcade:
         loaded now starts thinking, and its clock's timer is set. A game whose running clock fell ends on time
         first (however it was missed: a room evicted, a server down), so every request sees it settled."""
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
-            raise NotFound("no such game")
+            raise NotFound(say("error.room.no_such_game"))
         room, loaded = await self.rooms.load(game_id, self._load)
         if not isinstance(room, GameRoom):
-            raise NotFound(f"no game {game_id!r}")
+            raise NotFound(say("error.room.no_game", id=repr(game_id)))
         if clocks.due(room, self.now()):
             # another server may have ended it or moved first (Conflict): what the database holds is read again
             with contextlib.suppress(Conflict):
@@ -70,10 +71,10 @@ class Arcade:
     async def race(self, race_id: str) -> RaceRoom:
         """The race room ``race_id`` (``NotFound`` if there is none); a room loaded now sets its timer."""
         if not isinstance(race_id, str) or not 1 <= len(race_id) <= 32:
-            raise NotFound("no such race")
+            raise NotFound(say("error.room.no_such_race"))
         room, loaded = await self.rooms.load(race_id, self._load_race)
         if not isinstance(room, RaceRoom):
-            raise NotFound(f"no race {race_id!r}")
+            raise NotFound(say("error.room.no_race", id=repr(race_id)))
         if loaded:
             race_timers.schedule(self, room)
         return room

@@ -9,8 +9,7 @@ import random
 from collections.abc import Iterable
 
 from damier.server.rooms.errors import NotYourSeat
-
-MISSING_TOKEN = "a valid seat token is required for this (send it in the X-Seat-Token header)"
+from damier.server.words import say
 
 
 class SeatKeys:
@@ -37,7 +36,7 @@ class SeatKeys:
         """Like ``seat_of``, but ``NotYourSeat`` when the token is of no seat."""
         seat = self.seat_of(room_id, seats, token)
         if seat is None:
-            raise NotYourSeat(MISSING_TOKEN)
+            raise NotYourSeat(say("error.room.missing_token"))
         return seat
 
     def chance(self, room_id: str, ply: int) -> random.Random:

@@ -22,6 +22,7 @@ from damier.server.routes.common import (
     heavy_of,
     limits_of,
 )
+from damier.server.words import say
 
 router = APIRouter()
 
@@ -67,8 +68,7 @@ async def analysis_board(body: AnalysisBoard, request: Request) -> Response:
     # a long line is replayed in a thread: a few at once, the others told to come back (the threads are shared)
     board_slots = board_slots_of(request)
     if board_slots.locked():
-        raise Unavailable(f"the analysis board is busy ({analysis.BOARDS_AT_ONCE} positions being set up); "
-                          "try again in a moment")
+        raise Unavailable(say("error.busy.analysis_board", count=analysis.BOARDS_AT_ONCE))
     async with board_slots:
         return await heavy_of(request).answer(rendering.analysis_board, body.game, dict(body.options),
                                               body.position, list(body.moves), body.move)

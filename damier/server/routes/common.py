@@ -32,8 +32,6 @@ MAX_POSITION = 2000
 #: the longest line of moves a position check plays (a solution or a hint's line), and a move's longest text
 MAX_LINE = 200
 MAX_MOVE_TEXT = 40
-#: the error of a JSON body nested deeper than Python's reader goes
-TOO_DEEP = "the JSON body is nested too deeply"
 
 OptionValue = int | bool | str
 #: the secret of a seat, sent by its player in the X-Seat-Token header (a long or foreign one is simply not valid)

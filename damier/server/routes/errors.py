@@ -15,7 +15,8 @@ from damier.server import admission
 from damier.server.identity import IdentityError
 from damier.server.players import Players
 from damier.server.rooms import RoomError, TooMany
-from damier.server.routes.common import TOO_DEEP, status_of
+from damier.server.routes.common import status_of
+from damier.server.words import coded, say
 
 log = logging.getLogger("damier.server")
 
@@ -25,18 +26,19 @@ async def room_error(_request: Request, exc: Exception) -> JSONResponse:
     status = status_of(exc)
     headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany) else None
     details = exc.details if isinstance(exc, TooMany) else {}
-    return JSONResponse({"error": exc.message, "status": status, **details}, status, headers=headers)
+    return JSONResponse({"error": exc.message, "status": status, **coded(exc.message), **details}, status,
+                        headers=headers)
 
 
 async def arcade_busy(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, admission.Busy)
-    return JSONResponse({"error": exc.message, "status": 503, "busy": True}, 503,
+    return JSONResponse({"error": exc.message, "status": 503, "busy": True, **coded(exc.message)}, 503,
                         headers={"Retry-After": str(exc.retry_after)})
 
 
 async def identity_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, IdentityError)
-    response = JSONResponse({"error": exc.message, "status": exc.status}, exc.status)
+    response = JSONResponse({"error": exc.message, "status": exc.status, **coded(exc.message)}, exc.status)
     if exc.status == 401:  # a cookie that cannot be taken goes: the next game gives a new identity
         Players.forget_cookie(response)
     return response
@@ -45,8 +47,9 @@ async def identity_error(_request: Request, exc: Exception) -> JSONResponse:
 async def http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if isinstance(exc.__cause__, RecursionError):  # FastAPI could not parse the body: say why
-        return JSONResponse({"error": TOO_DEEP, "status": 400}, 400)
-    return JSONResponse({"error": str(exc.detail), "status": exc.status_code}, exc.status_code)
+        return await too_deep(_request, exc)
+    detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+    return JSONResponse({"error": detail, "status": exc.status_code, **coded(detail)}, exc.status_code)
 
 
 async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -55,11 +58,14 @@ async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
         f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: {e.get('msg')}"
         for e in exc.errors()[:5]
     )
-    return JSONResponse({"error": f"invalid request: {problems}", "status": 422}, 422)
+    message = say("error.request.invalid", problems=problems)
+    return JSONResponse({"error": message, "status": 422, **coded(message)}, 422)
 
 
 async def too_deep(_request: Request, _exc: Exception) -> JSONResponse:
-    return JSONResponse({"error": TOO_DEEP, "status": 400}, 400)
+    """A JSON body nested deeper than Python's reader goes."""
+    message = say("error.request.too_deep")
+    return JSONResponse({"error": message, "status": 400, **coded(message)}, 400)
 
 
 async def database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
@@ -67,13 +73,14 @@ async def database_unavailable(_request: Request, exc: Exception) -> JSONRespons
     assert isinstance(exc, OperationalError | InternalError)
     reason = str(exc.orig if exc.orig is not None else exc).strip().splitlines()[0]
     log.error("the database refused a request: %s", reason)
-    return JSONResponse({"error": f"the database is unavailable ({reason}); nothing was changed, try again later",
-                         "status": 503}, 503, headers={"Retry-After": "30"})
+    message = say("error.server.database", reason=reason)
+    return JSONResponse({"error": message, "status": 503, **coded(message)}, 503, headers={"Retry-After": "30"})
 
 
 async def unexpected_error(_request: Request, exc: Exception) -> JSONResponse:
     log.exception("unexpected error", exc_info=exc)
-    return JSONResponse({"error": "internal error; the server logged it", "status": 500}, 500)
+    message = say("error.internal")
+    return JSONResponse({"error": message, "status": 500, **coded(message)}, 500)
 
 
 def install(app: FastAPI) -> None:

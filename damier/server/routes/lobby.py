@@ -19,6 +19,7 @@ from damier.server.rooms import Arcade, GameRoom, RoomError, Watcher
 from damier.server.rooms.game import views
 from damier.server.rooms.game.idle import iso_before
 from damier.server.routes.common import address, arcade_of, limits_of, players_of
+from damier.server.words import say
 
 router = APIRouter()
 OptionValue = int | bool | str
@@ -107,7 +108,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         kind, _ = read
         if kind == "ping":
             return {"type": "pong"}
-        return sockets.error(422, f"unknown message type {kind[:40]!r}; accepted: ping")
+        return sockets.error(422, say("error.socket.unknown_type", type=repr(kind[:40]), accepted="ping"))
 
     await sockets.watch(websocket, load, handle, opened=lambda watcher: lobby.arrive(identity, watcher),
                         closed=lobby.depart)

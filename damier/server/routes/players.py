@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from damier.server.rooms import Arcade, Conflict, GameRoom, RaceRoom, RoomError
 from damier.server.rooms.game import views
 from damier.server.routes.common import arcade_of, players_of
+from damier.server.words import say
 
 router = APIRouter()
 #: the games of a listing described in full (their rooms loaded), the most recently changed first
@@ -70,8 +71,7 @@ async def me(request: Request) -> dict[str, Any]:
 async def make_link(request: Request) -> dict[str, Any]:
     identity = players_of(request).identify(request)
     if identity is None:
-        raise Conflict("this browser has no identity yet (it gets one with its first game): there is nothing to "
-                       "carry to another device")
+        raise Conflict(say("error.identity.none_yet"))
     return await players_of(request).link(identity)
 
 

@@ -12,7 +12,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from damier.server import rendering
 from damier.server.rooms import Invalid
 from damier.server.rooms.game import creation, views
-from damier.server.routes.common import TOO_DEEP, address, arcade_of, heavy_of, limits_of
+from damier.server.routes.common import address, arcade_of, heavy_of, limits_of
+from damier.server.words import say
 
 router = APIRouter()
 
@@ -50,9 +51,9 @@ async def import_record(request: Request) -> dict[str, Any]:
     try:
         obj = await request.json()
     except ValueError:
-        raise Invalid("the body must be a JSON game record") from None
+        raise Invalid(say("error.record.not_json")) from None
     except RecursionError:
-        raise StarletteHTTPException(400, TOO_DEEP) from None
+        raise StarletteHTTPException(400, say("error.request.too_deep")) from None
     limits_of(request).new_game(address(request))
     room = await creation.import_record(arcade_of(request), obj)
     return {"id": room.id}

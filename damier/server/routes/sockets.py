@@ -16,6 +16,7 @@ from damier.server.rooms.game import commands
 from damier.server.rooms.race import commands as race_commands
 from damier.server.rooms.race.log import MAX_CLAIM
 from damier.server.routes.common import arcade_of, players_of, status_of
+from damier.server.words import say
 
 log = logging.getLogger("damier.server")
 router = APIRouter()
@@ -59,17 +60,18 @@ async def race_message(arcade: Arcade, race_id: str, text: str) -> dict[str, Any
     if kind == "ping":
         return {"type": "pong"}
     if kind not in RACE_MESSAGES:
-        return sockets.error(422, f"unknown message type {kind[:40]!r}; accepted: {', '.join(RACE_MESSAGES)}")
+        return sockets.error(422, say("error.socket.unknown_type", type=repr(kind[:40]),
+                                      accepted=", ".join(RACE_MESSAGES)))
     token, round_number = message.get("token"), message.get("round")
     if not isinstance(token, str) or not (round_number is None or type(round_number) is int):
-        return sockets.error(422, f"a {kind} message has 'token' (and may have 'round', a number)")
+        return sockets.error(422, say("error.socket.race_token", type=kind))
     try:
         if kind == "start":
             await race_commands.start(arcade, race_id, token)
         elif kind == "claim":
             count = message.get("count")
             if type(count) is not int:
-                return sockets.error(422, "a claim message has 'count', a number of moves")
+                return sockets.error(422, say("error.socket.claim_count"))
             await race_commands.claim(arcade, race_id, token, count, round_number)
         elif kind == "giveup":
             await race_commands.give_up(arcade, race_id, token)
@@ -77,14 +79,13 @@ async def race_message(arcade: Arcade, race_id: str, text: str) -> dict[str, Any
             moves = [message.get("move")] if kind == "move" else message.get("moves")
             if not isinstance(moves, list) or not 1 <= len(moves) <= MAX_CLAIM or \
                     not all(isinstance(m, str) and 1 <= len(m) <= 64 for m in moves):
-                return sockets.error(422, "a move message has 'move' (notation); a demonstrate message has 'moves' "
-                                   f"(1 to {MAX_CLAIM} moves in notation)")
+                return sockets.error(422, say("error.socket.race_moves", max=MAX_CLAIM))
             await race_commands.demonstrate(arcade, race_id, token, moves, round_number)
     except RoomError as exc:
         return sockets.error(status_of(exc), exc.message)
     except Exception:
         log.exception("a %s over the WebSocket failed in race %s", kind, race_id)
-        return sockets.error(500, "internal error; the server logged it")
+        return sockets.error(500, say("error.internal"))
     return None
 
 
@@ -102,11 +103,11 @@ async def game_message(arcade: Arcade, game_id: str, text: str, watcher: Watcher
     if kind == "hello":
         token, away = message.get("token"), message.get("away", False)
         if not isinstance(token, str) or not isinstance(away, bool):
-            return sockets.error(422, "a hello message has 'token' (a seat's) and 'away' (true or false)")
+            return sockets.error(422, say("error.socket.hello"))
         try:
             room = await arcade.room(game_id)
             if watcher not in room.watchers:
-                return sockets.error(409, "this socket watches a copy of the game that was replaced; reconnect")
+                return sockets.error(409, say("error.socket.stale_copy"))
             seat = arcade.require_seat(room, token)
             room.present(watcher, seat, away)
             await commands.arrive(arcade, room, seat)
@@ -116,15 +117,15 @@ async def game_message(arcade: Arcade, game_id: str, text: str, watcher: Watcher
             return sockets.error(status_of(exc), exc.message)
         return None
     if kind != "move":
-        return sockets.error(422, f"unknown message type {kind[:40]!r}; accepted: move, hello, ping")
+        return sockets.error(422, say("error.socket.unknown_type", type=repr(kind[:40]), accepted="move, hello, ping"))
     move, version, token = message.get("move"), message.get("version"), message.get("token")
     if not isinstance(move, str) or not (version is None or isinstance(version, int)) or not isinstance(token, str):
-        return sockets.error(422, "a move message has 'move' (notation), 'token' and 'version'")
+        return sockets.error(422, say("error.socket.move"))
     try:
         await commands.move(arcade, game_id, token, move[:64], version)
     except RoomError as exc:
         return sockets.error(status_of(exc), exc.message)
     except Exception:
         log.exception("move over the WebSocket failed in game %s", game_id)
-        return sockets.error(500, "internal error; the server logged it")
+        return sockets.error(500, say("error.internal"))
     return None

@@ -25,9 +25,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from damier.core import messages
 from damier.core.game import Game, Outcome, aborted, timeout
 from damier.server.rooms.errors import Invalid
 from damier.server.storage import flag_time
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.game.room import GameRoom
@@ -93,26 +95,25 @@ def parse(value: Any, game: Game) -> TimeControl | None:
     """
     if value is None:
         return None
-    accepted = (f"send null for no clock, or {{\"minutes\": {MIN_MINUTES} to {MAX_MINUTES:g}, \"increment\": 0 to "
-                f"{MAX_INCREMENT} seconds}}, or the same as text \"minutes+increment\" (presets: "
-                f"{', '.join(f'{m:g}+{i}' for m, i in PRESETS)})")
+    # what is accepted (each message ends with it): the bounds and presets as the request writes them
+    accepted: dict[str, Any] = {"min_minutes": f"{MIN_MINUTES}", "max_minutes": f"{MAX_MINUTES:g}",
+                                "max_increment": f"{MAX_INCREMENT}",
+                                "presets": ", ".join(f"{m:g}+{i}" for m, i in PRESETS)}
     if isinstance(value, str):
         written = WRITTEN.fullmatch(value.strip())
         if written is None:
-            raise Invalid(f"clock: {value[:40]!r} is not a time control; {accepted}")
+            raise Invalid(say("error.game.clock_not_a_time_control", value=repr(value[:40]), **accepted))
         value = {"minutes": float(written[1]), "increment": int(written[2])}
     if not isinstance(value, dict) or set(value) - {"minutes", "increment"} or "minutes" not in value:
-        raise Invalid(f"clock: {repr(value)[:60]} is not a time control; {accepted}")
+        raise Invalid(say("error.game.clock_not_a_time_control", value=repr(value)[:60], **accepted))
     minutes, increment = value["minutes"], value.get("increment", 0)
     if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not math.isfinite(minutes) \
             or not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise Invalid(f"clock: minutes {repr(minutes)[:30]} is out of range; {accepted}")
+        raise Invalid(say("error.game.clock_minutes_range", value=repr(minutes)[:30], **accepted))
     if isinstance(increment, bool) or not isinstance(increment, int) or not 0 <= increment <= MAX_INCREMENT:
-        raise Invalid(f"clock: increment {repr(increment)[:30]} is not a whole number of seconds from 0 to "
-                      f"{MAX_INCREMENT}; {accepted}")
+        raise Invalid(say("error.game.clock_increment", value=repr(increment)[:30], **accepted))
     if not turn_based(game):
-        raise Invalid(f"clock: {game.title} is a puzzle played alone; clocks are for games where two or more seats "
-                      "move in turns (send no clock)")
+        raise Invalid(say("error.game.clock_solo", game=game.title))
     return TimeControl(float(minutes), increment)
 
 
@@ -271,6 +272,6 @@ def verdict(room: GameRoom, now: float) -> Outcome | None:
         return timeout(room.state, seat)
     seat = overdue(room, now)
     if seat is not None:
-        name = room.game.player_names[seat]
-        return aborted(room.state, f"{name} made no first move in time: game aborted")
+        return aborted(room.state, messages.say("outcome.no_first_move", room.game.player_names,
+                                                seat={"seat": seat}))
     return None

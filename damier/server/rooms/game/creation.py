@@ -18,6 +18,7 @@ from damier.server.rooms.game import clocks, setups, turns
 from damier.server.rooms.game.moves import arm, chance_moves
 from damier.server.rooms.game.room import GameRoom
 from damier.server.storage import GameRow, SeatRow
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.game.house import GameHouse
@@ -62,8 +63,7 @@ def game_seed(game: Game, start: str | None, seed: int | None) -> int | None:
     """
     if not game.info.seeded_setup:
         if seed is not None:
-            raise Invalid(f"{game.title} has no seeded setup: a game of it begins from its usual start or a start "
-                          f"position, so send no seed (games with seeded setups: {', '.join(seeded_games())})")
+            raise Invalid(say("error.game.no_seeded_setup_seed", game=game.title, games=", ".join(seeded_games())))
         return None
     if seed is None and start is None:
         return secrets.randbelow(DRAWN_SEEDS)
@@ -82,21 +82,20 @@ def first_state(game: Game, start: str | None, seed: int | None) -> State:
         state = game.start_state(start, seed)
     except DamierError as exc:
         if start is None:
-            raise Invalid(f"no game of {game.title} with these options: {exc}") from None
-        raise Invalid(f"bad start position for {game.title}: {exc}") from None
+            raise Invalid(say("error.game.no_game_with_options", game=game.title, reason=str(exc))) from None
+        raise Invalid(say("error.game.bad_start", game=game.title, reason=str(exc))) from None
     if state.player == TERMINAL:
-        raise Invalid(f"bad start position for {game.title}: the game is already over there "
-                      f"({state.outcome_reason()})")
+        raise Invalid(say("error.game.start_already_over", game=game.title, reason=str(state.outcome_reason())))
     return state
 
 
 def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
     """The seats of a new game from ``{"kind": "human"}`` / ``{"kind": "computer", "level": ...}``."""
     if len(seat_specs) != game.num_players:
-        raise Invalid(f"{game.name} with these options has {game.num_players} seats, not {len(seat_specs)}")
+        raise Invalid(say("error.game.seat_count", game=game.name, needed=game.num_players, sent=str(len(seat_specs))))
     info = game.info
     if game.num_players == 1 and any(spec.get("kind") != "human" for spec in seat_specs):
-        raise Invalid(f"{game.title} is a puzzle: its one seat is a person's (kind 'human')")
+        raise Invalid(say("error.game.puzzle_seat_human", game=game.title))
     allowed_levels = [*(info.levels or {"easy": "", "medium": "", "hard": ""}), *info.agents]
     seats = []
     for index, spec in enumerate(seat_specs):
@@ -106,10 +105,11 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
         elif kind == "computer":
             level = spec.get("level") or "hard"
             if level not in allowed_levels:
-                raise Invalid(f"seat {index}: unknown computer level {level!r}; accepted: {', '.join(allowed_levels)}")
+                raise Invalid(say("error.game.unknown_level", seat=index, level=repr(level),
+                                  accepted=", ".join(allowed_levels)))
             seats.append(SeatRow(index, "computer", level))
         else:
-            raise Invalid(f"seat {index}: kind must be 'human' or 'computer', not {kind!r}")
+            raise Invalid(say("error.game.seat_kind", seat=index, kind=repr(kind)))
     return seats
 
 
@@ -167,10 +167,9 @@ async def import_record(house: GameHouse, obj: Any) -> GameRoom:
     try:
         record = Record.from_json(obj)
         if len(record.moves) > MAX_RECORD_PLIES:
-            raise RecordError(f"the record has {len(record.moves)} moves; the arcade imports at most "
-                              f"{MAX_RECORD_PLIES}")
+            raise Invalid(say("error.game.record_too_long", moves=str(len(record.moves)), most=str(MAX_RECORD_PLIES)))
         if record.seed is not None and not 0 <= record.seed < 2**63:
-            raise RecordError(f"seed {record.seed} is out of range (0 to 2**63 - 1)")
+            raise Invalid(say("error.game.record_seed_range", seed=str(record.seed)))
         state = await asyncio.to_thread(record.replay)
     except RecordError as exc:
         raise Invalid(str(exc)) from None
@@ -232,8 +231,8 @@ def check_position(name: str, options: dict[str, Any], position: str | None,
             board = line.board_json(previews=False)
             size += len(json.dumps(board, separators=(",", ":")))
             if size > MAX_LINE_BYTES:
-                raise Invalid(f"the boards of this line pass {MAX_LINE_BYTES // 1024} KB at move {number} of "
-                              f"{len(moves)}: the arcade answers at most that; ask for a shorter line")
+                raise Invalid(say("error.game.line_too_heavy", kb=str(MAX_LINE_BYTES // 1024), number=str(number),
+                                  moves=str(len(moves))))
             boards.append(board)
         answer["boards"] = boards
     return answer
@@ -245,11 +244,12 @@ def play_line(state: State, moves: list[str]) -> Iterator[int]:
     legal there)."""
     for number, text in enumerate(moves, start=1):
         if state.player == TERMINAL:
-            raise Invalid(f"move {number} of the line ({text!r}) comes after the end of the game")
+            raise Invalid(say("error.game.line_after_end", number=str(number), move=repr(text)))
         try:
             state.play(state.parse_move(text))
         except DamierError as exc:
-            raise Invalid(f"move {number} of the line ({text!r}) cannot be played there: {exc}") from None
+            raise Invalid(say("error.game.line_illegal", number=str(number), move=repr(text),
+                              reason=str(exc))) from None
         yield number
 
 

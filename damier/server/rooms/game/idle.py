@@ -10,6 +10,7 @@ import contextlib
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from damier.core import messages
 from damier.core.game import unfinished
 from damier.server.rooms.errors import Conflict, NotFound
 from damier.server.rooms.game.moves import finish
@@ -39,8 +40,7 @@ async def sweep(house: GameHouse) -> int:
             async with room.lock:
                 if not room.active or room.row.updated_at >= before:
                     continue
-                await finish(house, room, unfinished(room.state, f"no move for {IDLE_DAYS} days: the game was "
-                                                                 "ended unfinished"))
+                await finish(house, room, unfinished(room.state, messages.say("outcome.idle", days=IDLE_DAYS)))
                 ended += 1
             room.broadcast()
     return ended

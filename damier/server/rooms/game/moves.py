@@ -17,6 +17,7 @@ from damier.server.computer import GRACE_SECONDS, budget_seconds
 from damier.server.rooms.errors import Conflict
 from damier.server.rooms.game import clocks
 from damier.server.storage import ConflictError
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.game.house import GameHouse
@@ -47,7 +48,8 @@ async def commit(house: GameHouse, room: GameRoom, played: list[tuple[int, int]]
     if played and clocks.due(room, moment):
         await settle_locked(house, room)
         room.broadcast()
-        raise Conflict(f"the game is over ({(room.row.result or {}).get('reason', 'lost on time')})")
+        reason = str((room.row.result or {}).get("reason", "lost on time"))
+        raise Conflict(say("error.game.over_reason", reason=reason))
     state = room.state.copy()
     first_ply = len(state.history) + 1
     new_moves: list[tuple[str, int]] = []
@@ -71,7 +73,7 @@ async def commit(house: GameHouse, room: GameRoom, played: list[tuple[int, int]]
                                                              clock=clock))
     except ConflictError:
         house.rooms.forget(room)  # the database knows better: the next request loads the game from it
-        raise Conflict("another move was stored first; reload the game") from None
+        raise Conflict(say("error.game.move_stored_first")) from None
     room.row.revision += 1
     room.state = state
     room.row.moves.extend(new_moves)
@@ -104,7 +106,7 @@ async def stored(house: GameHouse, room: GameRoom, write: Future[None]) -> None:
         await asyncio.wrap_future(write)
     except ConflictError:
         house.rooms.forget(room)
-        raise Conflict("the game was changed elsewhere in the meantime; reload it") from None
+        raise Conflict(say("error.game.changed_elsewhere")) from None
     room.row.revision += 1
 
 

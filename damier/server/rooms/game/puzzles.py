@@ -16,6 +16,7 @@ from damier.core.game import Game, State
 from damier.server.rooms.errors import Invalid, NotFound
 from damier.server.rooms.game import creation, setups
 from damier.server.rooms.game.room import GameRoom
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.game.house import GameHouse
@@ -41,7 +42,7 @@ def puzzle_game(name: str, options: dict[str, Any] | None = None) -> Game:
     """Game ``name`` with ``options``, if it is a puzzle (one player); ``Invalid`` otherwise."""
     game = creation.load_game(name, options or {})
     if game.num_players != 1:
-        raise Invalid(f"{game.title} is not a puzzle (it has {game.num_players} players)")
+        raise Invalid(say("error.game.not_a_puzzle", game=game.title, players=game.num_players))
     return game
 
 
@@ -61,9 +62,9 @@ def day_of(text: str | None) -> date:
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        raise Invalid(f"a date is YYYY-MM-DD, not {text[:20]!r}") from None
+        raise Invalid(say("error.game.bad_date", text=repr(text[:20]))) from None
     if day > today():
-        raise Invalid(f"the puzzle of {day.isoformat()} is not out yet")
+        raise Invalid(say("error.game.puzzle_not_out", date=day.isoformat()))
     return day
 
 
@@ -73,7 +74,7 @@ async def daily(house: GameHouse, name: str, day: date) -> dict[str, Any]:
     try:
         game = puzzle_game(name, daily_options(name))
     except Invalid as exc:
-        raise NotFound(f"no puzzle of the day: {exc.message}") from None
+        raise NotFound(say("error.game.no_daily_puzzle", reason=str(exc.message))) from None
     seed = daily_seed(game.name, day)
     drawn = await setups.usual_start(house, game, seed)
     state = await asyncio.to_thread(_first, game, drawn, seed)
@@ -86,7 +87,7 @@ def _first(game: Game, start: str | None, seed: int | None) -> State:
     try:
         return game.start_state(start, seed)
     except DamierError as exc:
-        raise Invalid(f"no puzzle of {game.title} with these options: {exc}") from None
+        raise Invalid(say("error.game.no_puzzle_with_options", game=game.title, reason=str(exc))) from None
 
 
 async def create(house: GameHouse, name: str, options: dict[str, Any], puzzle: str | None, seed: int | None,
@@ -98,7 +99,7 @@ async def create(house: GameHouse, name: str, options: dict[str, Any], puzzle: s
     start = None
     if day is not None:
         if options or puzzle is not None or seed is not None:
-            raise Invalid("the puzzle of the day has its own options; send no options, puzzle or seed")
+            raise Invalid(say("error.game.daily_own_options"))
         seed = daily_seed(game.name, day)
     elif puzzle is not None:
         info = registry.info(game.name)
@@ -106,7 +107,7 @@ async def create(house: GameHouse, name: str, options: dict[str, Any], puzzle: s
             try:
                 state: State = await asyncio.to_thread(info.hook("puzzle"), puzzle, options)
             except DamierError as exc:
-                raise Invalid(f"bad puzzle for {game.title}: {exc}") from None
+                raise Invalid(say("error.game.bad_puzzle", game=game.title, reason=str(exc))) from None
             game, start = state.game, state.start
             if start is None:  # a puzzle read without a position of its own: its position is where it starts
                 start = state.position()

@@ -12,15 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from damier.core import messages
 from damier.core.errors import IllegalMoveError, ParseError
 from damier.core.game import Outcome, abandonment, aborted, agreement, resignation
 from damier.server.rooms.errors import Conflict, Invalid
 from damier.server.rooms.game import clocks
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.game.room import GameRoom
 
-OVER = "the game is already over"
 #: what a rematch's board may be: the same as the game's (the default), or a new one drawn from a new seed
 REMATCH_BOARDS = ("same", "new")
 #: what a draw command may do
@@ -49,20 +50,26 @@ class Change:
         return not self.play and self.keep is None and self.outcome is None and not self.fields
 
 
-def going_on(room: GameRoom, over: str | None = OVER) -> None:
-    """``Conflict(over)`` if the game is over (``over`` None: a command for any game; ``{reason}`` in it is how the
-    game ended)."""
-    if over is not None and not room.active:
-        raise Conflict(over.format(reason=(room.row.result or {}).get("reason", room.row.status)))
+def ended(room: GameRoom) -> str:
+    """How the game ended (its result's reason, else its status)."""
+    return str((room.row.result or {}).get("reason", room.row.status))
+
+
+def going_on(room: GameRoom) -> None:
+    """``Conflict`` if the game is over."""
+    if not room.active:
+        raise Conflict(say("error.game.already_over"))
 
 
 def move(room: GameRoom, seat: int, text: str, version: int | None) -> Change:
     """Play ``text`` (notation) for ``seat``; ``version`` (the moves the client saw) refuses stale clicks."""
-    going_on(room, "the game is over ({reason})")
+    if not room.active:
+        raise Conflict(say("error.game.over_reason", reason=ended(room)))
     if version is not None and version != room.version:
-        raise Conflict(f"the game has moved on (version {room.version}, not {version}); reload it")
+        raise Conflict(say("error.game.moved_on", version=str(room.version), sent=str(version)))
     if room.state.player != seat:
-        raise Conflict(f"it is not your turn: {room.game.player_names[room.state.player]} is to move")
+        raise Conflict(say("error.game.not_your_turn", seats=tuple(room.game.player_names),
+                           player={"seat": room.state.player}))
     try:
         played = room.state.parse_move(text)
     except (ParseError, IllegalMoveError) as exc:
@@ -87,18 +94,19 @@ def undo(room: GameRoom, seat: int, everything: bool = False) -> Change:
     too). Against the computer it happens at once; between people ``seat`` asks, or accepts the takeback another
     asked, and it happens once every person agreed (the asker is first in ``undo_request``). ``everything`` (a
     puzzle's reset) takes back every move, with one human seat only."""
-    going_on(room, "the game is over; there is nothing to undo")
+    if not room.active:
+        raise Conflict(say("error.game.over_nothing_to_undo"))
     humans = room.human_seats()
     asked = list(room.row.undo_request)
     asker = asked[0] if asked else seat
     keep = undo_target(room, asker)
     if everything:
         if len(humans) > 1:
-            raise Conflict("taking back every move is for games with one human seat (a puzzle's reset)")
+            raise Conflict(say("error.game.undo_everything_one_human"))
         keep = 0 if room.row.moves else None
     if keep is None:
-        raise Conflict("there is no move to undo: you have not moved yet" if asker == seat and not asked
-                       else "there is no move to undo")
+        raise Conflict(say("error.game.no_move_to_undo_yet") if asker == seat and not asked
+                       else say("error.game.no_move_to_undo"))
     agreed = [*asked, seat] if seat not in asked else asked
     if len(humans) > 1 and set(agreed) != set(humans):
         return Change(fields={"undo_request": agreed}) if agreed != asked else Change()
@@ -107,12 +115,13 @@ def undo(room: GameRoom, seat: int, everything: bool = False) -> Change:
 
 def decline_undo(room: GameRoom, seat: int) -> Change:
     """Refuse the other players' request to take back a move: the request is gone."""
-    going_on(room, "the game is over; there is no takeback to decline")
+    if not room.active:
+        raise Conflict(say("error.game.over_no_takeback_to_decline"))
     asked = room.row.undo_request
     if not asked:
-        raise Conflict("there is no takeback request to decline")
+        raise Conflict(say("error.game.no_takeback_to_decline"))
     if seat in asked:
-        raise Conflict("you asked for this takeback yourself; another player may decline it")
+        raise Conflict(say("error.game.own_takeback"))
     return Change(fields={"undo_request": []})
 
 
@@ -121,9 +130,9 @@ def abort(room: GameRoom, seat: int) -> Change:
     wins or loses, and the game does not count (``damier.core.game.aborted``)."""
     going_on(room)
     if not room.abortable:
-        raise Conflict("a game can be aborted only until every player has made a first move; every player has "
-                       "moved here: resign, or offer a draw")
-    return Change(outcome=aborted(room.state, f"{room.game.player_names[seat]} aborted the game"))
+        raise Conflict(say("error.game.abort_too_late"))
+    return Change(outcome=aborted(room.state, messages.say("outcome.aborted_by", room.game.player_names,
+                                                           seat={"seat": seat})))
 
 
 def claim(room: GameRoom, seat: int, draw: bool, absent: Mapping[int, float]) -> Change:
@@ -134,17 +143,17 @@ def claim(room: GameRoom, seat: int, draw: bool, absent: Mapping[int, float]) ->
     going_on(room)
     others = [other for other in room.human_seats() if other != seat]
     if not others:
-        raise Conflict("a claim is for a game between people that the others left; there is nobody else here")
+        raise Conflict(say("error.game.claim_nobody_else"))
     if room.abortable:
-        raise Conflict("not every player has made a first move yet: abort the game instead of claiming it")
+        raise Conflict(say("error.game.claim_before_first_moves"))
     wait = clocks.leave_seconds(room.row.clock)
-    names = room.game.player_names
+    names = tuple(room.game.player_names)
     for other in others:
         if other not in absent:
-            raise Conflict(f"{names[other]} is still here; a claim is for a game the others left")
+            raise Conflict(say("error.game.claim_player_here", seats=names, player={"seat": other}))
         if absent[other] < wait:
-            raise Conflict(f"{names[other]} left {absent[other]:.0f} s ago; you may claim the game once they "
-                           f"have been gone {wait:.0f} s")
+            raise Conflict(say("error.game.claim_too_soon", seats=names, player={"seat": other},
+                               left=round(absent[other]), wait=round(wait)))
     return Change(outcome=abandonment(room.state, others, seat, draw=draw))
 
 
@@ -169,7 +178,7 @@ def draws_allowed(room: GameRoom) -> None:
     """``Conflict`` when the game has no draws (or is over)."""
     going_on(room)
     if not room.game.has_draws or room.game.num_players == 1:
-        raise Conflict(f"{room.game.title} has no draws")
+        raise Conflict(say("error.game.no_draws", game=room.game.title))
 
 
 def draw(room: GameRoom, seat: int, action: str, computers_agree: bool | None = None) -> Change:
@@ -178,7 +187,7 @@ def draw(room: GameRoom, seat: int, action: str, computers_agree: bool | None = 
     (no offer stands)."""
     draws_allowed(room)
     if action not in DRAW_ACTIONS:
-        raise Invalid("action must be 'offer', 'accept' or 'decline'")
+        raise Invalid(say("error.game.draw_action", accepted="'offer', 'accept' or 'decline'"))
     offer = room.row.draw_offer
     if asks_computers(room, seat, action):
         if computers_agree is None:
@@ -190,7 +199,7 @@ def draw(room: GameRoom, seat: int, action: str, computers_agree: bool | None = 
         return Change(fields={"draw_offer": seat})
     if action == "accept":
         if offer is None or offer == seat:
-            raise Conflict("there is no draw offer from another seat to accept")
+            raise Conflict(say("error.game.no_draw_offer_to_accept"))
         return Change(outcome=agreement(room.state))
     return Change(fields={"draw_offer": None})
 
@@ -198,7 +207,8 @@ def draw(room: GameRoom, seat: int, action: str, computers_agree: bool | None = 
 def board_word(board: str) -> None:
     """``Invalid`` unless ``board`` is one of ``REMATCH_BOARDS``."""
     if board not in REMATCH_BOARDS:
-        raise Invalid(f"board must be {' or '.join(map(repr, REMATCH_BOARDS))}, not {board!r}")
+        raise Invalid(say("error.game.rematch_board", accepted=" or ".join(map(repr, REMATCH_BOARDS)),
+                          board=repr(board)))
 
 
 def rematch_board(room: GameRoom, board: str) -> tuple[str | None, int | None]:
@@ -206,11 +216,10 @@ def rematch_board(room: GameRoom, board: str) -> tuple[str | None, int | None]:
     word, or a new board of a game whose start no seed draws); the game must be over."""
     board_word(board)
     if room.active:
-        raise Conflict("a rematch can start once the game is over")
+        raise Conflict(say("error.game.rematch_while_on"))
     if board == "new":
         if not room.game.info.seeded_setup:
-            raise Invalid(f"{room.game.title} has no seeded setup: its rematch begins where the game began "
-                          f"(board 'same')")
+            raise Invalid(say("error.game.rematch_no_seeded_setup", game=room.game.title))
         return None, None
     if not room.game.info.seeded_setup:
         return room.row.start, None

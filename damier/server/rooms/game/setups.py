@@ -16,6 +16,7 @@ from damier.core.game import Game
 from damier.server.computer import Busy
 from damier.server.jobs import Job
 from damier.server.rooms.errors import Invalid, Unavailable
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.game.house import GameHouse
@@ -70,14 +71,12 @@ async def usual_start(house: GameHouse, game: Game, seed: int | None) -> str | N
         answer = await pool.move(job, SETUP_SECONDS, key=f"setup {game.name} {seed}",
                                  expected=_took.get(kind, EXPECTED_SECONDS))
     except Busy:
-        raise Unavailable("the arcade is busy: its computer players have too much work waiting; draw a new one "
-                          "again in a moment") from None
+        raise Unavailable(say("error.game.setup_busy")) from None
     except TimeoutError:  # it searched past its time, or its worker died
-        raise Unavailable(f"drawing this {game.title} start was cut off (it may take {SETUP_SECONDS:.0f} s at most); "
-                          "try again, or ask for an easier one") from None
+        raise Unavailable(say("error.game.setup_cut_off", game=game.title, seconds=round(SETUP_SECONDS))) from None
     except RuntimeError as exc:  # "the computer's job failed: OptionError: why"
         why = str(exc).split(": ", 2)[-1]
-        raise Invalid(f"no game of {game.title} with these options: {why}") from None
+        raise Invalid(say("error.game.no_game_with_options", game=game.title, reason=why)) from None
     took = time.monotonic() - began
     _took[kind] = took if kind not in _took else 0.8 * _took[kind] + 0.2 * took
     while len(_took) > KEPT:

@@ -24,6 +24,7 @@ from damier.server.rooms.errors import Conflict, Forbidden, Unavailable
 from damier.server.rooms.game import clocks, idle, moves
 from damier.server.rooms.game.moves import LEASE_MARGIN, commit, settle_locked
 from damier.server.rooms.game.room import GameRoom
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.game.house import GameHouse
@@ -45,10 +46,11 @@ def job(room: GameRoom, spec: str, *, hint: bool = False, level: int | None = No
 
 
 async def answer_of(house: GameHouse, room: GameRoom, task: Job, budget: float, key: str, client: str | None,
-                    asking: str, retry: str, after: Callable[[], Awaitable[object]] | None = None) -> dict[str, Any]:
-    """The pool's answer to ``task`` (then ``after``, if given), or ``Unavailable``: busy, or ``retry`` when it
-    failed (logged as ``asking``). Admitted only while the workers have room for it (``admission``: 503 when the
-    arcade is busy)."""
+                    asking: str, busy: str, retry: str,
+                    after: Callable[[], Awaitable[object]] | None = None) -> dict[str, Any]:
+    """The pool's answer to ``task`` (then ``after``, if given), or ``Unavailable``: ``busy`` when the computer
+    players are, or ``retry`` when it failed (logged as ``asking``). Admitted only while the workers have room for
+    it (``admission``: 503 when the arcade is busy)."""
     house.pool.admission.admit_job(house.pool.queued_seconds(), asking)
     try:
         answer = await house.pool.move(task, budget, key=key, group=client)
@@ -57,7 +59,7 @@ async def answer_of(house: GameHouse, room: GameRoom, task: Job, budget: float, 
     except asyncio.CancelledError:
         raise
     except Busy:
-        raise Unavailable(f"the computer players are busy; {asking} again in a moment") from None
+        raise Unavailable(busy) from None
     except Exception:
         log.exception("%s failed in game %s", asking, room.id)
         raise Unavailable(retry) from None
@@ -73,8 +75,8 @@ async def computers_agree(house: GameHouse, room: GameRoom, seats: list[int], cl
     evaluation (``damier.ai.agreement``), asked in the worker pool; ``Unavailable`` when no answer came."""
     for seat in seats:
         answer = await answer_of(house, room, job(room, "", agreement_seat=seat), AGREEMENT_SECONDS,
-                                 f"agree {room.id}", client, "offer",
-                                 "the computer could not answer the offer right now; offer again")
+                                 f"agree {room.id}", client, "offer", say("error.game.computers_busy_offer"),
+                                 say("error.game.agreement_failed"))
         if not answer.get("agrees"):
             return False
     return True
@@ -316,10 +318,9 @@ async def hint(house: GameHouse, game_id: str, token: str | None, level: int | N
     room = await house.room(game_id)
     seat = house.require_seat(room, token)
     if not room.hints_allowed():
-        raise Forbidden("hints are for games against the computer, puzzles, and games between people created "
-                        "casual with hints on; this game is between people without hints")
+        raise Forbidden(say("error.game.hints_off"))
     if not room.active or room.state.player != seat:
-        raise Conflict("a hint is for the player to move, in a game that goes on")
+        raise Conflict(say("error.game.hint_not_your_move"))
     graded = level if level is not None and room.game.info.has("hints") else None
     async with room.hint_lock:
         key = (room.version, graded)
@@ -327,8 +328,8 @@ async def hint(house: GameHouse, game_id: str, token: str | None, level: int | N
             return room.hint_cache[key]
         spec = resolve(room.game.info.hint, room.game.name)
         answer = await answer_of(house, room, job(room, spec, hint=True, level=graded), budget_seconds(spec),
-                                 f"hint {room.id}", client, "ask for the hint",
-                                 "no hint could be computed right now; try again",
+                                 f"hint {room.id}", client, "ask for the hint", say("error.game.computers_busy_hint"),
+                                 say("error.game.hint_failed"),
                                  after=lambda: asyncio.wrap_future(house.storage.games.count_hint(room.id)))
         room.row.hints += 1
         room.hint_cache = {k: v for k, v in room.hint_cache.items() if k[0] == key[0]}

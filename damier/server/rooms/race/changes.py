@@ -17,6 +17,7 @@ from damier.server.rooms.race import rules
 from damier.server.rooms.race.log import iso
 from damier.server.rooms.race.rules import Draft
 from damier.server.storage import ConflictError, RaceEvent
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.race.house import RaceHouse
@@ -49,7 +50,7 @@ async def commit(house: RaceHouse, room: RaceRoom, draft: Draft) -> bool:
             room.id, events, draft.log.status, draft.log.result, now))
     except ConflictError:
         house.rooms.forget(room)  # another server (or a request on a stale room) wrote first: reload from the db
-        raise Conflict("the race changed meanwhile; reload it") from None
+        raise Conflict(say("error.race.changed")) from None
     room.log = draft.log
     room.row.events.extend(events)
     room.row.status, room.row.result, room.row.updated_at = draft.log.status, draft.log.result, now

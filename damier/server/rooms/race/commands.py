@@ -21,6 +21,7 @@ from damier.server.rooms.race.changes import close_round, commit, draft_of, expi
 from damier.server.rooms.race.log import Settings, iso
 from damier.server.rooms.race.room import RaceRoom, race_of
 from damier.server.storage import RaceRow
+from damier.server.words import say
 
 if TYPE_CHECKING:
     from damier.server.rooms.race.house import RaceHouse
@@ -32,12 +33,12 @@ MAX_NAME = 24
 def clean_name(name: Any) -> str:
     """A player's name, trimmed: ``Invalid`` when empty, too long, or made of control characters."""
     if not isinstance(name, str):
-        raise Invalid("a name is text")
+        raise Invalid(say("error.race.name_not_text"))
     text = " ".join(name.split())
     if not 1 <= len(text) <= MAX_NAME:
-        raise Invalid(f"a name has 1 to {MAX_NAME} characters")
+        raise Invalid(say("error.race.name_length", max=MAX_NAME))
     if any(unicodedata.category(ch)[0] == "C" for ch in text):
-        raise Invalid("a name cannot hold control characters")
+        raise Invalid(say("error.race.name_control"))
     return text
 
 

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from damier.core.game import Game, State, Termination
 from damier.core.race import RaceRules
 from damier.server.rooms.errors import Invalid
+from damier.server.words import say
 
 #: a claim (or a bid) is a number of moves from 1 to this
 MAX_CLAIM = 99
@@ -69,7 +70,7 @@ class Settings:
         """Settings from a request (``Invalid`` naming a wrong one), the rest from ``rules`` and the defaults."""
         unknown = sorted(set(given) - set(cls.BOUNDS))
         if unknown:
-            raise Invalid(f"unknown race setting {unknown[0]!r}; accepted: {', '.join(cls.BOUNDS)}")
+            raise Invalid(say("error.race.unknown_setting", setting=repr(unknown[0]), accepted=", ".join(cls.BOUNDS)))
         values: dict[str, int] = {**cls.DEFAULTS, "round_seconds": rules.round_seconds,
                                   "bid_seconds": rules.bid_seconds, "demo_seconds": rules.demo_seconds,
                                   "chips_total": rules.chips_total}
@@ -77,13 +78,15 @@ class Settings:
         for name, value in given.items():
             low, high = cls.BOUNDS[name]
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise Invalid(f"race setting {name!r} must be a whole number from {low} to {high}, not {value!r}")
+                # (the bounds as written: 3600, not 3,600)
+                raise Invalid(say("error.race.setting_range", setting=repr(name), low=str(low), high=str(high),
+                                  value=repr(value)))
             values[name] = value
         if "chips_total" in given and "chips_to_win" not in given:
             values["chips_to_win"] = min(values["chips_to_win"], values["chips_total"])
         if values["chips_to_win"] > values["chips_total"]:
-            raise Invalid(f"race setting 'chips_to_win' ({values['chips_to_win']}) cannot be more than "
-                          f"'chips_total' ({values['chips_total']})")
+            raise Invalid(say("error.race.chips_to_win_over_total", to_win=values["chips_to_win"],
+                              total=values["chips_total"]))
         for name, (low, high) in cls.BOUNDS.items():  # the game's own defaults are kept within the bounds too
             values[name] = min(max(values[name], low), high)
         return cls(**values)

@@ -15,6 +15,7 @@ from damier.core.game import Game, State
 from damier.core.race import RaceRules
 from damier.server.rooms.errors import Conflict, Invalid
 from damier.server.rooms.race.log import MAX_BIDS, MAX_CLAIM, RaceLog, Settings, iso, judge
+from damier.server.words import say
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,14 @@ class Draft:
 def playing(log: RaceLog, round_number: int | None) -> None:
     """``Conflict`` unless the race is under way (and, with ``round_number``, in that round)."""
     if log.status == "lobby":
-        raise Conflict("the race has not started yet")
+        raise Conflict(say("error.race.not_started"))
     if log.status == "finished":
-        raise Conflict("the race is over")
+        raise Conflict(say("error.race.over"))
     now = log.current
     assert now is not None
     if round_number is not None and round_number != now.number:
-        raise Conflict(f"round {round_number} is over: this is round {now.number}")
+        # (the number as the client sent it: 12345, not 12,345)
+        raise Conflict(say("error.race.round_over", round=str(round_number), current=now.number))
 
 
 def join(draft: Draft, name: str) -> int:
@@ -61,11 +63,11 @@ def join(draft: Draft, name: str) -> int:
     left: the seat."""
     log = draft.log
     if log.status == "finished":
-        raise Conflict("the race is over")
+        raise Conflict(say("error.race.over"))
     if len(log.players) >= draft.settings.max_players:
-        raise Conflict(f"the race is full ({draft.settings.max_players} players)")
+        raise Conflict(say("error.race.full", players=draft.settings.max_players))
     if any(p.name.casefold() == name.casefold() for p in log.players):
-        raise Conflict(f"{name!r} is taken in this race; choose another name")
+        raise Conflict(say("error.race.name_taken", name=repr(name)))
     seat = len(log.players)
     draft.add("join", seat, {"name": name})
     return seat
@@ -75,18 +77,18 @@ def start(draft: Draft, seat: int) -> None:
     """The host starts the race (the shell then draws the first round's puzzle: ``changes.next_round``)."""
     log = draft.log
     if seat != 0:
-        raise Conflict("only the host (seat 0) starts the race")
+        raise Conflict(say("error.race.host_starts"))
     if log.status != "lobby":
-        raise Conflict("the race has started already" if log.status == "playing" else "the race is over")
+        raise Conflict(say("error.race.started_already" if log.status == "playing" else "error.race.over"))
     if len(log.players) < 2:
-        raise Conflict("a race needs at least 2 players; send the link to someone")
+        raise Conflict(say("error.race.too_few_players"))
     draft.add("start", seat, {})
 
 
 def claim_count(count: Any) -> int:
     """``count`` if it is a claim (a number of moves from 1 to ``MAX_CLAIM``), else ``Invalid``."""
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CLAIM:
-        raise Invalid(f"a claim is a number of moves from 1 to {MAX_CLAIM}")
+        raise Invalid(say("error.race.claim_count", max=MAX_CLAIM))
     return count
 
 
@@ -101,16 +103,16 @@ def claim(draft: Draft, seat: int, count: int, round_number: int | None) -> None
     if log.phase() == "demonstrating":
         demo = now.demonstration
         assert demo is not None
-        raise Conflict(f"{log.name(demo.seat)} is demonstrating a claim of {demo.count}; wait for the next round")
+        raise Conflict(say("error.race.demonstrating_claim", player=log.name(demo.seat), count=demo.count))
     if draft.rules.claim == "exact":
         draft.add("claim", seat, {"count": count})
         demonstrate_next(draft, seat, count)
         return
     mine = [c for c in now.claims if c.seat == seat]
     if mine and count >= mine[-1].count:
-        raise Conflict(f"your bid is {mine[-1].count}; a new bid must be lower")
+        raise Conflict(say("error.race.bid_not_lower", bid=mine[-1].count))
     if len(mine) >= MAX_BIDS:
-        raise Conflict(f"you have bid {MAX_BIDS} times this round; your bid stays {mine[-1].count}")
+        raise Conflict(say("error.race.too_many_bids", times=MAX_BIDS, bid=mine[-1].count))
     data: dict[str, Any] = {"count": count}
     if not now.claims:
         data["bid_deadline"] = round(draft.now + draft.settings.bid_seconds, 3)
@@ -130,16 +132,16 @@ def demonstrator(log: RaceLog, seat: int, round_number: int | None, giving_up: b
     demo = now.demonstration
     if demo is None or demo.seat != seat:
         if giving_up:
-            raise Conflict("only the player demonstrating a claim can give it up")
+            raise Conflict(say("error.race.give_up_not_demonstrating"))
         if demo is None:
-            raise Conflict("nobody is demonstrating: claim first")
-        raise Conflict(f"{log.name(demo.seat)} is demonstrating, not you")
+            raise Conflict(say("error.race.nobody_demonstrating"))
+        raise Conflict(say("error.race.not_demonstrator", player=log.name(demo.seat)))
 
 
 def moves_sent(moves: list[str]) -> None:
     """``Invalid`` for a demonstration of no move."""
     if not moves:
-        raise Invalid("send at least one move")
+        raise Invalid(say("error.race.no_moves"))
 
 
 def read_moves(log: RaceLog, game: Game, seat: int, moves: list[str], round_number: int | None
@@ -153,7 +155,7 @@ def read_moves(log: RaceLog, game: Game, seat: int, moves: list[str], round_numb
     demo = now.demonstration
     left = demo.count - len(demo.moves)
     if len(moves) > left:
-        raise Invalid(f"you claimed {demo.count} moves and {left} remain; {len(moves)} were sent")
+        raise Invalid(say("error.race.too_many_moves", claimed=demo.count, left=left, sent=len(moves)))
     assert demo.state is not None
     probe = demo.state.copy()
     legal: list[str] = []
@@ -163,7 +165,8 @@ def read_moves(log: RaceLog, game: Game, seat: int, moves: list[str], round_numb
         except IllegalMoveError as exc:
             return legal, f"{text} is not a legal move: {exc}"
         except (ParseError, DamierError) as exc:
-            raise Invalid(f"{text[:64]!r} is not a move of {game.title}: {exc}") from None
+            raise Invalid(say("error.race.not_a_move", move=repr(text[:64]), game=game.title,
+                              reason=str(exc))) from None
         legal.append(probe.move_to_str(move))
         probe.play(move)
     return legal, None

@@ -1,0 +1,31 @@
+"""The server's words a player sees: a refusal says ``say(code, **params)``, a message with a code (a key of the
+web client's shared catalogue, ``static/i18n/<lang>.json``) and named parameters, so that the client shows it in
+the player's language; its text is the English message, which the API's ``error`` keeps for programs
+(``damier.core.messages.Said``).
+
+>>> said = say("error.internal")
+>>> str(said), said.code, said.params
+('internal error; the server logged it', 'error.internal', {})
+>>> coded(said), coded("a plain message")
+({'code': 'error.internal', 'params': {}}, {})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from damier.core import messages
+from damier.core.messages import Said, coded
+
+__all__ = ["Said", "coded", "say"]
+
+
+def say(code: str, /, seats: tuple[str, ...] = (), **params: Any) -> Said:
+    """The message ``code`` of the shared catalogue with ``params`` (numbers, words, notation, seats as
+    ``{"seat": i}`` with their names in ``seats``), in English; ``KeyError`` for a code the catalogue lacks (the
+    suite reads every ``say`` in the sources)."""
+    catalogue = messages.catalogue(*messages.SHARED, messages.DEFAULT)
+    text = catalogue.get(code)
+    if text is None:
+        raise KeyError(f"no message {code!r} in the shared catalogue (damier/server/static/i18n/en.json)")
+    return Said(messages.format_message(text, params, messages.DEFAULT, tuple(seats)), code, params)
