@@ -108,23 +108,22 @@ class Outcome:
         return cls(winner=winner, returns=returns, reason=reason, termination=termination, **numbers_)
 
 
-def _early_end(names: tuple[str, ...], losers: set[int], verb: str, termination: Termination,
-               cause: str = "") -> Outcome:
+def _early_end(game: Game, losers: set[int], verb: str, termination: Termination, cause: str = "") -> Outcome:
     """The one rule for games that end outside their rules: each loser gets -1, the others share the losers'
     points equally (zero sum), and the winner is named when exactly one player remains. ``verb`` is the code of
     what the losers did (``outcome.resigned``), ``cause`` what led to it (words, or a ``Said``)."""
-    count = len(names)
+    count = game.num_players
     others = [q for q in range(count) if q not in losers]
     share = len(losers) / len(others) if others else 0.0
     returns = tuple(-1.0 if q in losers else share for q in range(count))
     winner = others[0] if len(others) == 1 else None
-    reason = say(verb, names, losers={"seats": sorted(losers)}, count=len(losers))
+    reason = say(verb, game, losers={"seats": sorted(losers)}, count=len(losers))
     if cause:
-        reason = say("outcome.because", names, cause=nested(cause), what=nested(reason))
+        reason = say("outcome.because", game, cause=nested(cause), what=nested(reason))
     if winner is not None:
-        reason = say("outcome.wins", names, what=nested(reason), winner={"seat": winner})
+        reason = say("outcome.wins", game, what=nested(reason), winner={"seat": winner})
     elif others:
-        reason = say("outcome.ends", names, what=nested(reason))
+        reason = say("outcome.ends", game, what=nested(reason))
     return Outcome(winner=winner, returns=returns, reason=reason, termination=termination)
 
 
@@ -139,7 +138,7 @@ def resignation(state: State, seat: int) -> Outcome:
     """
     _check_seat(state, seat)
     verb = "outcome.gave_up" if state.game.num_players == 1 else "outcome.resigned"
-    return _early_end(state.game.player_names, {seat}, verb, Termination.RESIGNATION)
+    return _early_end(state.game, {seat}, verb, Termination.RESIGNATION)
 
 
 def agreement(state: State) -> Outcome:
@@ -163,7 +162,7 @@ def forfeit(state: State, seats: Collection[int], cause: str) -> Outcome:
     losers = set(seats)
     for seat in losers:
         _check_seat(state, seat)
-    return _early_end(state.game.player_names, losers, "outcome.forfeit", Termination.FORFEIT, cause)
+    return _early_end(state.game, losers, "outcome.forfeit", Termination.FORFEIT, cause)
 
 
 def timeout(state: State, seat: int) -> Outcome:
@@ -180,20 +179,20 @@ def timeout(state: State, seat: int) -> Outcome:
     (0.5, 0.5, -1.0)
     """
     _check_seat(state, seat)
-    names = state.game.player_names
-    count = state.game.num_players
+    game = state.game
+    count = game.num_players
     able = [q for q in range(count) if q != seat and state.can_win(q)]
     if not able:
         others = {"seats": [q for q in range(count) if q != seat]}
         return Outcome(winner=None, returns=(0.0,) * count,
-                       reason=say("outcome.time_draw", names, seat={"seat": seat}, others=others),
+                       reason=say("outcome.time_draw", game, seat={"seat": seat}, others=others),
                        termination=Termination.TIME)
     share = (count - len(able)) / len(able)
     returns = tuple(share if q in able else -1.0 for q in range(count))
     winner = able[0] if len(able) == 1 else None
-    reason = say("outcome.time", names, seat={"seat": seat})
-    reason = say("outcome.wins", names, what=nested(reason), winner={"seat": winner}) if winner is not None else (
-        say("outcome.ends", names, what=nested(reason)))
+    reason = say("outcome.time", game, seat={"seat": seat})
+    reason = say("outcome.wins", game, what=nested(reason), winner={"seat": winner}) if winner is not None else (
+        say("outcome.ends", game, what=nested(reason)))
     return Outcome(winner=winner, returns=returns, reason=reason, termination=Termination.TIME)
 
 
@@ -237,13 +236,13 @@ def abandonment(state: State, gone: Collection[int], claimant: int, draw: bool =
         _check_seat(state, seat)
     if claimant in losers:
         raise ValueError("a player who left cannot claim the game")
-    names = state.game.player_names
+    game = state.game
     if draw:
         return Outcome(winner=None, returns=(0.0,) * state.game.num_players,
-                       reason=say("outcome.left_draw", names, losers={"seats": sorted(losers)},
+                       reason=say("outcome.left_draw", game, losers={"seats": sorted(losers)},
                                   claimant={"seat": claimant}),
                        termination=Termination.ABANDONMENT)
-    return _early_end(names, losers, "outcome.left", Termination.ABANDONMENT)
+    return _early_end(game, losers, "outcome.left", Termination.ABANDONMENT)
 
 
 def solved(cost: int, optimum: int | None) -> Outcome:

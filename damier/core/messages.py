@@ -259,8 +259,18 @@ def _value(value: Any, lang: str, seats: tuple[str, ...], words: Mapping[str, st
     if isinstance(value, Mapping):
         if "seat" in value or "seats" in value:
             indices = [value["seat"]] if "seat" in value else list(value["seats"])
-            return AND.get(lang, AND[DEFAULT]).join(
-                seats[i] if isinstance(i, int) and 0 <= i < len(seats) else str(i) for i in indices)
+            names = [value["name"]] if "name" in value else list(value.get("names") or ())
+            game = value.get("game")
+
+            def named(k: int, i: Any) -> str:
+                # the names given, else the game's in this language (``words``: its catalogue), else those sent
+                if isinstance(i, int) and 0 <= i < len(seats):
+                    return seats[i]
+                if game and words is not None and f"{game}.client.seats.{i}" in words:
+                    return words[f"{game}.client.seats.{i}"]
+                return str(names[k]) if k < len(names) else str(i)
+
+            return AND.get(lang, AND[DEFAULT]).join(named(k, i) for k, i in enumerate(indices))
         if "code" in value:
             return say_in(str(value["code"]), value.get("params") or {}, lang, seats, words)
     return format_number(value, lang)
@@ -435,17 +445,59 @@ def rules_words(lang: str) -> dict[str, str]:
 def say_in(code: str, params: Mapping[str, Any], lang: str = DEFAULT, seats: tuple[str, ...] = (),
            words: Mapping[str, str] | None = None) -> str:
     """The message ``code`` of ``words`` (the rules' catalogue in ``lang`` by default) with ``params``."""
-    words = rules_words(lang) if words is None else words
-    if code not in words:
+    text = words.get(code) if words is not None else rules_message(code, lang)
+    if text is None:
         raise KeyError(f"no message {code!r} in the catalogue")
-    return format_message(words[code], params, lang, seats, words)
+    return format_message(text, params, lang, seats, words)
 
 
-def say(code: str, /, seats: tuple[str, ...] = (), **params: Any) -> Said:
+def rules_message(code: str, lang: str) -> str | None:
+    """The rules' message ``code`` in ``lang``: a game's (``khet.outcome.pharaoh_hit``) or the core's."""
+    head, _, key = code.partition(".")
+    from damier.core import registry
+
+    try:
+        info = registry.info(head)
+    except ValueError:
+        return catalogue(*CORE, lang).get(code)
+    return game_catalogue(info.messages, lang).get(key) if info.messages else None
+
+
+def seat_refs(params: Mapping[str, Any], seats: Any) -> dict[str, Any]:
+    """``params`` with each seat parameter (``{"seat": i}``, ``{"seats": [...]}``) carrying its name in English and,
+    when ``seats`` is a game (its ``name`` and ``player_names``), the game's name: so that a client says the seat with
+    the game's name for it in its language, with no more to know.
+
+    >>> seat_refs({"who": {"seat": 1}, "n": 2}, ("Red", "Blue"))
+    {'who': {'seat': 1, 'name': 'Blue'}, 'n': 2}
+    """
+    game = getattr(seats, "name", None)
+    names = tuple(getattr(seats, "player_names", seats) or ())
+
+    def ref(value: Any) -> Any:
+        if not isinstance(value, Mapping) or "code" in value:
+            return value
+        out = dict(value)
+        if "seat" in value and isinstance(value["seat"], int) and 0 <= value["seat"] < len(names):
+            out["name"] = names[value["seat"]]
+        elif "seats" in value:
+            out["names"] = [names[i] if isinstance(i, int) and 0 <= i < len(names) else str(i) for i in value["seats"]]
+        else:
+            return value
+        if game:
+            out["game"] = game
+        return out
+
+    return {key: ref(value) for key, value in params.items()}
+
+
+def say(code: str, /, seats: Any = (), **params: Any) -> Said:
     """The rules' message ``code`` (the core's, or a game's as ``game.key``) with ``params``, in English, as a
-    ``Said``; a seat parameter (``{"seat": i}``) is said with its name in ``seats`` (``Game.player_names``).
+    ``Said``; a seat parameter (``{"seat": i}``) is said with its name: ``seats`` is the game (or its
+    ``player_names``), see ``seat_refs``.
 
     >>> say("outcome.draw_agreed")
     'draw agreed'
     """
-    return Said(say_in(code, params, DEFAULT, tuple(seats)), code, params)
+    params = seat_refs(params, seats)
+    return Said(say_in(code, params, DEFAULT), code, params)

@@ -20,12 +20,13 @@ from damier.core.messages import Said, coded
 __all__ = ["Said", "coded", "say"]
 
 
-def say(code: str, /, seats: tuple[str, ...] = (), **params: Any) -> Said:
+def say(code: str, /, seats: Any = (), **params: Any) -> Said:
     """The message ``code`` of the shared catalogue with ``params`` (numbers, words, notation, seats as
-    ``{"seat": i}`` with their names in ``seats``), in English; ``KeyError`` for a code the catalogue lacks (the
-    suite reads every ``say`` in the sources)."""
+    ``{"seat": i}``, named from ``seats``: the game, see ``messages.seat_refs``), in English; ``KeyError`` for a code
+    the catalogue lacks (the suite reads every ``say`` in the sources)."""
     catalogue = messages.catalogue(*messages.SHARED, messages.DEFAULT)
     text = catalogue.get(code)
     if text is None:
         raise KeyError(f"no message {code!r} in the shared catalogue (damier/server/static/i18n/en.json)")
-    return Said(messages.format_message(text, params, messages.DEFAULT, tuple(seats)), code, params)
+    params = messages.seat_refs(params, seats)
+    return Said(messages.format_message(text, params, messages.DEFAULT), code, params)

@@ -281,7 +281,9 @@ def test_a_flag_against_a_player_who_cannot_win_is_a_draw(client: TestClient) ->
         client.app.state.arcade.clock = time.time  # type: ignore[attr-defined]
     assert state["result"] == {"winner": None, "returns": [0.0, 0.0], "termination": "time",
                                "reason": "Gold ran out of time, but Silver cannot win: draw",
-                               "code": "outcome.time_draw", "params": {"seat": {"seat": 0}, "others": {"seats": [1]}}}
+                               "code": "outcome.time_draw",
+                               "params": {"seat": {"seat": 0, "name": "Gold", "game": "jewels"},
+                                          "others": {"seats": [1], "names": ["Silver"], "game": "jewels"}}}
 
 
 def test_a_computer_thinks_within_what_its_clock_affords(client: TestClient) -> None:

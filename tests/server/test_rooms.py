@@ -90,8 +90,9 @@ def test_a_resigned_games_record_says_resignation_and_replays(client: TestClient
     assert view["result"] == {"winner": 0, "returns": [1.0, -1.0], "reason": "Blue resigned: Red wins",
                               "termination": "resignation", "code": "outcome.wins",
                               "params": {"what": {"code": "outcome.resigned",
-                                                  "params": {"losers": {"seats": [1]}, "count": 1}},
-                                         "winner": {"seat": 0}}}
+                                                  "params": {"losers": {"seats": [1], "names": ["Blue"],
+                                                                        "game": "atoms"}, "count": 1}},
+                                         "winner": {"seat": 0, "name": "Red", "game": "atoms"}}}
     record = client.get(f"/api/games/{game_id}/record").json()
     assert record["result"]["termination"] == "resignation" and record["moves"] == ["A1"]
     state = damier.Record.from_json(record).replay()

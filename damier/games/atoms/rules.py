@@ -164,9 +164,9 @@ class AtomsState(State):
             return None
         winner = int(self._s[2 * self.game.n + kernel.WINNER])
         losers = [q for q in range(self.game.players) if q != winner]
-        why = say("atoms.outcome.no_atoms_left", COLOURS, loser={"seat": losers[0]}) if len(losers) == 1 else (
+        why = say("atoms.outcome.no_atoms_left", self.game, loser={"seat": losers[0]}) if len(losers) == 1 else (
             say("atoms.outcome.all_eliminated"))
-        reason = say("outcome.wins_because", COLOURS, winner={"seat": winner}, what=nested(why))
+        reason = say("outcome.wins_because", self.game, winner={"seat": winner}, what=nested(why))
         returns = tuple(1.0 if q == winner else -1.0 for q in range(self.game.players))
         return Outcome(winner=winner, returns=returns, reason=reason, termination=Termination.ELIMINATION)
 

@@ -214,26 +214,25 @@ class JewelsState(State):
         n = self.game.n
         why = int(self._s[n + WHY])
         result = int(self._s[n + RESULT])
-        names = self.game.player_names
         winner = None if result == kernel.DRAW else result - 1
         returns = (0.0, 0.0) if winner is None else (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
         score = self.score_words()
         if why == kernel.HIT:
             loser = 1 - (winner or 0)
             square = square_name(int(self._s[n + MAN + loser]), self.game.size)
-            hit = say("jewels.outcome.hit", names, loser={"seat": loser}, square=square)
-            reason = say("outcome.wins_because", names, winner={"seat": 1 - loser}, what=nested(hit))
+            hit = say("jewels.outcome.hit", self.game, loser={"seat": loser}, square=square)
+            reason = say("outcome.wins_because", self.game, winner={"seat": 1 - loser}, what=nested(hit))
             termination = LASER_HIT
         elif why == kernel.BOTH_HIT:
             reason, termination = say("jewels.outcome.both_hit"), LASER_HIT
         elif why == kernel.COLUMN:
-            full = say("jewels.outcome.column", names, winner={"seat": winner or 0}, jewels=self.game.column)
-            reason = say("outcome.wins_because", names, winner={"seat": winner or 0}, what=nested(full))
+            full = say("jewels.outcome.column", self.game, winner={"seat": winner or 0}, jewels=self.game.column)
+            reason = say("outcome.wins_because", self.game, winner={"seat": winner or 0}, what=nested(full))
             termination = Termination.GOAL
         elif why == kernel.COLLECTED:
-            reason, termination = say("jewels.outcome.collected", names, score=nested(score)), COLLECTED
+            reason, termination = say("jewels.outcome.collected", self.game, score=nested(score)), COLLECTED
         else:
-            reason = say("jewels.outcome.cap", names, plies=str(self.game.options["cap"]), score=nested(score))
+            reason = say("jewels.outcome.cap", self.game, plies=str(self.game.options["cap"]), score=nested(score))
             termination = Termination.MOVE_LIMIT
         return Outcome(winner=winner, returns=returns, reason=reason, termination=termination)
 
@@ -257,18 +256,17 @@ class JewelsState(State):
         winner = None if a == b else 0 if a > b else 1
         returns = (0.0, 0.0) if winner is None else (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
         return Outcome(winner=winner, returns=returns,
-                       reason=say("jewels.outcome.agreed", self.game.player_names, score=nested(self.score_words())),
+                       reason=say("jewels.outcome.agreed", self.game, score=nested(self.score_words())),
                        termination=Termination.AGREEMENT)
 
     def score_words(self) -> str:
         """``Gold wins 5-3`` or ``a draw, 4-4``."""
         a, b = self.jewels(0), self.jewels(1)
-        names = self.game.player_names
         if a == b:
             return say("jewels.outcome.score_draw", a=str(a), b=str(b))
         if a > b:
-            return say("jewels.outcome.score_win", names, winner={"seat": 0}, a=str(a), b=str(b))
-        return say("jewels.outcome.score_win", names, winner={"seat": 1}, a=str(b), b=str(a))
+            return say("jewels.outcome.score_win", self.game, winner={"seat": 0}, a=str(a), b=str(b))
+        return say("jewels.outcome.score_win", self.game, winner={"seat": 1}, a=str(b), b=str(a))
 
     # ----- notation -------------------------------------------------------------------------------------
     def move_to_str(self, move: int) -> str:

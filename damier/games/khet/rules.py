@@ -216,8 +216,8 @@ class KhetState(State):
         winner = int(self._s[WINNER])
         end = int(self._s[END])
         if end == END_PHARAOH:
-            hit = say("khet.outcome.pharaoh_hit", COLOURS, loser={"seat": 1 - winner})
-            reason = say("outcome.wins_because", COLOURS, winner={"seat": winner}, what=nested(hit))
+            hit = say("khet.outcome.pharaoh_hit", self.game, loser={"seat": 1 - winner})
+            reason = say("outcome.wins_because", self.game, winner={"seat": winner}, what=nested(hit))
             return Outcome(winner=winner, returns=(1.0, -1.0) if winner == 0 else (-1.0, 1.0), reason=reason,
                            termination=PHARAOH_HIT)
         reason = {

@@ -272,6 +272,6 @@ def verdict(room: GameRoom, now: float) -> Outcome | None:
         return timeout(room.state, seat)
     seat = overdue(room, now)
     if seat is not None:
-        return aborted(room.state, messages.say("outcome.no_first_move", room.game.player_names,
+        return aborted(room.state, messages.say("outcome.no_first_move", room.game,
                                                 seat={"seat": seat}))
     return None

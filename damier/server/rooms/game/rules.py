@@ -68,7 +68,7 @@ def move(room: GameRoom, seat: int, text: str, version: int | None) -> Change:
     if version is not None and version != room.version:
         raise Conflict(say("error.game.moved_on", version=str(room.version), sent=str(version)))
     if room.state.player != seat:
-        raise Conflict(say("error.game.not_your_turn", seats=tuple(room.game.player_names),
+        raise Conflict(say("error.game.not_your_turn", room.game,
                            player={"seat": room.state.player}))
     try:
         played = room.state.parse_move(text)
@@ -131,7 +131,7 @@ def abort(room: GameRoom, seat: int) -> Change:
     going_on(room)
     if not room.abortable:
         raise Conflict(say("error.game.abort_too_late"))
-    return Change(outcome=aborted(room.state, messages.say("outcome.aborted_by", room.game.player_names,
+    return Change(outcome=aborted(room.state, messages.say("outcome.aborted_by", room.game,
                                                            seat={"seat": seat})))
 
 
@@ -147,12 +147,11 @@ def claim(room: GameRoom, seat: int, draw: bool, absent: Mapping[int, float]) ->
     if room.abortable:
         raise Conflict(say("error.game.claim_before_first_moves"))
     wait = clocks.leave_seconds(room.row.clock)
-    names = tuple(room.game.player_names)
     for other in others:
         if other not in absent:
-            raise Conflict(say("error.game.claim_player_here", seats=names, player={"seat": other}))
+            raise Conflict(say("error.game.claim_player_here", room.game, player={"seat": other}))
         if absent[other] < wait:
-            raise Conflict(say("error.game.claim_too_soon", seats=names, player={"seat": other},
+            raise Conflict(say("error.game.claim_too_soon", room.game, player={"seat": other},
                                left=round(absent[other]), wait=round(wait)))
     return Change(outcome=abandonment(room.state, others, seat, draw=draw))
 

@@ -165,9 +165,15 @@ const AND = { en: " and ", es: " y ", fr: " et " };
 function value(v, lang, seats, words) {
   if (v && typeof v === "object") {
     if ("seat" in v || "seats" in v) {
+      // the page's names for the seats, else the game's in this language (its catalogue), else the English sent
       const list = "seat" in v ? [v.seat] : v.seats || [];
-      return list.map((i) => (Number.isInteger(i) && i >= 0 && i < seats.length ? seats[i] : String(i)))
-        .join(AND[lang] || AND.en);
+      const names = "name" in v ? [v.name] : v.names || [];
+      return list.map((i, k) => {
+        if (Number.isInteger(i) && i >= 0 && i < seats.length) return seats[i];
+        const key = `${v.game}.client.seats.${i}`;
+        if (v.game && Object.hasOwn(words || messages, key)) return (words || messages)[key];
+        return names[k] !== undefined ? String(names[k]) : String(i);
+      }).join(AND[lang] || AND.en);
     }
     if (typeof v.code === "string") {
       const text = words ? words[v.code] : messages[v.code];
