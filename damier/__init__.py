@@ -44,6 +44,7 @@ from damier.core.game import (
     timeout,
     unfinished,
 )
+from damier.core.messages import cause_of, say
 from damier.core.record import Record
 from damier.core.registry import EngineInfo, GameInfo, ScoreScale
 from damier.games import register_builtin_games
@@ -107,12 +108,12 @@ def games() -> list[GameInfo]:
 def state_from_json(obj: Any) -> State:
     """Rebuild any saved state: the game and options are read from the object itself."""
     if not isinstance(obj, dict) or not isinstance(obj.get("game"), str):
-        raise RecordError("a saved state must be a JSON object with a 'game' name")
+        raise RecordError(say("rules.state.saved_not_object"))
     options = obj.get("options", {})
     if not isinstance(options, dict):
-        raise RecordError("the saved state's 'options' must be an object")
+        raise RecordError(say("rules.state.saved_options"))
     try:
         game = registry.load(obj["game"], **options)
     except (UnknownGameError, OptionError) as exc:
-        raise RecordError(f"the saved state names a game that cannot be loaded: {exc}") from None
+        raise RecordError(say("rules.state.saved_game", error=cause_of(exc))) from None
     return game.state_from_json(obj)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # numpy is imported by the games, not by ``import damier`` (f
 from damier.core.endings import Termination as Termination  # re-exported: Termination is part of the game API
 from damier.core.endings import declared
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, RecordError, StateError
-from damier.core.messages import coded, from_coded, nested, say
+from damier.core.messages import cause_of, coded, from_coded, nested, say
 from damier.core.options import OptionSet
 
 if TYPE_CHECKING:
@@ -38,13 +38,18 @@ STATE_VERSION = 1
 def check_header(obj: Any, noun: str, expected_format: str, expected_version: int) -> None:
     """``RecordError`` unless ``obj`` is a JSON object of ``expected_format`` at ``expected_version``."""
     if not isinstance(obj, Mapping):
-        raise RecordError(f"a {noun} must be a JSON object, not {type(obj).__name__}")
+        raise RecordError(say("rules.record.not_object", noun=_noun(noun), type=type(obj).__name__))
     if obj.get("format") != expected_format:
-        raise RecordError(f"not a damier {noun}: format is {obj.get('format')!r}, expected {expected_format!r}")
+        raise RecordError(say("rules.record.format", noun=_noun(noun), found=repr(obj.get("format")),
+                              expected=repr(expected_format)))
     if obj.get("version") != expected_version:
-        raise RecordError(
-            f"unsupported {noun} version {obj.get('version')!r}; this damier reads version {expected_version}"
-        )
+        raise RecordError(say("rules.record.version", noun=_noun(noun), found=repr(obj.get("version")),
+                              expected=str(expected_version)))
+
+
+def _noun(noun: str) -> Any:
+    """What a saved object is (``state``, ``record``) as a message's parameter, said in the reader's language."""
+    return {"code": f"rules.noun.{noun}", "params": {}} if noun in ("state", "record") else noun
 
 
 @dataclass(frozen=True)
@@ -90,20 +95,20 @@ class Outcome:
             returns = tuple(float(r) for r in obj["returns"])
             reason = from_coded(str(obj["reason"]), obj)  # its code and parameters, when it has them
         except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"result is not of the form {{winner, returns, reason}}: {exc}") from None
+            raise RecordError(say("rules.result.form", error=str(exc))) from None
         if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-            raise RecordError(f"result winner must be a player index or null, not {winner!r}")
+            raise RecordError(say("rules.result.winner", value=repr(winner)))
         code = obj.get("termination", Termination.UNKNOWN.value)
         try:
             termination = Termination.of(code)
         except ValueError:
             known = ", ".join(t.value for t in declared())
-            raise RecordError(f"result termination {code!r} is not one of: {known}") from None
+            raise RecordError(say("rules.result.termination", value=repr(code), known=known)) from None
         numbers_ = {}
         for key in ("cost", "optimum"):
             value = obj.get(key)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                raise RecordError(f"result {key} must be a count of moves (an integer >= 0) or absent, not {value!r}")
+                raise RecordError(say("rules.result.count", field=key, value=repr(value)))
             numbers_[key] = value
         return cls(winner=winner, returns=returns, reason=reason, termination=termination, **numbers_)
 
@@ -259,7 +264,7 @@ def solved(cost: int, optimum: int | None) -> Outcome:
 
 def _check_seat(state: State, seat: int) -> None:
     if not isinstance(seat, int) or not 0 <= seat < state.game.num_players:
-        raise StateError(f"seat {seat!r} is not a player of this game (0 to {state.game.num_players - 1})")
+        raise StateError(say("rules.seat.unknown", value=repr(seat), last=str(state.game.num_players - 1)))
 
 
 @dataclass
@@ -373,7 +378,7 @@ class Game(abc.ABC):
 
     def state_from_position(self, position: str, seed: int | None = None) -> State:
         """A state set up from this game's position notation (see ``State.position``)."""
-        raise ParseError(f"{self.name} has no position notation")
+        raise ParseError(say("rules.position.none", game=self.name))
 
     def start_state(self, start: str | None = None, seed: int | None = None) -> State:
         """The first state of a game: the usual start, or the position ``start`` when one is given."""
@@ -384,48 +389,46 @@ class Game(abc.ABC):
         (an object without one predates rules versions: version 1)."""
         version = obj.get("rules_version", 1)
         if version != self.rules_version:
-            raise RecordError(
-                f"this {noun} was written under {self.name} rules version {version!r}; this damier plays version "
-                f"{self.rules_version} and cannot replay it"
-            )
+            raise RecordError(say("rules.record.rules_version", noun=_noun(noun), game=self.name, found=repr(version),
+                                  version=str(self.rules_version)))
 
     def state_from_json(self, obj: Mapping[str, Any]) -> State:
         """Rebuild a state written by ``State.to_json``: same position, same history (undo works)."""
         check_header(obj, "state", STATE_FORMAT, STATE_VERSION)
         if obj.get("game") != self.name:
-            raise RecordError(f"the state is of game {obj.get('game')!r}, not {self.name!r}")
+            raise RecordError(say("rules.state.other_game", found=repr(obj.get("game")), game=repr(self.name)))
         self.check_rules_version(obj, "state")
         options = obj.get("options", {})
         try:
             same = isinstance(options, Mapping) and self.option_set.validate(options, self.name) == self.options
         except OptionError as exc:
-            raise RecordError(f"the state's options are not valid: {exc}") from None
+            raise RecordError(say("rules.state.bad_options", error=cause_of(exc))) from None
         if not same:
-            raise RecordError(f"the state's options {options!r} differ from this game's {self.options!r}")
+            raise RecordError(say("rules.state.other_options", found=repr(options), options=repr(self.options)))
         state = self.replay(obj.get("moves"), seed=obj.get("seed"), start=obj.get("start"))
         if "position" in obj and state.position() != obj["position"]:
-            raise RecordError(
-                f"the moves lead to {state.position()!r}, not to the saved position {obj['position']!r}"
-            )
+            raise RecordError(say("rules.state.other_position", found=repr(state.position()),
+                                  saved=repr(obj["position"])))
         return state
 
     def replay(self, moves: Any, seed: Any = None, start: Any = None) -> State:
         """Play a list of moves in notation from the start (or from the ``start`` position)."""
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise RecordError(f"seed must be an integer or null, not {seed!r}")
+            raise RecordError(say("rules.replay.seed", value=repr(seed)))
         if start is not None and not isinstance(start, str):
-            raise RecordError(f"start must be a position string or null, not {start!r}")
+            raise RecordError(say("rules.replay.start", value=repr(start)))
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise RecordError("moves must be a list of moves in notation (strings)")
+            raise RecordError(say("rules.replay.moves"))
         try:
             state = self.start_state(start, seed)
         except ParseError as exc:
-            raise RecordError(f"bad start position: {exc}") from None
+            raise RecordError(say("rules.replay.bad_start", error=cause_of(exc))) from None
         for ply, text in enumerate(moves, start=1):
             try:
                 state.play(state.parse_move(text))
             except (ParseError, IllegalMoveError, StateError) as exc:
-                raise RecordError(f"move {ply} ({text!r}) does not replay: {exc}") from None
+                raise RecordError(say("rules.replay.bad_move", ply=str(ply), move=repr(text),
+                                      error=cause_of(exc))) from None
         return state
 
     # ----- the declared features, for the generic players -----------------------------------------------
@@ -531,9 +534,9 @@ class State(abc.ABC):
     def play(self, move: int) -> None:
         """Play ``move`` (an int from ``legal_moves``); raise ``IllegalMoveError`` if it is not legal."""
         if self.player == TERMINAL:
-            raise IllegalMoveError(f"the game is over ({self.outcome_reason()}); no move can be played")
+            raise IllegalMoveError(say("rules.move.game_over", reason=nested(self.outcome_reason())))
         if not isinstance(move, numbers.Integral) or isinstance(move, bool) or not self.is_legal(int(move)):
-            raise IllegalMoveError(f"{move!r} is not a legal move here; legal moves: {self._legal_summary()}")
+            raise IllegalMoveError(say("rules.move.illegal", move=repr(move), legal=nested(self._legal_summary())))
         self._apply(int(move))
 
     @abc.abstractmethod
@@ -598,7 +601,7 @@ class State(abc.ABC):
 
     def outcome_reason(self) -> str:
         outcome = self.outcome()
-        return outcome.reason if outcome else "in progress"
+        return outcome.reason if outcome else say("rules.state.in_progress")
 
     # ----- notation -------------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -690,10 +693,13 @@ class State(abc.ABC):
         """A compact key identifying the position (for transposition tables and repetition)."""
 
     def _legal_summary(self, limit: int = 12) -> str:
+        """The legal moves in notation for an error message, the first ``limit`` of them (a ``Said`` when there
+        are more, or none)."""
         moves = self.legal_moves()
-        names = [self.move_to_str(m) for m in moves[:limit]]
-        more = f" ... ({len(moves)} in all)" if len(moves) > limit else ""
-        return (", ".join(names) + more) if names else "none"
+        names = ", ".join(self.move_to_str(m) for m in moves[:limit])
+        if len(moves) > limit:
+            return say("rules.move.more", moves=names, count=str(len(moves)))
+        return names or say("rules.move.none")
 
     def __repr__(self) -> str:
         """A constructor expression for this position (python-chess's ``Board('...')``); the history is not in

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from damier.core.errors import ParseError
+from damier.core.messages import say
 
 if TYPE_CHECKING:  # numpy is imported when a table is built, not when the game list is read
     import numpy as np
@@ -46,11 +47,11 @@ def parse_square(text: str, rows: int, cols: int) -> int:
     match = _SQUARE.match(text) if isinstance(text, str) else None
     last = square_name(rows * cols - 1, cols)
     if not match:
-        raise ParseError(f"{text!r} is not a square: write a column letter and a row number, like A1 or {last}")
+        raise ParseError(say("rules.square.bad", text=repr(text), last=last))
     col = ord(match.group(1).upper()) - ord("A")
     row = int(match.group(2)) - 1
     if not (0 <= row < rows and 0 <= col < cols):
-        raise ParseError(f"square {text.strip()!r} is off the {rows}x{cols} board; squares run from A1 to {last}")
+        raise ParseError(say("rules.square.off_board", text=repr(text.strip()), rows=rows, cols=cols, last=last))
     return row * cols + col
 
 

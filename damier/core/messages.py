@@ -257,6 +257,11 @@ def parse_message(text: str) -> tuple[Part, ...]:
 def _value(value: Any, lang: str, seats: tuple[str, ...], words: Mapping[str, str] | None) -> str:
     """A placeholder's value in words: a seat by its name, a message said in ``lang``, a number as it writes them."""
     if isinstance(value, Mapping):
+        if "list" in value:  # words of no game (players' own names): joined as the language joins them
+            return AND.get(lang, AND[DEFAULT]).join(str(item) for item in value["list"])
+        if "title" in value:  # a game's title: the game's own in this language (its catalogue), else as sent
+            key = f"{value.get('game')}.info.title"
+            return words[key] if words is not None and key in words else str(value["title"])
         if "seat" in value or "seats" in value:
             indices = [value["seat"]] if "seat" in value else list(value["seats"])
             names = [value["name"]] if "name" in value else list(value.get("names") or ())
@@ -350,10 +355,12 @@ def _read(package: str, folder: str, lang: str) -> dict[str, str]:
 
 @lru_cache(maxsize=64)
 def catalogue(package: str, folder: str, lang: str) -> Mapping[str, str]:
-    """The catalogue of ``lang`` in ``package``'s ``folder``, English beneath it key by key (read once)."""
+    """The catalogue of ``lang`` in ``package``'s ``folder``, English beneath it key by key (read once). A game's
+    catalogue also translates the words it declares in Python (``damier.server.declared``): keys English has in no
+    file."""
     merged = dict(_read(package, folder, DEFAULT))
     if lang != DEFAULT:
-        merged.update((k, v) for k, v in _read(package, folder, lang).items() if k in merged)
+        merged.update(_read(package, folder, lang))
     return merged
 
 
@@ -418,6 +425,27 @@ def coded(message: object) -> dict[str, Any]:
     return {}
 
 
+def said_of(error: BaseException) -> str:
+    """An error's message, still a ``Said`` when the rules said it so (``str(error)`` would drop its code)."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Said) else str(error)
+
+
+def cause_of(error: BaseException) -> Any:
+    """An error's message as another message's parameter (``nested``): said with its code when it has one."""
+    return nested(said_of(error))
+
+
+def title_of(game: Any) -> dict[str, str]:
+    """A game's title as a parameter: said with the game's own title in the reader's language.
+
+    >>> import damier
+    >>> title_of(damier.load("atoms"))
+    {'game': 'atoms', 'title': 'Exploding Atoms'}
+    """
+    return {"game": game.name, "title": game.title}
+
+
 def nested(message: str) -> Any:
     """A message as another's parameter: its code and parameters (said in the reader's language), or its words."""
     return {"code": message.code, "params": message.params} if isinstance(message, Said) else str(message)
@@ -431,14 +459,15 @@ def from_coded(text: str, obj: Mapping[str, Any]) -> str:
     return text
 
 
+#: each registered game's catalogue package, by game name (``registry.register`` fills it)
+GAMES: dict[str, str] = {}
+
+
 def rules_words(lang: str) -> dict[str, str]:
     """The rules' catalogue in ``lang``: the core's words, and each registered game's under its name."""
-    from damier.core import registry
-
     merged = dict(catalogue(*CORE, lang))
-    for info in registry.all_infos():
-        if info.messages:
-            merged.update((f"{info.name}.{key}", text) for key, text in game_catalogue(info.messages, lang).items())
+    for name, package in sorted(GAMES.items()):
+        merged.update((f"{name}.{key}", text) for key, text in game_catalogue(package, lang).items())
     return merged
 
 
@@ -454,13 +483,9 @@ def say_in(code: str, params: Mapping[str, Any], lang: str = DEFAULT, seats: tup
 def rules_message(code: str, lang: str) -> str | None:
     """The rules' message ``code`` in ``lang``: a game's (``khet.outcome.pharaoh_hit``) or the core's."""
     head, _, key = code.partition(".")
-    from damier.core import registry
-
-    try:
-        info = registry.info(head)
-    except ValueError:
-        return catalogue(*CORE, lang).get(code)
-    return game_catalogue(info.messages, lang).get(key) if info.messages else None
+    if head in GAMES:
+        return game_catalogue(GAMES[head], lang).get(key)
+    return catalogue(*CORE, lang).get(code)
 
 
 def seat_refs(params: Mapping[str, Any], seats: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from damier.core.errors import OptionError
+from damier.core.messages import nested, say
 
 
 @dataclass(frozen=True)
@@ -34,27 +35,28 @@ class Option:
     def accepted(self) -> str:
         """Describe the accepted values in words, for error messages and ``damier games``."""
         if self.choices is not None:
-            return "one of " + ", ".join(repr(c) for c in self.choices)
+            return say("rules.option.accepted.choices", choices=", ".join(repr(c) for c in self.choices))
         if self.type is bool:
-            return "true or false"
+            return say("rules.option.accepted.bool")
         if self.type is int:
             if self.minimum is not None and self.maximum is not None:
-                return f"an integer from {self.minimum} to {self.maximum}"
+                return say("rules.option.accepted.range", min=str(self.minimum), max=str(self.maximum))
             if self.minimum is not None:
-                return f"an integer >= {self.minimum}"
-            return "an integer"
-        return f"a {self.type.__name__}"
+                return say("rules.option.accepted.minimum", min=str(self.minimum))
+            return say("rules.option.accepted.integer")
+        return say("rules.option.accepted.type", type=self.type.__name__)
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` converted to the option's type and checked, or raise :class:`OptionError`."""
         converted = _convert(self, value)
         if self.choices is not None and converted not in self.choices:
-            raise OptionError(f"option {self.name!r}: {value!r} is not accepted; expected {self.accepted()}")
+            raise _not_accepted(self, value)
         if self.type is int and (
             (self.minimum is not None and converted < self.minimum)
             or (self.maximum is not None and converted > self.maximum)
         ):
-            raise OptionError(f"option {self.name!r}: {converted} is out of range; expected {self.accepted()}")
+            raise OptionError(say("rules.option.out_of_range", name=repr(self.name), value=str(converted),
+                                  accepted=nested(self.accepted())))
         return converted
 
     def to_json(self) -> dict[str, Any]:
@@ -70,6 +72,12 @@ class Option:
         return out
 
 
+def _not_accepted(option: Option, value: Any) -> OptionError:
+    """The error for ``value``, which ``option`` does not accept."""
+    return OptionError(say("rules.option.not_accepted", name=repr(option.name), value=repr(value),
+                           accepted=nested(option.accepted())))
+
+
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
@@ -80,10 +88,10 @@ def _convert(option: Option, value: Any) -> Any:
             return value
         if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
             return value.strip().lower() in _TRUE
-        raise OptionError(f"option {option.name!r}: {value!r} is not accepted; expected {option.accepted()}")
+        raise _not_accepted(option, value)
     if option.type is int:
         if isinstance(value, bool):
-            raise OptionError(f"option {option.name!r}: {value!r} is not accepted; expected {option.accepted()}")
+            raise _not_accepted(option, value)
         if isinstance(value, int):
             return value
         if isinstance(value, str):
@@ -91,11 +99,11 @@ def _convert(option: Option, value: Any) -> Any:
                 return int(value.strip())
             except ValueError:
                 pass
-        raise OptionError(f"option {option.name!r}: {value!r} is not accepted; expected {option.accepted()}")
+        raise _not_accepted(option, value)
     if option.type is str:
         if isinstance(value, str):
             return value.strip()
-        raise OptionError(f"option {option.name!r}: {value!r} is not accepted; expected {option.accepted()}")
+        raise _not_accepted(option, value)
     raise TypeError(f"unsupported option type {option.type!r}")  # a declaration bug, not user input
 
 
@@ -122,8 +130,9 @@ class OptionSet:
         known = {o.name: o for o in self.options}
         for name in values:
             if name not in known:
-                names = ", ".join(known) or "(none)"
-                raise OptionError(f"{game} has no option {name!r}; its options are: {names}")
+                if not known:
+                    raise OptionError(say("rules.option.unknown_none", game=game, name=repr(name)))
+                raise OptionError(say("rules.option.unknown", game=game, name=repr(name), names=", ".join(known)))
         return {o.name: o.coerce(values[o.name]) if o.name in values else o.default for o in self.options}
 
 
@@ -137,6 +146,6 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} is not of the form key=value (for example rows=9)")
+            raise OptionError(say("rules.option.pair", pair=repr(pair)))
         out[key.strip()] = value.strip()
     return out

@@ -18,6 +18,7 @@ from typing import Any
 from damier.core import registry
 from damier.core.errors import DamierError, RecordError
 from damier.core.game import Outcome, State, check_header
+from damier.core.messages import cause_of, nested, say
 
 RECORD_FORMAT = "damier.record"
 RECORD_VERSION = 1
@@ -83,16 +84,16 @@ class Record:
         check_header(obj, "record", RECORD_FORMAT, RECORD_VERSION)
         for key, kind in (("game", str), ("options", Mapping), ("moves", list), ("players", list)):
             if not isinstance(obj.get(key), kind):
-                raise RecordError(f"record field {key!r} is missing or not a {kind.__name__}")
+                raise RecordError(say("rules.record.field", field=repr(key), kind=kind.__name__))
         if not all(isinstance(m, str) for m in obj["moves"]):
-            raise RecordError("record field 'moves' must list moves in notation (strings)")
+            raise RecordError(say("rules.record.moves"))
         seed = obj.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise RecordError(f"record field 'seed' must be an integer or null, not {seed!r}")
+            raise RecordError(say("rules.record.seed", value=repr(seed)))
         result = Outcome.from_json(obj["result"]) if obj.get("result") is not None else None
         rules_version = obj.get("rules_version", 1)
         if not isinstance(rules_version, int) or isinstance(rules_version, bool) or rules_version < 1:
-            raise RecordError(f"record field 'rules_version' must be a positive integer, not {rules_version!r}")
+            raise RecordError(say("rules.record.positive_version", value=repr(rules_version)))
         return cls(
             rules_version=rules_version,
             game=obj["game"],
@@ -111,7 +112,7 @@ class Record:
         try:
             game = registry.load(self.game, **self.options)
         except DamierError as exc:
-            raise RecordError(f"record names a game that cannot be loaded: {exc}") from None
+            raise RecordError(say("rules.record.game", error=cause_of(exc))) from None
         game.check_rules_version({"rules_version": self.rules_version}, "record")
         state = game.replay(self.moves, seed=self.seed, start=self.start)
         if self.result is not None:
@@ -119,9 +120,8 @@ class Record:
             if final is None and self.result.is_early:
                 return state  # resigned, agreed or forfeited before the moves ended the game
             if final is None or final.winner != self.result.winner or final.cost != self.result.cost:
-                raise RecordError(
-                    f"the record says {self.result.reason!r} but its moves lead to: {state.outcome_reason()}"
-                )
+                raise RecordError(say("rules.record.result", said=repr(self.result.reason),
+                                      reason=nested(state.outcome_reason())))
         return state
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -138,13 +138,14 @@ def read_json(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise RecordError(f"no such file: {path}") from None
+        raise RecordError(say("rules.file.missing", path=str(path))) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path}: {exc}") from None
+        raise RecordError(say("rules.file.unreadable", path=str(path), error=str(exc))) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        raise RecordError(say("rules.file.not_json", path=str(path), line=str(exc.lineno), column=str(exc.colno),
+                              error=exc.msg)) from None
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:

@@ -23,8 +23,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from damier.core import messages
 from damier.core.endings import Termination, declare
 from damier.core.errors import FeatureError, UnknownGameError
+from damier.core.messages import say
 from damier.core.options import OptionSet
 
 if TYPE_CHECKING:
@@ -232,17 +234,20 @@ def register(info: GameInfo) -> None:
     for ending in info.endings:
         declare(ending)
     _REGISTRY[info.name] = info
+    if info.messages:
+        messages.GAMES[info.name] = info.messages
 
 
 def unregister(name: str) -> None:
     _REGISTRY.pop(name, None)
+    messages.GAMES.pop(name, None)
 
 
 def info(name: str) -> GameInfo:
     """The ``GameInfo`` of a registered game, or ``UnknownGameError`` listing the known names."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in _REGISTRY:
-        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(sorted(_REGISTRY))}")
+        raise UnknownGameError(say("rules.game.unknown", name=repr(name), games=", ".join(sorted(_REGISTRY))))
     return _REGISTRY[key]
 
 
@@ -257,22 +262,15 @@ def with_feature(feature: str) -> list[GameInfo]:
     return [i for i in all_infos() if i.has(feature)]
 
 
-_FEATURE_WORDS = {
-    "search": "kernel search", "perft": "perft", "solver": "solver", "engine": "engine", "puzzle": "puzzle reader",
-    "analyse": "puzzle analysis", "hints": "graded hints", "commands": "commands of its own", "race": "race rooms",
-    "evaluate": "evaluation function", "describe_events": "event descriptions", "client": "client description",
-    "editor": "position editor",
-    "svg": "SVG view", "playout": "kernel playout", "playouts": "kernel playouts", "policies": "policy",
-    "howto": "How to play page",
-}
-
-
 def missing_message(name: str, feature: str) -> str:
-    """``khet has no solver; games with one: ...`` (the games that declare ``feature``)."""
-    word = _FEATURE_WORDS.get(feature, feature)
+    """``khet has no solver; games with one: ...`` (the games that declare ``feature``), the feature said in words
+    (``rules.feature.<feature>`` in the core's catalogue)."""
+    code = f"rules.feature.{feature}"
+    word = {"code": code, "params": {}} if code in messages.catalogue(*messages.CORE, "en") else feature
     having = [i.name for i in with_feature(feature)]
-    where = f"games with one: {', '.join(having)}" if having else "no game has one yet"
-    return f"{name} has no {word}; {where}"
+    if having:
+        return say("rules.feature.missing", game=name, feature=word, games=", ".join(having))
+    return say("rules.feature.missing_anywhere", game=name, feature=word)
 
 
 def require(name: str, feature: str) -> GameInfo:

@@ -21,10 +21,11 @@ from typing import Any
 
 from damier.ai import analysis as engine
 from damier.ai.reading import outcome_reading
+from damier.core import messages
 from damier.core.errors import DamierError
 from damier.core.game import CHANCE, TERMINAL, Game, State
 from damier.server.computer import Busy, ComputerPool
-from damier.server.engine_work import EngineWork, watch
+from damier.server.engine_work import EngineWork, error_words, watch
 from damier.server.jobs import Job
 from damier.server.limits import ClientLimits
 from damier.server.rooms.errors import Invalid, NotFound, Unavailable
@@ -50,7 +51,8 @@ def state_of(game: Game, position: str | None) -> State:
     try:
         return game.start_state(position, None)
     except DamierError as exc:
-        raise Invalid(say("error.analysis.bad_position", game=game.title, problem=str(exc))) from None
+        raise Invalid(say("error.analysis.bad_position",
+                          game=messages.title_of(game), problem=messages.cause_of(exc))) from None
 
 
 def board(name: str, options: dict[str, Any], position: str | None, moves: list[str],
@@ -70,7 +72,8 @@ def board(name: str, options: dict[str, Any], position: str | None, moves: list[
         try:
             state.play(state.parse_move(move))
         except DamierError as exc:
-            raise Invalid(say("error.analysis.move_not_here", move=repr(move), problem=str(exc))) from None
+            raise Invalid(say("error.analysis.move_not_here",
+                              move=repr(move), problem=messages.cause_of(exc))) from None
         events = list(state.events())
         rng = random.Random(secrets.randbits(64))
         while state.player == CHANCE:  # chance events drawn at random, as in a game
@@ -101,7 +104,7 @@ class Analysis(EngineWork):
     def view(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "options": self.options, "position": self.position,
                 "kind": self.kind, "seconds": self.seconds, "status": self.status, "reason": self.reason,
-                "error": self.error, "iterations": list(self.iterations)}
+                "error": self.error, **error_words(self.error), "iterations": list(self.iterations)}
 
 
 class Analyses:
@@ -152,7 +155,7 @@ class Analyses:
     def _checked(name: str, options: dict[str, Any], position: str) -> tuple[Game, State]:
         game = load_game(name, options)
         if engine.kind(game.info) is None:
-            raise Invalid(say("error.analysis.cannot_analyse", game=game.title))
+            raise Invalid(say("error.analysis.cannot_analyse", game=messages.title_of(game)))
         state = state_of(game, position)
         if state.player == TERMINAL:
             raise Invalid(say("error.analysis.over_nothing", reason=state.outcome_reason()))

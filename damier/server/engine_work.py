@@ -17,9 +17,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from damier.core.messages import coded
 from damier.server.computer import GRACE_SECONDS, Busy
 
 log = logging.getLogger("damier.server")
+
+
+def error_words(error: str | None) -> dict[str, Any]:
+    """An analysis's error with its code and parameters (``error_code``, ``error_params``) when the server said it
+    so: the client says it in the player's language."""
+    words = coded(error)
+    return {"error_code": words["code"], "error_params": words["params"]} if words else {}
 
 
 @dataclass(kw_only=True)

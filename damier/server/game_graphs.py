@@ -25,9 +25,10 @@ from typing import Any
 
 from damier.ai import analysis as engine
 from damier.ai.game_graph import POSITION_SECONDS
+from damier.core import messages
 from damier.server import analysis
 from damier.server.computer import Busy, ComputerPool
-from damier.server.engine_work import EngineWork, watch
+from damier.server.engine_work import EngineWork, error_words, watch
 from damier.server.jobs import Job
 from damier.server.limits import ClientLimits
 from damier.server.rooms.errors import Forbidden, Invalid, NotFound, Unavailable
@@ -69,7 +70,7 @@ class Graph(EngineWork):
 
     def view(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "version": self.version, "plies": self.plies, "seconds": self.seconds,
-                "status": self.status, "reason": self.reason, "error": self.error,
+                "status": self.status, "reason": self.reason, "error": self.error, **error_words(self.error),
                 "points": [self.points[ply] for ply in sorted(self.points)]}
 
 
@@ -90,7 +91,7 @@ class Graphs:
         search, ``Forbidden`` for a game between people going on, ``TooMany`` past the client's limit,
         ``Unavailable`` when the pool is full."""
         if engine.kind(room.game.info) != "search":
-            raise Invalid(say("error.analysis.no_search", game=room.game.title))
+            raise Invalid(say("error.analysis.no_search", game=messages.title_of(room.game)))
         if room.active and not room.hints_allowed():
             raise Forbidden(say("error.analysis.game_going_on"))
         moves = tuple(move for move, _ in room.row.moves)

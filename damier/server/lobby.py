@@ -20,7 +20,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from damier.core import registry
+from damier.core import messages, registry
 from damier.core.record import now_iso
 from damier.server.rooms import Conflict, GameRoom, Invalid, NotFound, TooMany, Unavailable, Watcher
 from damier.server.rooms.game import creation
@@ -301,5 +301,5 @@ def _checked(game: str, options: dict[str, Any], clock: Any) -> tuple[tuple[str,
     what the lobby cannot pair)."""
     loaded = creation.load_game(game, options)
     if loaded.num_players != 2:
-        raise Invalid(say("error.lobby.two_players", game=loaded.title, count=str(loaded.num_players)))
+        raise Invalid(say("error.lobby.two_players", game=messages.title_of(loaded), count=str(loaded.num_players)))
     return (loaded.name, dict(loaded.options)), parse(clock, loaded)

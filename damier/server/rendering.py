@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from damier.core import registry
+from damier.core import messages, registry
 from damier.core.errors import DamierError
 from damier.server import analysis
 from damier.server.rooms.errors import Invalid
@@ -53,12 +53,12 @@ def edited(name: str, options: dict[str, Any], board: dict[str, Any]) -> bytes:
             raise Invalid(registry.missing_message(game.name, "editor"))
         text = game.info.hook("editor")(game, board)
     except DamierError as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(messages.said_of(exc)) from None
     try:
         return encode({**creation.check_position(game.name, dict(game.options), text), "valid": True})
     except Invalid as exc:
         return encode({"game": game.name, "options": dict(game.options), "position": text, "valid": False,
-                       "error": exc.message})
+                       "error": exc.message, **messages.coded(exc.message)})
 
 
 def analysis_board(name: str, options: dict[str, Any], at: str | None, moves: list[str], move: str | None) -> bytes:

@@ -12,6 +12,7 @@ the player's language; its text is the English message, which the API's ``error`
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from damier.core import messages
@@ -29,4 +30,10 @@ def say(code: str, /, seats: Any = (), **params: Any) -> Said:
     if text is None:
         raise KeyError(f"no message {code!r} in the shared catalogue (damier/server/static/i18n/en.json)")
     params = messages.seat_refs(params, seats)
-    return Said(messages.format_message(text, params, messages.DEFAULT), code, params)
+    return Said(messages.format_message(text, params, messages.DEFAULT, words=english()), code, params)
+
+
+@lru_cache(maxsize=1)
+def english() -> dict[str, str]:
+    """Every English message a server's message may hold (the rules' and the shared ones), by the client's keys."""
+    return {**messages.rules_words(messages.DEFAULT), **messages.catalogue(*messages.SHARED, messages.DEFAULT)}

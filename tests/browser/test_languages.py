@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -16,6 +20,8 @@ from damier.core import messages, registry
 from damier.core.messages import Argument, parse_message
 from damier.server.routes.languages import client_words as served
 from tests.browser.conftest import open_page
+from tests.browser.test_howto import play_a_step, start_khet
+from tests.browser.test_micro import ROBOT, shortest
 from tests.server.conftest import ServerProcess
 
 NUMBERS = (0, 1, 2, 5, 21, 1234, 12345, 1_000_000, 2.5)
@@ -107,3 +113,108 @@ def test_the_page_speaks_the_browsers_language_until_the_picker_changes_it(brows
     for page in open_page(browser, locale="de-DE"):
         page.goto(live_server.url + "/")
         expect(page.locator("html")).to_have_attribute("lang", "en")  # a language the arcade does not speak
+
+
+def words_of(lang: str) -> dict[str, str]:
+    return client_words(lang)
+
+
+def say(words: dict[str, str], key: str, lang: str, **params: Any) -> str:
+    """What the page shows for ``key`` in ``lang`` (the catalogue's message, said as the server says it)."""
+    return messages.format_message(words[key], params, lang, words=words)
+
+
+def shoot(page: Page, name: str) -> None:
+    """A screenshot for the docs when DAMIER_SCREENSHOTS names a folder (docs/screenshots: how they were made)."""
+    folder = os.environ.get("DAMIER_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / name))
+
+
+def test_a_khet_game_in_spanish_says_the_spanish_editions_words(browser: Browser, live_server: ServerProcess) -> None:
+    es = words_of("es")
+    for page in open_page(browser, locale="es-ES", viewport={"width": 1280, "height": 900}):
+        start_khet(page, live_server.url)
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        # the pieces as the Spanish edition names them, the seats as it calls the colours
+        pyramid = es["khet.piece.pyramid"]
+        assert pyramid == "Deflector" and es["khet.piece.pharaoh"] == "Rey"
+        expect(page.locator(f"[data-testid^='square-'][aria-label*='{pyramid}']").first).to_be_attached()
+        expect(page.get_by_test_id("player-0")).to_contain_text(es["khet.client.seats.0"])
+        expect(page.get_by_test_id("status")).to_contain_text(
+            say(es, "panel.status.your_turn", "es", name=es["khet.client.seats.0"]))
+        play_a_step(page)
+        expect(page.get_by_test_id("move-2")).to_be_attached()  # the computer answered
+        shoot(page, "khet-es.png")
+        resign = page.get_by_test_id("btn-resign")
+        expect(resign).to_have_text(es["play.resign.button"])
+        resign.click()
+        expect(resign).to_have_text(es["play.resign.confirm"])
+        resign.click()
+        banner = page.get_by_test_id("result-banner")
+        expect(banner).to_contain_text(say(es, "panel.result.wins", "es", name=es["khet.client.seats.1"]))
+        # why, in Spanish, the seat named as the edition names it: "Azul-blanco se rindió"
+        resigned = say(es, "outcome.resigned", "es", losers={"seats": [0], "names": ["Silver"], "game": "khet"})
+        expect(banner).to_contain_text(resigned[0].upper() + resigned[1:])
+        # the record is the same in every language: English reason, the moves in notation
+        game_id = page.url.rsplit("/", 1)[1]
+        record = httpx.get(f"{live_server.url}/api/games/{game_id}/record", timeout=30).json()
+        assert record["result"]["reason"].startswith("Silver resigned")
+
+
+def test_a_micro_puzzle_and_race_in_french(browser: Browser, live_server: ServerProcess) -> None:
+    fr, base = words_of("fr"), live_server.url
+    host_pages = open_page(browser, locale="fr-FR", viewport={"width": 1280, "height": 900})
+    guest_pages = open_page(browser, locale="fr-FR", viewport={"width": 390, "height": 844})
+    ann, bob = next(host_pages), next(guest_pages)
+    try:
+        # a puzzle: the French rules' words, solved by the shortest path, the result in French
+        ann.goto(f"{base}/#/new/micro")
+        expect(ann.get_by_test_id("preset-easy")).to_contain_text(fr["micro.client.presets.easy.label"])
+        ann.get_by_test_id("preset-easy").click()
+        ann.get_by_test_id("new-game-submit").click()
+        ann.wait_for_url(re.compile(r".*#/game/[^/?]+$"))
+        puzzle = ann.get_by_test_id("puzzle-id")
+        expect(puzzle).not_to_have_value("")
+        path = shortest(puzzle.input_value())
+        shoot(ann, "micro-fr.png")
+        for square in path:
+            ann.get_by_test_id(f"square-{square}").click()
+            expect(ann.locator(ROBOT)).to_have_attribute("data-square", square)
+        banner = ann.get_by_test_id("result-banner")
+        expect(banner).to_contain_text(fr["panel.result.optimal"])
+        solved = say(fr, "outcome.solved_optimal", "fr", cost=len(path))
+        expect(banner).to_contain_text(solved[0].upper() + solved[1:])
+
+        # a race: rounds, claims and the verdict in French
+        ann.goto(f"{base}/#/new/micro")
+        ann.get_by_test_id("preset-easy").click()
+        ann.get_by_test_id("race-name").fill("Anne")
+        ann.get_by_test_id("race-create").click()
+        ann.wait_for_url(re.compile(r".*#/race/[^/?]+$"))
+        link = ann.get_by_test_id("race-link").input_value()
+        race_id = link.rsplit("/", 1)[1]
+        bob.goto(link)
+        bob.get_by_test_id("race-join-name").fill("Bruno")
+        bob.get_by_test_id("race-join").click()
+        expect(ann.get_by_test_id("race-player-1")).to_contain_text("Bruno")
+        ann.get_by_test_id("race-start").click()
+        for page in (ann, bob):
+            expect(page.get_by_test_id("race-round")).to_have_text(say(fr, "race.round", "fr", number=1))
+        position = httpx.get(f"{base}/api/races/{race_id}", timeout=30).json()["round"]["position"]
+        line = shortest(position)
+        bob.get_by_test_id(f"claim-{len(line)}").click()
+        expect(bob.get_by_test_id("demo-bar")).to_be_visible()
+        for k, square in enumerate(line):
+            bob.get_by_test_id(f"square-{square}").click()
+            if k < len(line) - 1:
+                expect(bob.locator(ROBOT)).to_have_attribute("data-square", square)
+        verdict = say(fr, "race.verdict.scores", "fr", name="Bruno",
+                      reason=say(fr, "verdict.as_claimed", "fr", cost=len(line)))
+        for page in (ann, bob):
+            expect(page.get_by_test_id("race-verdict")).to_have_attribute("data-correct", "true")
+            expect(page.get_by_test_id("race-verdict")).to_contain_text(verdict)
+        shoot(bob, "micro-race-fr.png")
+    finally:
+        for pages in (host_pages, guest_pages):
+            next(pages, None)  # closes the context and checks the page raised no JavaScript error

@@ -149,6 +149,7 @@ def said_again(payload: dict[str, Any], seats: tuple[str, ...] = ()) -> str:
     """A refusal's English said again from its code and parameters (the shared catalogue's message): what it must
     equal, so that the client, saying it from the code in another language, says the same thing."""
     from damier.core import messages
+    from damier.server.words import english
 
-    english = messages.catalogue(*messages.SHARED, "en")
-    return messages.format_message(english[payload["code"]], payload["params"], "en", seats)
+    words = english()  # the rules' and the server's
+    return messages.format_message(words[payload["code"]], payload["params"], "en", seats, words)

@@ -14,6 +14,7 @@ import re
 import numpy as np
 
 from damier.core.errors import ParseError
+from damier.core.messages import say
 from damier.games.atoms import LETTERS
 from damier.games.atoms.kernel import HEADER, PLY, TERMINAL, TO_MOVE, WINNER, elim_at, moved_at, owned_at
 
@@ -35,13 +36,10 @@ def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> 
     from damier.games.atoms.kernel import state_length
 
     if not isinstance(text, str):
-        raise ParseError(f"a position must be a string, not {type(text).__name__}")
+        raise ParseError(say("atoms.error.position.type", type=type(text).__name__))
     fields = text.split()
     if len(fields) != 4:
-        raise ParseError(
-            f"a position has 4 fields (board, player to move, players who have moved, plies), not {len(fields)}: "
-            f"for example '{_example(rows, cols)}'"
-        )
+        raise ParseError(say("atoms.error.position.fields", count=str(len(fields)), example=_example(rows, cols)))
     board, side, moved_text, ply_text = fields
     letters = LETTERS[:p]
     n = rows * cols
@@ -49,21 +47,19 @@ def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> 
     s[n : 2 * n] = -1
     row_texts = board.split("/")
     if len(row_texts) != rows:
-        raise ParseError(f"the board has {len(row_texts)} rows; this game has {rows}")
+        raise ParseError(say("atoms.error.position.rows", count=str(len(row_texts)), rows=rows))
     for r, row_text in enumerate(row_texts):
         cells = row_text.split(",")
         if len(cells) != cols:
-            raise ParseError(f"row {r + 1} has {len(cells)} squares; this game has {cols} columns")
+            raise ParseError(say("atoms.error.position.columns", row=r + 1, count=str(len(cells)), cols=cols))
         for c, cell in enumerate(cells):
             sq = r * cols + c
             if cell == ".":
                 continue
             count, letter = cell[:-1], cell[-1:].lower()
             if not _COUNT.match(count) or int(count) < 1 or letter not in letters:
-                raise ParseError(
-                    f"square {r + 1},{c + 1}: {cell!r} is not '.' or a count and a colour letter "
-                    f"(one of {letters}), like '2{letters[0]}'"
-                )
+                raise ParseError(say("atoms.error.position.square", row=r + 1, col=c + 1, cell=repr(cell),
+                                     letters=letters, first=letters[0]))
             s[sq] = int(count)
             s[n + sq] = letters.index(letter)
     for q in range(p):
@@ -71,14 +67,14 @@ def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> 
     if moved_text != "-":
         for letter in moved_text.lower():
             if letter not in letters:
-                raise ParseError(f"{letter!r} in the moved field is not a colour letter (one of {letters})")
+                raise ParseError(say("atoms.error.position.moved_letter", letter=repr(letter), letters=letters))
             s[moved_at(n, p) + letters.index(letter)] = 1
     if not _PLY.match(ply_text):
-        raise ParseError(f"the ply count must be a whole number (at most 9 digits), not {ply_text!r}")
+        raise ParseError(say("atoms.error.position.ply", text=repr(ply_text)))
     s[2 * n + PLY] = int(ply_text)
     for q in range(p):
         if s[owned_at(n, p) + q] > 0 and not s[moved_at(n, p) + q]:
-            raise ParseError(f"colour {letters[q]!r} has atoms but is not listed as having moved")
+            raise ParseError(say("atoms.error.position.not_moved", letter=repr(letters[q])))
         if s[moved_at(n, p) + q] and s[owned_at(n, p) + q] == 0:
             s[elim_at(n, p) + q] = 1
     over_full = any(s[n + sq] >= 0 and s[sq] >= cap[sq] for sq in range(n))
@@ -86,25 +82,22 @@ def parse_position(text: str, rows: int, cols: int, p: int, cap: np.ndarray) -> 
     if side == "-":
         owners = {int(o) for o in s[n : 2 * n] if o >= 0}
         if len(owners) != 1 or not everyone_moved:
-            raise ParseError(
-                "a finished position ('-' to move) has atoms of exactly one colour, the winner, and every "
-                "colour has moved"
-            )
+            raise ParseError(say("atoms.error.position.finished"))
         s[2 * n + TO_MOVE] = TERMINAL
         s[2 * n + WINNER] = owners.pop()
         return s
     if side.lower() not in letters:
-        raise ParseError(f"the player to move must be a colour letter (one of {letters}) or '-', not {side!r}")
+        raise ParseError(say("atoms.error.position.to_move", letters=letters, side=repr(side)))
     if over_full:
-        raise ParseError("a square holds at least its capacity of atoms in a game that is not over")
+        raise ParseError(say("atoms.error.position.over_full"))
     to_move = letters.index(side.lower())
     if s[elim_at(n, p) + to_move]:
-        raise ParseError(f"colour {side!r} is eliminated and cannot be the player to move")
+        raise ParseError(say("atoms.error.position.eliminated", side=repr(side)))
     if everyone_moved and all(s[elim_at(n, p) + q] for q in range(p) if q != to_move):
-        raise ParseError("every other colour is out: the game is over, so write '-' as the player to move")
+        raise ParseError(say("atoms.error.position.over"))
     if not everyone_moved and int(s[: n][s[n : 2 * n] >= 0].sum()) >= p:
         # in the first round every move adds one atom and nothing explodes: fewer atoms than players
-        raise ParseError("a colour has not moved yet, but the board holds more atoms than a first round can")
+        raise ParseError(say("atoms.error.position.first_round"))
     s[2 * n + TO_MOVE] = to_move
     s[2 * n + WINNER] = -1
     assert s.shape[0] == 2 * n + HEADER + 3 * p

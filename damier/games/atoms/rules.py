@@ -47,10 +47,8 @@ class AtomsGame(Game):
         self.players: int = self.options["players"]
         if self.players > self.rows * self.cols:
             # the first round needs an empty square for every player's first atom
-            raise OptionError(
-                f"option 'players': {self.players} players need at least {self.players} squares; "
-                f"a {self.rows}x{self.cols} board has {self.rows * self.cols}"
-            )
+            raise OptionError(say("atoms.error.option.players", players=self.players, rows=self.rows, cols=self.cols,
+                                  squares=self.rows * self.cols))
         self.n: int = self.rows * self.cols
         # writable copies: numba compiles read-only arrays as a different type (kernels never write them)
         self.neighbours: np.ndarray = orthogonal_neighbours(self.rows, self.cols).copy()
@@ -149,7 +147,7 @@ class AtomsState(State):
 
     def undo(self) -> None:
         if not self._snapshots:
-            raise StateError("there is no move to undo")
+            raise StateError(say("rules.undo.nothing"))
         self._s = self._snapshots.pop()
         self.history.pop()
 
@@ -173,7 +171,7 @@ class AtomsState(State):
     # ----- notation -------------------------------------------------------------------------------------
     def move_to_str(self, move: int) -> str:
         if not isinstance(move, int | np.integer) or not 0 <= move < self.game.n:
-            raise IllegalMoveError(f"{move!r} is not a square of this board (0 to {self.game.n - 1})")
+            raise IllegalMoveError(say("atoms.error.move.not_square", move=repr(move), last=self.game.n - 1))
         return self.game.square_names[move]
 
     def parse_move(self, text: str) -> int:
@@ -181,13 +179,10 @@ class AtomsState(State):
         g = self.game
         move = parse_square(text, g.rows, g.cols)
         if self.player == kernel.TERMINAL:
-            raise IllegalMoveError(f"the game is over ({self.outcome_reason()}); no move can be played")
+            raise IllegalMoveError(say("rules.move.game_over", reason=nested(self.outcome_reason())))
         if not self.is_legal(move):
-            owner = COLOURS[int(self._s[g.n + move])]
-            raise IllegalMoveError(
-                f"{square_name(move, g.cols)} belongs to {owner}; {COLOURS[self.player]} may play on an empty "
-                f"square or on a square of its own"
-            )
+            raise IllegalMoveError(say("atoms.error.move.not_yours", g, square=square_name(move, g.cols),
+                                       owner={"seat": int(self._s[g.n + move])}, mover={"seat": self.player}))
         return move
 
     def position(self) -> str:

@@ -36,6 +36,7 @@ import numpy as np
 
 from damier.core.errors import IllegalMoveError, ParseError
 from damier.core.grid import parse_square, square_name
+from damier.core.messages import say
 from damier.games.jewels import kernel
 from damier.games.jewels.kernel import (
     BOMB,
@@ -91,7 +92,7 @@ def parse_board(text: str, size: int) -> np.ndarray:
     """The board codes of a board field (men read as empty squares: ``men`` finds them)."""
     rows = text.split("/")
     if len(rows) != size:
-        raise ParseError(f"the board has {len(rows)} rows separated by '/'; a {size}x{size} board needs {size}")
+        raise ParseError(say("jewels.error.board_rows", count=len(rows), rows=str(len(rows)), size=size))
     board = np.zeros(size * size, dtype=np.int32)
     for r, row in enumerate(rows):
         c = 0
@@ -101,13 +102,12 @@ def parse_board(text: str, size: int) -> np.ndarray:
                 continue
             letter = token.upper()
             if letter not in CODES and letter not in MEN:
-                raise ParseError(f"row {r + 1} of the board: {token!r} is not a square; write W (wall), J (jewel), "
-                                 "R (robot), D (dead robot), A or B (the men) or a count of empty squares")
+                raise ParseError(say("jewels.error.board_square", row=str(r + 1), token=repr(token)))
             if c < size:
                 board[r * size + c] = CODES.get(letter, EMPTY)
             c += 1
         if c != size:
-            raise ParseError(f"row {r + 1} of the board has {c} squares; the board is {size} squares wide")
+            raise ParseError(say("jewels.error.board_width", row=str(r + 1), count=c, squares=str(c), size=size))
     return board
 
 
@@ -123,7 +123,7 @@ def men(text: str, size: int) -> tuple[int, int]:
             k = MEN.find(token.upper())
             if k >= 0:
                 if found[k] >= 0:
-                    raise ParseError(f"the board has two men {MEN[k]}; each player has one")
+                    raise ParseError(say("jewels.error.two_men", man=MEN[k]))
                 found[k] = r * size + c
             c += 1
     return found[0], found[1]
@@ -171,14 +171,13 @@ def parse_man_move(text: str, man: int, size: int, placing: bool) -> int:
         return n + 4
     if word.startswith("@"):
         if not placing:
-            raise ParseError(f"{text!r}: the men are placed once, at the start; now a man slides (E5-E9), explodes "
-                             "(E5xE4) or passes")
+            raise ParseError(say("jewels.error.placed_once", move=repr(text)))
         return parse_square(word[1:], size, size)
     if placing:
         try:
             return parse_square(word, size, size)
         except ParseError:
-            raise ParseError(f"{text!r}: Player 1 places the men first; write @ and a square, like @E5") from None
+            raise ParseError(say("jewels.error.place_first", move=repr(text))) from None
     blast = _BLAST.match(word)
     slide = _SLIDE.match(word)
     if blast or slide:
@@ -187,28 +186,26 @@ def parse_man_move(text: str, man: int, size: int, placing: bool) -> int:
         start = parse_square(match.group(1), size, size)
         end = parse_square(match.group(2), size, size)
         if start != man:
-            raise IllegalMoveError(f"{text!r}: the man to move stands on {square_name(man, size)}, "
-                                   f"not {square_name(start, size)}")
+            raise IllegalMoveError(say("jewels.error.wrong_man", move=repr(text), man=square_name(man, size),
+                                       start=square_name(start, size)))
         if blast:
             steps = {-size: 0, 1: 1, size: 2, -1: 3}
             d = steps.get(end - start)
             if d is None or (d in (1, 3) and end // size != start // size):
-                raise ParseError(f"{text!r}: an explosion blows up a wall next to the man (E5xE4)")
+                raise ParseError(say("jewels.error.explosion_next", move=repr(text)))
             return n + d
         return end
     try:
         return parse_square(word, size, size)
     except ParseError:
-        raise ParseError(f"{text!r} is not a move: write a slide (E5-E9, or E9), an explosion (E5xE4) or pass")\
-            from None
+        raise ParseError(say("jewels.error.not_a_move", move=repr(text))) from None
 
 
 def parse_outcome(text: str, size: int) -> int:
     """The chance outcome of a robot's step in notation (``rC3-C4``, ``rC3``)."""
     match = _STEP.match(text.strip())
     if not match:
-        raise ParseError(f"{text!r} is not a robot's step: write r, the robot's square and where it goes (rC3-C4), "
-                         "or rC3 for a robot that stays")
+        raise ParseError(say("jewels.error.not_a_step", move=repr(text)))
     sq = parse_square(match.group(1), size, size)
     if match.group(2) is None:
         return sq * 5 + STAY
@@ -216,7 +213,7 @@ def parse_outcome(text: str, size: int) -> int:
     steps = {-size: 0, 1: 1, size: 2, -1: 3}
     d = steps.get(to - sq)
     if d is None or (d in (1, 3) and to // size != sq // size):
-        raise ParseError(f"{text!r}: a robot steps to a square next to it")
+        raise ParseError(say("jewels.error.step_next", move=repr(text)))
     return sq * 5 + d
 
 
@@ -237,12 +234,11 @@ def write_position(state: JewelsState) -> str:
 def parse_position(game: JewelsGame, text: str) -> np.ndarray:
     """The kernel array of a position string; ``ParseError`` saying what is wrong and what is accepted."""
     if not isinstance(text, str):
-        raise ParseError(f"a position is a string, not {type(text).__name__}")
+        raise ParseError(say("jewels.position.not_string", type=type(text).__name__))
     fields = text.split()
     all_steps = bool(game.params[kernel.P_ALL])
     if len(fields) not in (5, 6):
-        raise ParseError(f"a Jewels and Lasers position has 5 fields (board, side, jewels, explosions, quiet plies) "
-                         f"and a 6th for the robots yet to step; got {len(fields)}")
+        raise ParseError(say("jewels.position.fields", count=str(len(fields))))
     board_text, side, counts, bombs, quiet = fields[:5]
     n, size = game.n, game.size
     s = np.zeros(kernel.layout(n), dtype=np.int32)
@@ -250,22 +246,20 @@ def parse_position(game: JewelsGame, text: str) -> np.ndarray:
     man_a, man_b = men(board_text, size)
     side = side.lower()
     if side not in SIDES:
-        raise ParseError(f"side {side!r} is not one of {', '.join(SIDES)} (p: Player 1 places the men; "
-                         "a, b: that man moves; ra, rb: the robots, then that man; xa, xb: the game is over)")
+        raise ParseError(say("jewels.position.side", side=repr(side), sides=", ".join(SIDES)))
     if side == "p" and (man_a >= 0 or man_b >= 0):
-        raise ParseError("side p (the men are being placed) needs a board without men")
+        raise ParseError(say("jewels.position.placing_men"))
     if side != "p" and (man_a < 0 or man_b < 0):
-        raise ParseError("the board needs both men, A and B, once they are placed (side p places them)")
+        raise ParseError(say("jewels.position.both_men"))
     try:
         a, b = (int(part) for part in counts.split("-"))
         quiet_plies = int(quiet)
     except ValueError:
-        raise ParseError(f"jewels {counts!r} and quiet plies {quiet!r}: write the jewels taken as 3-2 and the "
-                         "plies as a number") from None
+        raise ParseError(say("jewels.position.counts", jewels=repr(counts), quiet=repr(quiet))) from None
     if min(a, b, quiet_plies) < 0:
-        raise ParseError("jewels taken and quiet plies are counts (0 or more)")
+        raise ParseError(say("jewels.position.negative"))
     if len(bombs) != 2 or bombs[0] not in "A-" or bombs[1] not in "B-":
-        raise ParseError(f"explosions {bombs!r}: write the unused ones as AB, A-, -B or --")
+        raise ParseError(say("jewels.position.explosions", explosions=repr(bombs)))
     s[n + MAN], s[n + MAN + 1] = man_a, man_b
     s[n + COUNT], s[n + COUNT + 1] = a, b
     s[n + BOMB], s[n + BOMB + 1] = int(bombs[0] == "A"), int(bombs[1] == "B")
@@ -276,17 +270,17 @@ def parse_position(game: JewelsGame, text: str) -> np.ndarray:
     robots_turn = side[0] == "r"
     if len(fields) == 6:
         if not (all_steps and robots_turn):
-            raise ParseError("the 6th field (robots yet to step) belongs to a robots' turn with robot_steps=all")
+            raise ParseError(say("jewels.position.sixth"))
         pending = parse_squares(fields[5], size)
         for sq in pending:
             if s[sq] != ROBOT:
-                raise ParseError(f"{square_name(sq, size)} is listed to step but holds no living robot")
+                raise ParseError(say("jewels.position.not_robot", square=square_name(sq, size)))
             s[n + PENDING + sq] = 1
         if not pending:
-            raise ParseError("a robots' turn needs at least one robot yet to step")
+            raise ParseError(say("jewels.position.no_pending"))
         s[n + PENDING_COUNT] = len(pending)
     elif all_steps and robots_turn:
-        raise ParseError("with robot_steps=all a robots' turn names the robots yet to step (6th field, like C3,H7)")
+        raise ParseError(say("jewels.position.pending_needed"))
     _check_consistent(game, s, side)
     return s
 
@@ -301,23 +295,21 @@ def _check_consistent(game: JewelsGame, s: np.ndarray, side: str) -> None:
     mid_turn = side[0] == "r" and bool(p[kernel.P_ALL])
     hit = [s[n + MAN + k] >= 0 and bool(lit[s[n + MAN + k]]) and not mid_turn for k in (0, 1)]
     counts = (int(s[n + COUNT]), int(s[n + COUNT + 1]))
-    over = ("a man is lit (hit)" if any(hit) else "no jewel is left" if s[n + LEFT] == 0 and side != "p"
-            else "a counting column is full" if max(counts) >= game.column
-            else "the ply cap is reached" if p[kernel.P_CAP] and s[n + QUIET] >= p[kernel.P_CAP] else "")
+    over = ("hit" if any(hit) else "collected" if s[n + LEFT] == 0 and side != "p"
+            else "column" if max(counts) >= game.column
+            else "cap" if p[kernel.P_CAP] and s[n + QUIET] >= p[kernel.P_CAP] else "")
     if side[0] != "x":
         if over:
-            raise ParseError(f"{over}: the game is over in this position; write its side as xa or xb")
+            raise ParseError(say("jewels.position.over", over=over))
         if side[0] == "r" and not mid_turn:
             for sq in range(n):
                 if s[sq] == ROBOT and not any(kernel.is_free(s, n, int(t)) for t in game.neighbours[sq] if t >= 0):
-                    raise ParseError(f"the robot on {square_name(sq, size)} cannot step: it died as the robots' turn "
-                                     "began (write it D)")
+                    raise ParseError(say("jewels.position.robot_dead", square=square_name(sq, size)))
             if kernel.step_count(s, game.neighbours) == 0:
-                raise ParseError("no robot can step, so there is no robots' turn: write the next man's side")
+                raise ParseError(say("jewels.position.no_step"))
         return
     if not over:
-        raise ParseError("side x says the game is over, but no man is lit, jewels are left, no column is full and "
-                         "the cap is not reached")
+        raise ParseError(say("jewels.position.not_over"))
     if hit[0] and hit[1]:
         result, why = kernel.DRAW, kernel.BOTH_HIT
     elif any(hit):

@@ -197,7 +197,7 @@ class JewelsState(State):
 
     def undo(self) -> None:
         if not self._snapshots:
-            raise StateError("there is no move to undo")
+            raise StateError(say("jewels.error.no_undo"))
         self._s = self._snapshots.pop()
         self._moves = None
         self.history.pop()
@@ -289,7 +289,7 @@ class JewelsState(State):
     def parse_move(self, text: str) -> int:
         """The move written ``text``, if legal here; else ``IllegalMoveError`` naming the rule it breaks."""
         if not isinstance(text, str):
-            raise ParseError(f"a move is a string in notation, not {type(text).__name__}")
+            raise ParseError(say("jewels.error.not_string", type=type(text).__name__))
         g = self.game
         if self.player in (CHANCE, TERMINAL):
             try:
@@ -298,19 +298,29 @@ class JewelsState(State):
                 man = self.man(int(self._s[g.n + NEXT]))
                 notation.parse_man_move(text, man, g.size, False)  # ParseError for what is not a move at all
                 if self.player == TERMINAL:
-                    raise IllegalMoveError(f"{text}: the game is over ({self.outcome_reason()})") from None
-                raise IllegalMoveError(f"{text}: the robots move now; their step is drawn at random (like rC3-C4)")\
-                    from None
+                    raise IllegalMoveError(self._over_error(text)) from None
+                raise IllegalMoveError(say("jewels.error.robots_move", move=text)) from None
             if self.player == TERMINAL:
-                raise IllegalMoveError(f"{text}: the game is over ({self.outcome_reason()})")
+                raise IllegalMoveError(self._over_error(text))
             if not self.is_legal(move):
-                raise IllegalMoveError(f"{text}: not a step the robots can take now; they can take: "
-                                       f"{self._legal_summary()}")
+                raise IllegalMoveError(self._steps_error(text))
             return move
         move = notation.parse_man_move(text, self.man(self.player), g.size, self.placing)
         if not self.is_legal(move):
-            raise IllegalMoveError(f"{text.strip()}: {view.why_illegal(self, move)}")
+            why = view.why_illegal(self, move)
+            raise IllegalMoveError(say("jewels.error.illegal", move=text.strip(), why=nested(why)))
         return move
+
+    def _over_error(self, text: str) -> str:
+        """``text``: the game is over (why)."""
+        return say("jewels.error.game_over", move=text, reason=nested(self.outcome_reason()))
+
+    def _steps_error(self, text: str, limit: int = 12) -> str:
+        """``text`` is not a step the robots can take: the steps they can (``_legal_summary``'s words)."""
+        moves = self.legal_moves()
+        steps = ", ".join(self.move_to_str(m) for m in moves[:limit])
+        more = "none" if not moves else "yes" if len(moves) > limit else "no"
+        return say("jewels.error.robots_cannot", move=text, steps=steps, more=more, total=str(len(moves)))
 
     def position(self) -> str:
         return notation.write_position(self)

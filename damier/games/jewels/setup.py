@@ -20,6 +20,7 @@ import numpy as np
 
 from damier.core.errors import OptionError
 from damier.core.grid import orthogonal_neighbours
+from damier.core.messages import say
 from damier.games.jewels.kernel import EMPTY, JEWEL, ROBOT, WALL, layout, lit_map
 
 #: the boards drawn for one seed before giving up (a board with no legal placement is drawn again)
@@ -30,13 +31,12 @@ def check_counts(size: int, jewels: int, walls: int, robots: int) -> None:
     """``OptionError`` unless the pieces come in mirror pairs and leave room for the two men."""
     for name, count in (("jewels", jewels), ("walls", walls), ("robots", robots)):
         if count % 2:
-            raise OptionError(f"option {name!r}: {count} is odd; pieces are placed in mirror pairs, so give an "
-                              "even number")
+            raise OptionError(say("jewels.option.odd", name=repr(name), count=str(count)))
     pairs = size * size // 2
     needed = (jewels + walls + robots) // 2 + 1
     if needed > pairs:
-        raise OptionError(f"options jewels, walls and robots: {jewels + walls + robots} pieces and the two men do "
-                          f"not fit a {size}x{size} board ({pairs} mirror pairs of squares)")
+        raise OptionError(say("jewels.option.too_many", total=str(jewels + walls + robots), size=str(size),
+                              pairs=str(pairs)))
 
 
 def generate(size: int, jewels: int, walls: int, robots: int, seed: int) -> np.ndarray:
@@ -55,8 +55,7 @@ def generate(size: int, jewels: int, walls: int, robots: int, seed: int) -> np.n
             k += count // 2
         if has_placement(board, size):
             return board
-    raise OptionError(f"no board with a free, unlit pair of mirror squares for the men was found for seed {seed} "
-                      f"in {ATTEMPTS} draws; use fewer robots or walls")
+    raise OptionError(say("jewels.option.no_board", seed=str(seed), attempts=str(ATTEMPTS)))
 
 
 def has_placement(board: np.ndarray, size: int) -> bool:

@@ -9,6 +9,7 @@ import numpy as np
 
 from damier.core.game import CHANCE, TERMINAL
 from damier.core.grid import square_name
+from damier.core.messages import Said, coded, nested, say
 from damier.games.jewels import kernel
 from damier.games.jewels.kernel import (
     COUNT,
@@ -34,19 +35,19 @@ DIRECTIONS = "NESW"
 
 
 # ----- why a move is illegal ------------------------------------------------------------------------------
-def _lighter(s: np.ndarray, nb: np.ndarray, sq: int, size: int) -> str:
-    """``the robot on C3``: a robot whose ray covers ``sq``."""
+def _lighter(s: np.ndarray, nb: np.ndarray, sq: int, size: int) -> Any:
+    """``the robot on C3``: a robot whose ray covers ``sq`` (as a message's parameter, ``nested``)."""
     for d in range(4):
         q = int(nb[sq, d])
         while q >= 0 and s[q] == EMPTY:
             q = int(nb[q, d])
         if q >= 0 and s[q] == ROBOT:
-            return f"the robot on {square_name(q, size)}"
-    return "a robot"
+            return nested(say("jewels.lighter.robot", square=square_name(q, size)))
+    return nested(say("jewels.lighter.any"))
 
 
-def why_illegal(state: JewelsState, move: int) -> str:
-    """The rule a man's move (not legal here) breaks, in words."""
+def why_illegal(state: JewelsState, move: int) -> Said:
+    """The rule a man's move (not legal here) breaks, in words (a ``Said``: with its code and parameters)."""
     g = state.game
     s, n, size, nb = state._s, g.n, g.size, g.neighbours
     me = max(state.player, 0)
@@ -56,54 +57,57 @@ def why_illegal(state: JewelsState, move: int) -> str:
 
     legal = state.legal_moves()
     if move == n + 4:
-        return "a man passes only when he has no legal move"
+        return say("jewels.illegal.pass")
     if state.placing:
         mirror = n - 1 - move
         if mirror == move:
-            return f"{name(move)} is its own mirror square; the two men need two squares"
-        for sq, what in ((move, "the square"), (mirror, f"its mirror square {name(mirror)}")):
-            if s[sq] != EMPTY:
-                return f"{what} holds a {PIECES[int(s[sq])]}; the men go on empty squares"
-            if lit[sq]:
-                return f"{what} is lit by {_lighter(s, nb, sq, size)}; the men go on unlit squares"
-        return "not a legal placement"
+            return say("jewels.illegal.own_mirror", square=name(move))
+        if s[move] != EMPTY:
+            return say("jewels.illegal.square_holds", piece=PIECES[int(s[move])])
+        if lit[move]:
+            return say("jewels.illegal.square_lit", lighter=_lighter(s, nb, move, size))
+        if s[mirror] != EMPTY:
+            return say("jewels.illegal.mirror_holds", mirror=name(mirror), piece=PIECES[int(s[mirror])])
+        if lit[mirror]:
+            return say("jewels.illegal.mirror_lit", mirror=name(mirror), lighter=_lighter(s, nb, mirror, size))
+        return say("jewels.illegal.placement")
     man, other = state.man(me), state.man(1 - me)
     if move >= n:
         d = move - n
         wall = int(nb[man, d])
         why = kernel.explosion_ok(s, nb, g.params, d)
         if why == 1:
-            return f"{g.player_names[me]}'s man has used his explosion (one per game)"
+            return say("jewels.illegal.explosion_used", g, seat={"seat": me})
         if why == 2:
-            return "there is no wall there to blow up; a man explodes a wall next to him"
+            return say("jewels.illegal.no_wall")
         if why == 3:
             behind = int(nb[wall, d])
-            where = "the board's edge" if behind < 0 else f"{name(behind)}, which is empty"
-            return f"behind the wall on {name(wall)} is {where}: an explosion needs something behind the wall"
-        return f"after the explosion {name(wall)} would be lit; a man may not end his move on a lit square"
+            if behind < 0:
+                return say("jewels.illegal.edge_behind", wall=name(wall))
+            return say("jewels.illegal.empty_behind", wall=name(wall), square=name(behind))
+        return say("jewels.illegal.explosion_lit", wall=name(wall))
     if move == man:
-        return "a slide moves the man at least one square"
+        return say("jewels.illegal.no_slide")
     rm, cm, rt, ct = man // size, man % size, move // size, move % size
     if rm != rt and cm != ct:
-        return "a man slides in a straight line along a row or a column"
+        return say("jewels.illegal.straight")
     d = (0 if rt < rm else 2) if cm == ct else (1 if ct > cm else 3)
     sq = man
     while sq != move:
         sq = int(nb[sq, d])
         if sq == other:
-            return f"the other man stands on {name(sq)}; a slide cannot pass him"
+            return say("jewels.illegal.other_man", square=name(sq))
         if s[sq] == JEWEL and sq != move:
-            return f"the jewel on {name(sq)} ends the slide; it cannot be passed"
+            return say("jewels.illegal.jewel_ends", square=name(sq))
         if s[sq] in (WALL, ROBOT, DEAD):
-            return f"a {PIECES[int(s[sq])]} on {name(sq)} blocks the slide"
+            return say("jewels.illegal.blocked", piece=PIECES[int(s[sq])], square=name(sq))
         if lit[sq]:
-            return f"{name(sq)} is lit by {_lighter(s, nb, sq, size)}; a man may not enter or cross a lit square"
+            return say("jewels.illegal.lit", square=name(sq), lighter=_lighter(s, nb, sq, size))
     if s[move] == JEWEL:
         after = s.copy()
         after[move] = EMPTY
-        return (f"taking the jewel on {name(move)} opens the ray of {_lighter(after, nb, move, size)}, which "
-                "would light the man's path; a man may not enter or cross a lit square")
-    return f"not a legal move; legal moves: {', '.join(state.move_to_str(m) for m in legal[:12])}"
+        return say("jewels.illegal.jewel_opens", square=name(move), lighter=_lighter(after, nb, move, size))
+    return say("jewels.illegal.other", moves=", ".join(state.move_to_str(m) for m in legal[:12]))
 
 
 # ----- the browser's board --------------------------------------------------------------------------------
@@ -209,9 +213,10 @@ def _reaches(nb: np.ndarray, start: int, d: int, target: int) -> bool:
     return False
 
 
-def forbidden(state: JewelsState) -> list[dict[str, str]]:
-    """The squares the man to move would reach by sliding but may not, each with the rule in words: the first lit
-    square on each line, and a jewel whose taking would light the path."""
+def forbidden(state: JewelsState) -> list[dict[str, Any]]:
+    """The squares the man to move would reach by sliding but may not, each with the rule in words (and its
+    ``code`` and ``params``, for the client to say it in its language): the first lit square on each line, and a
+    jewel whose taking would light the path."""
     g = state.game
     if state.placing or state.player < 0:
         return []
@@ -226,13 +231,14 @@ def forbidden(state: JewelsState) -> list[dict[str, str]]:
         while sq >= 0 and sq != other:
             if s[sq] == JEWEL:
                 if sq not in legal:
-                    out.append({"square": square_name(sq, size), "reason": why_illegal(state, sq)})
+                    reason = why_illegal(state, sq)
+                    out.append({"square": square_name(sq, size), "reason": reason, **coded(reason)})
                 break
             if s[sq] != EMPTY:
                 break
             if lit[sq]:
-                out.append({"square": square_name(sq, size),
-                            "reason": f"lit by {_lighter(s, nb, sq, size)}: a man may not enter or cross a lit square"})
+                reason = say("jewels.forbidden.lit", lighter=_lighter(s, nb, sq, size))
+                out.append({"square": square_name(sq, size), "reason": reason, **coded(reason)})
                 break
             sq = int(nb[sq, d])
     return out

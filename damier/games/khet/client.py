@@ -13,6 +13,7 @@ import numpy as np
 
 from damier.core.errors import ParseError
 from damier.core.game import Game
+from damier.core.messages import say
 from damier.games.khet import COLOURS, SETUPS, kernel, notation
 from damier.games.khet.kernel import QUIET, ROTATE_CW, SPHINX, SQUARES, STATE_LENGTH, TO_MOVE, WINNER
 from damier.games.khet.rules import KhetState
@@ -118,25 +119,25 @@ def position_from_board(game: Game, board: Any) -> str:
     'xs9/10/1ps8/10/10/10/10/4Pn4Xn r 3'
     """
     if not isinstance(board, dict):
-        raise ParseError("a board is an object with 'pieces', 'to_move' and 'quiet'")
+        raise ParseError(say("khet.error.editor.board"))
     pieces, to_move, quiet = board.get("pieces"), board.get("to_move", 0), board.get("quiet", 0)
     if not isinstance(pieces, list) or len(pieces) > SQUARES:
-        raise ParseError(f"'pieces' is a list of at most {SQUARES} pieces")
+        raise ParseError(say("khet.error.editor.pieces", count=SQUARES))
     if to_move not in (0, 1) or isinstance(to_move, bool):
-        raise ParseError("'to_move' is 0 (Silver) or 1 (Red)")
+        raise ParseError(say("khet.error.editor.to_move", game, silver=notation.SILVER_SEAT, red=notation.RED_SEAT))
     if not isinstance(quiet, int) or isinstance(quiet, bool) or not 0 <= quiet <= kernel.MAX_QUIET:
-        raise ParseError(f"'quiet' is a whole number from 0 to {kernel.MAX_QUIET:,}")
+        raise ParseError(say("khet.error.editor.quiet", max=kernel.MAX_QUIET))
     s = np.zeros(STATE_LENGTH, dtype=np.int32)
     for piece in pieces:
         if not isinstance(piece, dict):
-            raise ParseError("a piece is an object with 'square', 'kind', 'colour' and 'facing'")
+            raise ParseError(say("khet.error.editor.piece"))
         square, kind, colour, facing = (piece.get(k) for k in ("square", "kind", "colour", "facing"))
         if kind not in KINDS or colour not in (0, 1) or isinstance(colour, bool) or facing not in tuple(
                 notation.FACINGS):
-            raise ParseError(f"not a piece: {piece!r}; kinds are {', '.join(KINDS)}, colours 0 and 1, facings N E S W")
+            raise ParseError(say("khet.error.editor.not_a_piece", piece=repr(piece), kinds=", ".join(KINDS)))
         sq = notation.parse_square(str(square))
         if s[sq]:
-            raise ParseError(f"two pieces on {notation.square_name(sq)}")
+            raise ParseError(say("khet.error.editor.two_pieces", square=notation.square_name(sq)))
         s[sq] = kernel.code(KINDS.index(kind) + 1, colour, notation.FACINGS.index(facing))
     s[TO_MOVE], s[QUIET], s[WINNER] = to_move, quiet, -1
     return notation.format_position(s)

@@ -30,10 +30,13 @@ against ``0``/``1``).
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 
 from damier.core.errors import IllegalMoveError, ParseError, StateError
+from damier.core.messages import say
 from damier.games.khet import COLOURS
 from damier.games.khet.kernel import (
     ACTIONS,
@@ -72,6 +75,21 @@ FACINGS = "NESW"
 #: the letter after ``-`` of a finished game's side field, by ``END`` code: a Pharaoh was hit, repetition,
 #: the quiet-ply limit, a claimed repetition
 END_LETTERS = "?PRQC"
+#: the seats of the messages said with no game at hand (notation, the editor): the game's name and its colours,
+#: so that a client names them in its language
+SEATS = SimpleNamespace(name="khet", player_names=COLOURS)
+#: each colour as a seat parameter of a message
+SILVER_SEAT, RED_SEAT = {"seat": SILVER}, {"seat": RED}
+
+
+def piece_word(kind: int) -> dict[str, Any]:
+    """A piece's kind (a kernel number) as a message parameter: its name, said in the reader's language.
+
+    >>> piece_word(PYRAMID)
+    {'code': 'khet.piece.pyramid', 'params': {}}
+    """
+    return {"code": f"khet.piece.{KIND_NAMES[kind].lower()}", "params": {}}
+
 
 def square_name(sq: int) -> str:
     """``a1`` .. ``j8`` for 0 .. 79.
@@ -91,7 +109,7 @@ def parse_square(text: str) -> int:
     t = text.strip().lower()
     if len(t) in (2, 3) and t[0] in FILES and t[1:].isascii() and t[1:].isdigit() and 1 <= int(t[1:]) <= HEIGHT:
         return (int(t[1:]) - 1) * WIDTH + FILES.index(t[0])
-    raise ParseError(f"{text!r} is not a square; squares are a1 to j8 (files a-j, ranks 1-8)")
+    raise ParseError(say("khet.error.square", text=repr(text)))
 
 
 def move_to_str(move: int, sphinx_code: int = 0) -> str:
@@ -121,15 +139,12 @@ def parse_move_text(text: str) -> int:
     (20, 328, 800)
     """
     if not isinstance(text, str):
-        raise ParseError(f"a move must be a string, not {type(text).__name__}")
+        raise ParseError(say("khet.error.move.type", type=type(text).__name__))
     if text.strip().lower() == "claim":
         return CLAIM
     m = _MOVE.match(text)
     if not m:
-        raise ParseError(
-            f"{text!r} is not a Khet move; write a step or swap as from-to (c1c2), a rotation as the square and "
-            f"+ or - (c4+), or 'claim'"
-        )
+        raise ParseError(say("khet.error.move.form", text=repr(text)))
     sq = parse_square(m.group(1))
     if m.group(3):
         return sq * ACTIONS + (ROTATE_CW if m.group(3) == "+" else ROTATE_CCW)
@@ -137,7 +152,7 @@ def parse_move_text(text: str) -> int:
     for d in range(8):
         if NEIGHBOURS[sq, d] == to:
             return sq * ACTIONS + d
-    raise ParseError(f"{text!r}: {square_name(to)} is not next to {square_name(sq)}; pieces move one square")
+    raise ParseError(say("khet.error.move.not_next", text=repr(text), to=square_name(to), square=square_name(sq)))
 
 
 def piece_letters(c: int) -> str:
@@ -180,26 +195,22 @@ def parse_position(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
     repetition cannot be checked from one position, so ``-R`` and ``-C`` are taken as written.
     """
     if not isinstance(text, str):
-        raise ParseError(f"a position must be a string, not {type(text).__name__}")
+        raise ParseError(say("khet.error.position.type", type=type(text).__name__))
     fields = text.split()
     if len(fields) != 3:
-        raise ParseError(
-            f"a Khet position has 3 fields (board, side to move, quiet plies), got {len(fields)}: {text!r}"
-        )
+        raise ParseError(say("khet.error.position.fields", count=str(len(fields)), text=repr(text)))
     board, side, quiet = fields
     ranks = board.split("/")
     if len(ranks) != HEIGHT:
-        raise ParseError(f"the board needs {HEIGHT} ranks separated by '/', got {len(ranks)}")
+        raise ParseError(say("khet.error.position.ranks", height=HEIGHT, count=str(len(ranks))))
     s = np.zeros(STATE_LENGTH, dtype=np.int32)
     for i, rank_text in enumerate(ranks):
         r = HEIGHT - 1 - i
         f = 0
         for m in _TOKEN.finditer(rank_text):
             if m.group(4) is not None:
-                raise ParseError(
-                    f"rank {r + 1}: {m.group(4)!r} is not a piece; a piece is a kind letter (X P A Y S, upper case "
-                    f"Silver, lower case Red) and a facing (n e s w), e.g. 'Yn'"
-                )
+                raise ParseError(say("khet.error.position.not_a_piece", SEATS, rank=r + 1, char=repr(m.group(4)),
+                                     silver=SILVER_SEAT, red=RED_SEAT))
             if m.group(1):
                 f += int(m.group(1))
                 if f > WIDTH:
@@ -217,15 +228,14 @@ def parse_position(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
             s[r * WIDTH + f] = code(kind, colour, facing)
             f += 1
         if f != WIDTH:
-            raise ParseError(f"rank {r + 1} ({rank_text!r}) covers {f} squares, not {WIDTH}")
+            raise ParseError(say("khet.error.position.rank_width", rank=r + 1, text=repr(rank_text), count=str(f),
+                                 width=WIDTH))
     ends = {"-" + letter: end for end, letter in enumerate(END_LETTERS) if letter != "?"}
     if side not in ("s", "r", *ends):
-        raise ParseError(
-            f"side to move must be 's' (Silver) or 'r' (Red), or for a finished game {', '.join(ends)}; "
-            f"not {side!r}"
-        )
+        raise ParseError(say("khet.error.position.side", SEATS, silver=SILVER_SEAT, red=RED_SEAT,
+                             ends=", ".join(ends), side=repr(side)))
     if not (quiet.isascii() and quiet.isdigit()) or int(quiet) > MAX_QUIET:
-        raise ParseError(f"the quiet-ply count must be a whole number from 0 to {MAX_QUIET:,}, not {quiet!r}")
+        raise ParseError(say("khet.error.position.quiet", max=MAX_QUIET, text=repr(quiet)))
     s[QUIET] = int(quiet)
     s[WINNER] = -1
     s[REMOVED_SQ] = -1
@@ -248,19 +258,15 @@ def _check_pieces(s: np.ndarray, strict_swap_reserved: bool) -> None:
         counts[(kind, colour)] = counts.get((kind, colour), 0) + 1
         if kind == SPHINX:
             if sq != SPHINX_SQUARE[colour]:
-                raise ParseError(
-                    f"{COLOURS[colour]}'s Sphinx is on {square_name(sq)}; it never leaves "
-                    f"{square_name(int(SPHINX_SQUARE[colour]))}"
-                )
+                raise ParseError(say("khet.error.position.sphinx_square", SEATS, seat={"seat": colour},
+                                     square=square_name(sq), home=square_name(int(SPHINX_SQUARE[colour]))))
             allowed = (0, 3) if colour == SILVER else (2, 1)
             if c & 3 not in allowed:
-                raise ParseError(
-                    f"{COLOURS[colour]}'s Sphinx faces {FACINGS[c & 3]}; it may face "
-                    f"{' or '.join(FACINGS[a] for a in allowed)}"
-                )
+                raise ParseError(say("khet.error.position.sphinx_facing", SEATS, seat={"seat": colour},
+                                     facing=FACINGS[c & 3], first=FACINGS[allowed[0]], second=FACINGS[allowed[1]]))
         elif RESERVED[sq] == 1 - colour and (strict_swap_reserved or kind not in (PYRAMID, ANUBIS)):
-            raise ParseError(f"{square_name(sq)} is reserved for {COLOURS[1 - colour]}; a {COLOURS[colour]} "
-                             f"{KIND_NAMES[kind]} cannot stand there")
+            raise ParseError(say("khet.error.position.reserved", SEATS, square=square_name(sq),
+                                 other={"seat": 1 - colour}, seat={"seat": colour}, piece=piece_word(kind)))
     limits = {SPHINX: 1, PHARAOH: 1, ANUBIS: 2, PYRAMID: 7, SCARAB: 2}
     for colour in (SILVER, RED):
         for kind, most in limits.items():
@@ -268,13 +274,15 @@ def _check_pieces(s: np.ndarray, strict_swap_reserved: bool) -> None:
             if kind == PHARAOH and s[END] == END_PHARAOH:
                 continue  # checked below: exactly one Pharaoh is left
             if kind in (SPHINX, PHARAOH) and have != 1:
-                raise ParseError(f"{COLOURS[colour]} needs exactly one {KIND_NAMES[kind]}, the position has {have}")
+                raise ParseError(say("khet.error.position.exactly_one", SEATS, seat={"seat": colour},
+                                     piece=piece_word(kind), count=str(have)))
             if have > most:
-                raise ParseError(f"{COLOURS[colour]} has {have} {KIND_NAMES[kind]}s; at most {most} are allowed")
+                raise ParseError(say("khet.error.position.too_many", SEATS, seat={"seat": colour}, count=str(have),
+                                     kind=KIND_NAMES[kind].lower(), most=most))
     if s[END] == END_PHARAOH:
         left = [colour for colour in (SILVER, RED) if counts.get((PHARAOH, colour), 0) == 1]
         if len(left) != 1 or any(counts.get((PHARAOH, colour), 0) > 1 for colour in (SILVER, RED)):
-            raise ParseError("a game won by a laser ('-P') has exactly one Pharaoh left, the winner's")
+            raise ParseError(say("khet.error.position.pharaoh_won"))
         s[WINNER] = left[0]
 
 
@@ -330,18 +338,13 @@ def read_position(text: str, strict_swap_reserved: bool = True) -> tuple[np.ndar
     looks like neither.
     """
     if not isinstance(text, str):
-        raise ParseError(f"a position must be a string, not {type(text).__name__}")
+        raise ParseError(say("khet.error.position.type", type=type(text).__name__))
     found = position_format(text)
     if found == KHET2AI:
         return parse_khet2ai(text, strict_swap_reserved), KHET2AI
     if found == DAMIER:
         return parse_position(text, strict_swap_reserved), DAMIER
-    raise ParseError(
-        f"{text.strip()[:100]!r} is not a Khet position in either format read: a Khet position has 3 fields in "
-        f"damier's format (the board, two letters a piece such as 'Yn'; the side to move, s or r; the quiet plies), "
-        f"or 2 in Khet2-AI's (the board, a letter and a facing digit 1-4 a piece such as 'P1', the Pharaoh 'K' "
-        f"without one; the side to move, 0 or 1)"
-    )
+    raise ParseError(say("khet.error.position.neither", text=repr(text.strip()[:100])))
 
 
 def parse_khet2ai(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
@@ -355,16 +358,14 @@ def parse_khet2ai(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
     'xs4ps4/10/10/10/10/10/10/4Pn4Xn r 0'
     """
     if not isinstance(text, str):
-        raise ParseError(f"a position must be a string, not {type(text).__name__}")
+        raise ParseError(say("khet.error.position.type", type=type(text).__name__))
     fields = text.split()
     if len(fields) != 2:
-        raise ParseError(f"a Khet2-AI position string has 2 fields (board, side to move 0 or 1), got {len(fields)}: "
-                         f"{text.strip()[:100]!r}")
+        raise ParseError(say("khet.error.khet2ai.fields", count=str(len(fields)), text=repr(text.strip()[:100])))
     board, side = fields
     ranks = board.split("/")
     if len(ranks) != HEIGHT:
-        raise ParseError(f"a Khet2-AI board has {HEIGHT} ranks separated by '/' (an empty rank is written as "
-                         f"nothing), got {len(ranks)}")
+        raise ParseError(say("khet.error.khet2ai.ranks", height=HEIGHT, count=str(len(ranks))))
     s = np.zeros(STATE_LENGTH, dtype=np.int32)
     for i, rank_text in enumerate(ranks):
         r = HEIGHT - 1 - i
@@ -376,11 +377,8 @@ def parse_khet2ai(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
                 f += int(char)
                 continue
             if char.upper() not in KHET2AI_LETTERS.strip():
-                raise ParseError(
-                    f"Khet2-AI rank {r + 1} ({rank_text!r}): {char!r} is not a piece or a count; a piece is X, K, A, P "
-                    f"or S (upper case Silver, lower case Red) then a facing digit 1-4 (none for K), and a digit 1-9 "
-                    f"counts empty squares"
-                )
+                raise ParseError(say("khet.error.khet2ai.not_a_piece", SEATS, rank=r + 1, text=repr(rank_text),
+                                     char=repr(char), silver=SILVER_SEAT, red=RED_SEAT))
             kind = KHET2AI_LETTERS.index(char.upper())
             colour = SILVER if char.isupper() else RED
             if kind == PHARAOH:
@@ -388,10 +386,9 @@ def parse_khet2ai(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
             else:
                 digit = rank_text[at] if at < len(rank_text) else ""
                 if digit not in ("1", "2", "3", "4"):
-                    raise ParseError(
-                        f"Khet2-AI rank {r + 1} ({rank_text!r}): the {KIND_NAMES[kind]} {char!r} needs its facing "
-                        f"digit 1-4 (N, E, S, W) right after it, not {digit or 'the end of the rank'!r}"
-                    )
+                    where = {"rank": r + 1, "text": repr(rank_text), "piece": piece_word(kind), "char": repr(char)}
+                    raise ParseError(say("khet.error.khet2ai.no_facing", got=repr(digit), **where) if digit else
+                                     say("khet.error.khet2ai.no_facing_end", **where))
                 at += 1
                 facing = int(digit) - 1
                 if kind == SCARAB:
@@ -400,10 +397,11 @@ def parse_khet2ai(text: str, strict_swap_reserved: bool = True) -> np.ndarray:
                 s[r * WIDTH + f] = code(kind, colour, facing)
             f += 1
         if rank_text and f != WIDTH:  # an empty rank is written as nothing
-            covers = f"more than {WIDTH}" if f > WIDTH else str(f)
-            raise ParseError(f"Khet2-AI rank {r + 1} ({rank_text!r}) covers {covers} squares, not {WIDTH}")
+            where = {"rank": r + 1, "text": repr(rank_text), "width": WIDTH}
+            raise ParseError(say("khet.error.khet2ai.rank_too_wide", **where) if f > WIDTH else
+                             say("khet.error.khet2ai.rank_width", count=str(f), **where))
     if side not in KHET2AI_SIDES:
-        raise ParseError(f"the side to move of a Khet2-AI string is 0 (Silver) or 1 (Red), not {side!r}")
+        raise ParseError(say("khet.error.khet2ai.side", SEATS, silver=SILVER_SEAT, red=RED_SEAT, side=repr(side)))
     s[TO_MOVE] = KHET2AI_SIDES.index(side)
     s[WINNER] = -1
     s[REMOVED_SQ] = -1

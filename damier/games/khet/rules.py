@@ -49,7 +49,7 @@ from damier.games.khet.kernel import (
     TO_MOVE,
     WINNER,
 )
-from damier.games.khet.notation import FACINGS, KIND_NAMES, square_name
+from damier.games.khet.notation import FACINGS, KIND_NAMES, piece_word, square_name
 from damier.games.khet.setup import SETUP_TEXT, setup_array, setup_position
 
 #: a random playout with no quiet-ply limit is called a draw after this many plies
@@ -110,15 +110,11 @@ class KhetGame(Game):
         if written != notation.DAMIER:
             text = notation.format_position(s)  # records and replays carry damier's string
         if s[END] == END_QUIET and not (self.quiet_limit and s[QUIET] >= self.quiet_limit):
-            raise ParseError(
-                f"'-Q' (drawn by the quiet-ply limit) needs a count of at least quiet_ply_limit="
-                f"{self.quiet_limit}, and the limit on; the position has {int(s[QUIET])}"
-            )
+            raise ParseError(say("khet.error.position.quiet_end", limit=str(self.quiet_limit),
+                                 count=str(int(s[QUIET]))))
         if self.quiet_limit and s[TO_MOVE] >= 0 and s[QUIET] >= self.quiet_limit:
-            raise ParseError(
-                f"the position has {int(s[QUIET])} quiet plies; with quiet_ply_limit={self.quiet_limit} the game "
-                f"would already be drawn"
-            )
+            raise ParseError(say("khet.error.position.already_drawn", count=str(int(s[QUIET])),
+                                 limit=str(self.quiet_limit)))
         return KhetState(self, s, seed=seed, start=text)
 
 class KhetState(State):
@@ -193,7 +189,7 @@ class KhetState(State):
 
     def undo(self) -> None:
         if not self._snapshots:
-            raise StateError("there is no move to undo")
+            raise StateError(say("khet.error.undo"))
         self._s = self._snapshots.pop()
         self.history.pop()
         self._count -= 1
@@ -249,14 +245,12 @@ class KhetState(State):
         """
         move = notation.parse_move_text(text)
         if self.player == TERMINAL:
-            raise IllegalMoveError(f"the game is over ({self.outcome_reason()}); no move can be played")
+            raise IllegalMoveError(say("khet.error.game_over", reason=nested(self.outcome_reason())))
         if move == CLAIM:
             if not self.game.claim_repetition:
-                raise IllegalMoveError("claim: with repetition=automatic a third occurrence is drawn at once")
+                raise IllegalMoveError(say("khet.error.claim.automatic"))
             if not self.can_claim_draw():
-                raise IllegalMoveError(
-                    f"claim: this position has occurred {self.repetitions()} time(s); a draw needs 3"
-                )
+                raise IllegalMoveError(say("khet.error.claim.too_soon", count=self.repetitions()))
             return CLAIM
         sq, action = divmod(move, ACTIONS)
         c = int(self._s[sq])
@@ -264,40 +258,48 @@ class KhetState(State):
             move = sq * ACTIONS + kernel.ROTATE_CW  # a Scarab's two rotations are the same move
         if self.is_legal(move):
             return move
-        raise IllegalMoveError(f"{text.strip()}: {self._why_illegal(move)}")
+        raise IllegalMoveError(say("khet.error.illegal", move=text.strip(), why=nested(self._why_illegal(move))))
 
     def _why_illegal(self, move: int) -> str:
         """Why ``move`` is not legal here, in words: the move generator's own verdict (``kernel.verdict``)."""
         g = self.game
         why = int(kernel.verdict(self._s, move, g.pharaoh_rotation, g.strict_swap))
         if why == kernel.WHY_GAME_OVER:
-            return "the game is over"
+            return say("khet.why.game_over")
         if why == kernel.WHY_NOT_A_MOVE:
-            return f"{move} is not a move number (0 to {CLAIM - 1})"
+            return say("khet.why.not_a_move", move=str(move), last=str(CLAIM - 1))
         sq, action = divmod(move, ACTIONS)
         c = int(self._s[sq])
         me = self.player
-        what = f"the {KIND_NAMES[c >> 3]} on {square_name(sq)}"
+        what = {"piece": piece_word(c >> 3), "square": square_name(sq)}  # the piece that would move
         to = int(NEIGHBOURS[sq, action]) if action < 8 else sq
         tc = int(self._s[to]) if to >= 0 else 0
         tk, tcolour = tc >> 3, (tc >> 2) & 1
         turn = notation.move_to_str(sq * ACTIONS + int(kernel.sphinx_rotation(c))) if c else ""
-        words = {
-            kernel.WHY_EMPTY: f"{square_name(sq)} is empty",
-            kernel.WHY_NOT_YOURS: f"{what} is {COLOURS[(c >> 2) & 1]}'s; {COLOURS[me]} is to move",
-            kernel.WHY_SPHINX_STEPS: f"{what} never moves; it only turns between its two directions: {turn} now",
-            kernel.WHY_SPHINX_TURN: f"{what} faces {FACINGS[c & 3]}; it only turns between its two directions: "
-            f"{turn} now",
-            kernel.WHY_NO_TURN: f"{what} does not turn (pharaoh_rotation is off: turning it would change nothing)",
-            kernel.WHY_SCARAB_TURN: f"{what} has one rotation, written {square_name(sq)}+",
-            kernel.WHY_OFF_BOARD: f"{what} is on the edge; that step leaves the board",
-            kernel.WHY_RESERVED: f"{square_name(to)} is reserved for {COLOURS[1 - me]}",
-            kernel.WHY_OCCUPIED: f"{square_name(to)} is occupied; only a Scarab swaps places",
-            kernel.WHY_SWAP_KIND: f"a Scarab swaps only with a Pyramid or an Anubis, not with a {KIND_NAMES[tk]}",
-            kernel.WHY_SWAP_RESERVED: f"the swap would put the {COLOURS[tcolour]} {KIND_NAMES[tk]} on "
-            f"{square_name(sq)}, reserved for {COLOURS[1 - tcolour]} (strict_swap_reserved)",
-        }
-        return words.get(why, "not a legal move here")
+        if why == kernel.WHY_EMPTY:
+            return say("khet.why.empty", square=square_name(sq))
+        if why == kernel.WHY_NOT_YOURS:
+            return say("khet.why.not_yours", g, owner={"seat": (c >> 2) & 1}, seat={"seat": me}, **what)
+        if why == kernel.WHY_SPHINX_STEPS:
+            return say("khet.why.sphinx_steps", turn=turn, **what)
+        if why == kernel.WHY_SPHINX_TURN:
+            return say("khet.why.sphinx_turn", facing=FACINGS[c & 3], turn=turn, **what)
+        if why == kernel.WHY_NO_TURN:
+            return say("khet.why.no_turn", **what)
+        if why == kernel.WHY_SCARAB_TURN:
+            return say("khet.why.scarab_turn", **what)
+        if why == kernel.WHY_OFF_BOARD:
+            return say("khet.why.off_board", **what)
+        if why == kernel.WHY_RESERVED:
+            return say("khet.why.reserved", g, square=square_name(to), seat={"seat": 1 - me})
+        if why == kernel.WHY_OCCUPIED:
+            return say("khet.why.occupied", square=square_name(to))
+        if why == kernel.WHY_SWAP_KIND:
+            return say("khet.why.swap_kind", piece=piece_word(tk))
+        if why == kernel.WHY_SWAP_RESERVED:
+            return say("khet.why.swap_reserved", g, seat={"seat": tcolour}, piece=piece_word(tk),
+                       square=square_name(sq), other={"seat": 1 - tcolour})
+        return say("khet.why.other")
 
     def position(self, format: str = notation.DAMIER) -> str:
         """The position as text: damier's position string (``format="damier"``, the default), or Khet2-AI's

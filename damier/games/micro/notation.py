@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from damier.core.errors import ParseError
+from damier.core.messages import say
 from damier.games.micro import setup
 
 _COORDINATE = re.compile(r"^([a-f])([1-6])$")
@@ -48,8 +49,7 @@ def square_index(board: np.ndarray, text: str) -> int:
     if match:
         return (int(match.group(2)) - 1) * setup.SIZE + "abcdef".index(match.group(1))
     if not _SQUARE.match(word):  # capitals only: lower-case b1 is a coordinate, so r1 must not be a colour
-        raise ParseError(f"{text!r} is not a square: write its colour letter and number (R5, in capitals) or its "
-                         f"coordinates (c4: column a-f from the left, row 1-6 from the top)")
+        raise ParseError(say("micro.error.not_a_square", text=repr(text)))
     return int(board.tolist().index(setup.square_code(word)))  # (every square shows a colour and number once)
 
 
@@ -66,19 +66,19 @@ def coordinates(index: int) -> str:
 def make_puzzle(board_id: str, board: np.ndarray, start: int, target: int, waypoint: int = -1) -> Puzzle:
     """A checked puzzle: the start differs from the target, and a waypoint from both."""
     if start == target:
-        raise ParseError(f"the start and the target must differ (both are {square_name(board, start)})")
+        raise ParseError(say("micro.error.start_is_target", square=square_name(board, start)))
     if waypoint in (start, target):
-        raise ParseError(f"the waypoint must differ from the start and the target ({square_name(board, waypoint)})")
+        raise ParseError(say("micro.error.waypoint_not_distinct", square=square_name(board, waypoint)))
     return Puzzle(board_id, board, start, target, waypoint)
 
 
 def parse_puzzle_id(text: str) -> Puzzle:
     """The puzzle of a puzzle id; ``ParseError`` saying what is wrong."""
     if not isinstance(text, str):
-        raise ParseError(f"a puzzle id is a string, not {type(text).__name__}")
+        raise ParseError(say("micro.error.puzzle_id_not_string", type=type(text).__name__))
     parts = text.strip().split("_")
     if len(parts) not in (3, 4):
-        raise ParseError(f"{text!r} is not a puzzle id: write BOARD_START_TARGET[_WAYPOINT], e.g. A-1234-0000_R5_B1")
+        raise ParseError(say("micro.error.not_a_puzzle_id", text=repr(text)))
     board_id = setup.board_id_of(parts[0])
     board = setup.parse_board_id(board_id)
     squares = [square_index(board, word) for word in parts[1:]]
@@ -98,16 +98,16 @@ def parse_puzzle_json(text: str | dict[str, Any]) -> tuple[Puzzle, bool]:
     try:
         obj = json.loads(text) if isinstance(text, str) else text
     except json.JSONDecodeError as exc:
-        raise ParseError(f"the puzzle is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        raise ParseError(say("micro.error.json_invalid", line=str(exc.lineno), column=str(exc.colno),
+                             detail=exc.msg)) from None
     if not isinstance(obj, dict):
-        raise ParseError("a JSON puzzle is an object with board, start, target and optionally waypoint, waypoint_pass")
+        raise ParseError(say("micro.error.json_not_object"))
     unknown = sorted(set(obj) - {"board", "start", "target", "waypoint", "waypoint_pass", "id"})
     if unknown:
-        raise ParseError(f"a JSON puzzle has no field {unknown[0]!r}; its fields: board, start, target, waypoint, "
-                         f"waypoint_pass")
+        raise ParseError(say("micro.error.json_unknown_field", field=repr(unknown[0])))
     for key in ("board", "start", "target"):
         if key not in obj:
-            raise ParseError(f"the JSON puzzle needs {key!r}")
+            raise ParseError(say("micro.error.json_missing_field", field=repr(key)))
     raw = obj["board"]
     if isinstance(raw, str):
         board_id = setup.board_id_of(raw)
@@ -117,10 +117,10 @@ def parse_puzzle_json(text: str | dict[str, Any]) -> tuple[Puzzle, bool]:
         board_id = setup.custom_id(board)
     passing = obj.get("waypoint_pass", False)
     if not isinstance(passing, bool):
-        raise ParseError(f"waypoint_pass must be true or false, not {passing!r}")
+        raise ParseError(say("micro.error.json_waypoint_pass", value=repr(passing)))
     for key in ("start", "target", "waypoint"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
-            raise ParseError(f"{key} must be a square like \"R5\", not {obj[key]!r}")
+            raise ParseError(say("micro.error.json_square", field=key, value=repr(obj[key])))
     waypoint = -1 if obj.get("waypoint") is None else square_index(board, obj["waypoint"])
     return make_puzzle(board_id, board, square_index(board, obj["start"]), square_index(board, obj["target"]),
                        waypoint), passing
@@ -133,21 +133,20 @@ def position_text(puzzle: Puzzle, robot: int, used: int, visited: bool) -> str:
 def parse_position(text: str) -> tuple[Puzzle, int, int, bool]:
     """(puzzle, robot, moves used, waypoint visited) of a position, or of a bare puzzle id (robot on the start)."""
     if not isinstance(text, str):
-        raise ParseError(f"a position is a string, not {type(text).__name__}")
+        raise ParseError(say("micro.error.position_not_string", type=type(text).__name__))
     fields = text.split()
     if len(fields) == 1:
         puzzle = parse_puzzle_id(fields[0])
         return puzzle, puzzle.start, 0, False
     if len(fields) != 4:
-        raise ParseError(f"a position is 'PUZZLE ROBOT MOVES-USED VISITED' (e.g. 'A-1234-0000_R5_B1 R1 1 -') or a "
-                         f"puzzle id; {text!r} has {len(fields)} fields")
+        raise ParseError(say("micro.error.position_fields", text=repr(text), count=str(len(fields))))
     puzzle = parse_puzzle_id(fields[0])
     robot = square_index(puzzle.board, fields[1])
     if not _COUNT.match(fields[2]):
-        raise ParseError(f"the moves used must be a whole number, not {fields[2]!r}")
+        raise ParseError(say("micro.error.position_used", value=repr(fields[2])))
     if fields[3] not in ("w", "-"):
-        raise ParseError(f"the last field says whether the waypoint was visited: 'w' or '-', not {fields[3]!r}")
+        raise ParseError(say("micro.error.position_visited", value=repr(fields[3])))
     visited = fields[3] == "w"
     if visited and puzzle.waypoint < 0:
-        raise ParseError("the position says the waypoint was visited, but the puzzle has no waypoint")
+        raise ParseError(say("micro.error.position_no_waypoint"))
     return puzzle, robot, int(fields[2]), visited

@@ -21,6 +21,7 @@ import numpy as np
 
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Game, Outcome, State, solved
+from damier.core.messages import nested, say
 from damier.games.micro import INFO, kernel, notation, setup
 from damier.games.micro.notation import Puzzle, square_name
 
@@ -53,14 +54,12 @@ class MicroGame(Game):
             try:
                 self.board_option = setup.board_id_of(self.board_option)
             except ParseError as exc:
-                raise OptionError(f"option 'board': {exc}; or A, B (an arrangement of that side drawn by the seed), "
-                                  f"random (a random connected board)") from None
+                cause = nested(exc.args[0]) if exc.args and isinstance(exc.args[0], str) else str(exc)
+                raise OptionError(say("micro.error.option_board", cause=cause)) from None
         if self.reroll_short and self.difficulty in (1, 2):
-            raise OptionError(f"option 'difficulty': {self.difficulty} contradicts reroll_short (targets 1 or 2 moves "
-                              f"away are re-rolled); choose 0 or 3 to 12")
+            raise OptionError(say("micro.error.option_difficulty_reroll", difficulty=self.difficulty))
         if self.expert and not self.waypoint_pass and self.difficulty == 1:
-            raise OptionError("option 'difficulty': an expert puzzle takes at least 2 moves when the waypoint must be "
-                              "stopped on (1 needs waypoint_pass)")
+            raise OptionError(say("micro.error.option_difficulty_expert"))
 
     @property
     def num_players(self) -> int:
@@ -127,11 +126,10 @@ class MicroGame(Game):
                     targets = self._targets(board, first, waypoint)
                     if len(targets):
                         return Puzzle(chosen, board, first, int(targets[rng.randrange(len(targets))]), waypoint)
-        wanted = f"of {self.difficulty} move{'s' if self.difficulty != 1 else ''}" if self.difficulty else (
-            "more than 2 moves long" if self.reroll_short else "with a reachable target")
-        where = board_id or (self.board_option if fixed else f"{_BOARDS} boards of option board={self.board_option}")
-        raise StateError(f"no puzzle {wanted} was found on {where}"
-                         + (" from its start" if start is not None else "") + " (try another difficulty or board)")
+        wanted = "length" if self.difficulty else ("long" if self.reroll_short else "reachable")
+        raise StateError(say("micro.error.no_puzzle", wanted=wanted, difficulty=self.difficulty,
+                             where="board" if board_id or fixed else "boards", board=board_id or self.board_option,
+                             boards=_BOARDS, start="yes" if start is not None else "no"))
 
     def new_state(self, seed: int | None = None) -> MicroState:
         """The puzzle that ``seed`` draws (seed None is seed 0: a puzzle is always reproducible). Its ``start`` is
@@ -146,8 +144,8 @@ class MicroGame(Game):
         if isinstance(text, str) and text.startswith("{"):
             puzzle, passing = notation.parse_puzzle_json(text)
             if passing != self.waypoint_pass:
-                raise ParseError(f"the puzzle says waypoint_pass={str(passing).lower()}, the game has "
-                                 f"waypoint_pass={str(self.waypoint_pass).lower()}")
+                raise ParseError(say("micro.error.waypoint_pass_mismatch", puzzle=str(passing).lower(),
+                                     game=str(self.waypoint_pass).lower()))
             state = MicroState(self, puzzle, seed=seed, start=notation.puzzle_id(puzzle))
             return state
         puzzle, robot, used, visited = notation.parse_position(text)
@@ -249,7 +247,7 @@ class MicroState(State):
 
     def undo(self) -> None:
         if not self._trail:
-            raise StateError("there is no move to undo")
+            raise StateError(say("micro.error.no_undo"))
         self._robot, self._visited = self._trail.pop()
         self.history.pop()
 
@@ -272,7 +270,7 @@ class MicroState(State):
     # ----- notation -------------------------------------------------------------------------------------
     def move_to_str(self, move: int) -> str:
         if not isinstance(move, int | np.integer) or isinstance(move, bool) or not 0 <= move < setup.SQUARES:
-            raise IllegalMoveError(f"{move!r} is not a square of the board (0 to 35)")
+            raise IllegalMoveError(say("micro.error.not_a_square_index", move=repr(move)))
         return self._names[move]
 
     def parse_move(self, text: str) -> int:
@@ -280,12 +278,12 @@ class MicroState(State):
         if square is None:  # anything but the exact name or coordinates: read (or refused) by the notation
             square = notation.square_index(self.puzzle.board, text)
         if self.player == TERMINAL:
-            raise IllegalMoveError(f"the puzzle is solved ({self.outcome_reason()}); no jump can be played")
+            raise IllegalMoveError(say("micro.error.solved_no_jump", reason=nested(self.outcome_reason())))
         if not self.is_legal(square):
             here = square_name(self.puzzle.board, self._robot)
-            raise IllegalMoveError(
-                f"{square_name(self.puzzle.board, square)} is not a jump from {here}: the robot jumps along its row "
-                f"or column to a square of the same colour or number; jumps from here: {self._legal_summary()}")
+            jumps = nested(say("micro.error.no_jumps")) if not self.legal_moves() else self._legal_summary()
+            raise IllegalMoveError(say("micro.error.not_a_jump", square=square_name(self.puzzle.board, square),
+                                       here=here, jumps=jumps))
         return square
 
     def position(self) -> str:

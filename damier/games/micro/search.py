@@ -16,6 +16,7 @@ import numpy as np
 
 from damier.core.errors import StateError
 from damier.core.game import Solution, State
+from damier.core.messages import coded, say
 from damier.games.micro import kernel
 from damier.games.micro.setup import square_text
 
@@ -81,7 +82,7 @@ def path_of_length(state: State, k: int) -> list[int] | None:
     """The squares of a path of exactly ``k`` moves to the target (squares may be revisited, but the puzzle ends on
     the target: a path reaches it with the waypoint visited only at its last move), or None."""
     if not isinstance(k, int) or not 0 <= k <= MAX_EXACT:
-        raise StateError(f"an exact number of moves is a whole number from 0 to {MAX_EXACT}, not {k!r}")
+        raise StateError(say("micro.error.exact_range", limit=str(MAX_EXACT), value=repr(k)))
     graph, source, goal = _graph(state)
     if k == 0:
         return [] if source == goal else None
@@ -147,23 +148,26 @@ def hint(state: State, level: int) -> dict[str, Any]:
     """A hint of ``level`` 1 to 4: the length's band (``2 to 3 moves``), the exact length, the first move, the
     whole path. Each answers ``{"level", "kind", "text", ...}``; from a solved position, there is no hint."""
     if not isinstance(level, int) or not 1 <= level <= len(HINT_LEVELS):
-        raise StateError(f"a hint level is 1 (the length's band) to 4 (the whole path), not {level!r}")
+        raise StateError(say("micro.error.hint_level", value=repr(level)))
     if state.is_over():
-        raise StateError("the puzzle is solved: there is nothing to hint")
+        raise StateError(say("micro.error.hint_solved"))
     solution = solve(state)
     if not solution.found:
-        return {"level": level, "kind": "none", "text": "the target cannot be reached from here"}
+        text = say("micro.hint.unreachable")
+        return {"level": level, "kind": "none", "text": text, **coded(text)}
     board = state.puzzle.board  # type: ignore[attr-defined]
     moves = [square_text(int(board[s])) for s in solution.moves]
     length = solution.cost
     kind = HINT_LEVELS[level - 1]
     if kind == "band":
         low = max(1, length - (length + 1) % 2)
-        text = f"{low} to {low + 1} moves" if low > 1 else "1 or 2 moves"
-        return {"level": level, "kind": kind, "text": text, "low": low if low > 1 else 1,
+        text = say("micro.hint.band", low=low, high=low + 1) if low > 1 else say("micro.hint.band_short")
+        return {"level": level, "kind": kind, "text": text, **coded(text), "low": low if low > 1 else 1,
                 "high": low + 1 if low > 1 else 2}
     if kind == "length":
-        return {"level": level, "kind": kind, "text": f"{length} move{'s' if length != 1 else ''}", "length": length}
+        text = say("micro.hint.length", length=length)
+        return {"level": level, "kind": kind, "text": text, **coded(text), "length": length}
     if kind == "first":
-        return {"level": level, "kind": kind, "text": f"start with {moves[0]}", "move": moves[0]}
+        text = say("micro.hint.first", move=moves[0])
+        return {"level": level, "kind": kind, "text": text, **coded(text), "move": moves[0]}
     return {"level": level, "kind": kind, "text": " ".join(moves), "moves": moves}

@@ -30,6 +30,7 @@ from importlib import resources
 import numpy as np
 
 from damier.core.errors import ParseError
+from damier.core.messages import say
 
 #: colour letters in code order, and their names
 COLOURS = "RGBYWP"
@@ -51,8 +52,7 @@ def square_code(text: str) -> int:
     """The code of a square written ``R5`` (colour letter, number); ``ParseError`` otherwise."""
     match = _SQUARE_TEXT.match(text.strip().upper()) if isinstance(text, str) else None
     if match is None:
-        raise ParseError(f"{text!r} is not a square: write a colour letter ({', '.join(COLOURS)}) and a number "
-                         f"1 to 6, e.g. R5")
+        raise ParseError(say("micro.error.not_a_square_code", text=repr(text), letters=", ".join(COLOURS)))
     return COLOURS.index(match.group(1)) * SIZE + int(match.group(2)) - 1
 
 
@@ -122,24 +122,22 @@ def random_board(seed: int) -> np.ndarray:
 def parse_board_id(text: str) -> np.ndarray:
     """The board of a board id (see the module's doc); ``ParseError`` saying what is accepted."""
     if not isinstance(text, str):
-        raise ParseError(f"a board id is a string, not {type(text).__name__}")
+        raise ParseError(say("micro.error.board_id_not_string", type=type(text).__name__))
     word = text.strip()
     if word.lower().startswith("random:"):
         seed = word[len("random:"):]
         if not _SEED.match(seed):
-            raise ParseError(f"a random board id is random:<seed>, a whole number up to 18 digits; not {text!r}")
+            raise ParseError(say("micro.error.random_board_id", text=repr(text)))
         return random_board(int(seed))
     if word.lower().startswith("custom:"):
         return parse_rows(word[len("custom:"):].split("."), text)
     match = _ID.match(word.upper())
     if match is None:
-        raise ParseError(f"{text!r} is not a board id: write SIDE-ORDER-TURNS like A-1234-0000 (side A or B, the "
-                         f"tiles 1-4 laid NW, NE, SW, SE, each one's clockwise quarter turns 0-3), random:<seed> or "
-                         f"custom:<six rows of six squares joined by dots>")
+        raise ParseError(say("micro.error.not_a_board_id", text=repr(text)))
     side, order_text, turns_text = match.groups()
     order = tuple(int(ch) for ch in order_text)
     if sorted(order) != [1, 2, 3, 4]:
-        raise ParseError(f"board id {text!r}: the tile order must use each of the tiles 1, 2, 3, 4 once")
+        raise ParseError(say("micro.error.tile_order", text=repr(text)))
     return arrangement(side, order, tuple(int(ch) for ch in turns_text))
 
 
@@ -147,17 +145,16 @@ def parse_rows(rows: list[str] | list[list[str]], source: object) -> np.ndarray:
     """A board from six rows of six squares, top to bottom: each row a list of ``R5``-like squares or one string
     of twelve characters; every colour-number pair must occur once."""
     if not isinstance(rows, list) or len(rows) != SIZE:
-        raise ParseError(f"a board has {SIZE} rows of {SIZE} squares; {source!r} does not")
+        raise ParseError(say("micro.error.board_rows", size=SIZE, source=repr(source)))
     codes = []
     for number, row in enumerate(rows, start=1):
         squares = [row[i : i + 2] for i in range(0, len(row), 2)] if isinstance(row, str) else row
         if not isinstance(squares, list) or len(squares) != SIZE or (isinstance(row, str) and len(row) != 2 * SIZE):
-            raise ParseError(f"row {number} of the board must have {SIZE} squares, not {row!r}")
+            raise ParseError(say("micro.error.board_row", number=number, size=SIZE, row=repr(row)))
         codes += [square_code(sq) for sq in squares]
     missing = sorted(set(range(SQUARES)) - set(codes))
     if missing:
-        raise ParseError(f"a board shows every colour-number pair once; this one lacks "
-                         f"{', '.join(square_text(c) for c in missing)}")
+        raise ParseError(say("micro.error.board_lacks", squares=", ".join(square_text(c) for c in missing)))
     return np.array(codes, dtype=np.int8)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from damier.core.errors import ParseError
+from damier.core.messages import nested, say
 from damier.games.ricochet import setup
 from damier.games.ricochet.setup import Board, Target
 
@@ -57,6 +58,13 @@ def target_code(target: Target) -> str:
     return "v" if target.shape == "vortex" else target.colour[0] + _SHAPE_LETTERS[target.shape]
 
 
+def target_word(target: Target) -> Any:
+    """The target's name (``red circle``, ``vortex``) as a message's parameter, said in the reader's language."""
+    if target.shape == "vortex":
+        return nested(say("ricochet.word.vortex"))
+    return nested(say("ricochet.word.target", colour=target.colour, shape=target.shape))
+
+
 def find_target(board: Board, code: str) -> Target:
     """The target written ``code`` (``rc``, ``v``, or ``red circle``, ``vortex``) on ``board``."""
     word = code.strip().lower()
@@ -64,7 +72,9 @@ def find_target(board: Board, code: str) -> Target:
         if word in (target_code(target), target.name, target.name.replace(" ", "-")):
             return target
     names = ", ".join(f"{target_code(t)} ({t.name})" for t in board.targets)
-    raise ParseError(f"{code!r} is not a target; the targets: {names}")
+    said = say("ricochet.error.not_a_target", code=repr(code))  # every board has the same 17 targets
+    raise ParseError(said if said.endswith(f"; the targets: {names}") else
+                     f"{code!r} is not a target; the targets: {names}")
 
 
 def check(board: Board, robots: tuple[int, ...], target: Target, ricochet: str, rebound: bool) -> Puzzle:
@@ -74,11 +84,11 @@ def check(board: Board, robots: tuple[int, ...], target: Target, ricochet: str, 
         if not 0 <= cell < setup.CELLS:
             raise ParseError(f"a robot's cell must be 0..255 (x, y 0..15), not {cell}")
         if board.blocked[cell]:
-            raise ParseError(f"a robot cannot stand in the centre block ({setup.cell_name(cell)})")
+            raise ParseError(say("ricochet.error.centre_block", square=setup.cell_name(cell)))
     if len(set(placed)) != len(placed):
-        raise ParseError("two robots cannot stand on the same square")
+        raise ParseError(say("ricochet.error.same_square"))
     if ricochet not in RICOCHET:
-        raise ParseError(f"ricochet must be one of {', '.join(RICOCHET)}, not {ricochet!r}")
+        raise ParseError(say("ricochet.error.ricochet_mode", value=repr(ricochet)))
     return Puzzle(board, tuple(robots), target, ricochet, rebound)
 
 
@@ -97,27 +107,24 @@ def puzzle_id(puzzle: Puzzle) -> str:
 def parse_puzzle_id(text: str) -> Puzzle:
     """The puzzle of one of our puzzle ids (see the module's doc) or of a DriftingDroids game id."""
     if not isinstance(text, str):
-        raise ParseError(f"a puzzle id is a string, not {type(text).__name__}")
+        raise ParseError(say("ricochet.error.puzzle_id_type", type=type(text).__name__))
     word = text.strip()
     if "+" in word:
         return parse_driftingdroids(word)
     parts = word.split(".")
     if len(parts) not in (3, 4):
-        raise ParseError(f"{text!r} is not a puzzle id: write BOARD.ROBOTS.TARGET[.RULES], e.g. "
-                         f"1A2B3C4D.E2302B12.bt, or a DriftingDroids id such as 7650+42+E2302B12+C9")
+        raise ParseError(say("ricochet.error.not_a_puzzle_id", text=repr(text)))
     board = setup.build("".join(setup.parse_sides(parts[0])))
     cells_text = parts[1].upper()
     if len(cells_text) not in (8, 10, 12) or not re.fullmatch(r"([0-9A-F]{2}|--)+", cells_text):
-        raise ParseError(f"the robots are 4, 5 or 6 cells of two hex digits each (-- for no silver), not "
-                         f"{parts[1]!r}")
+        raise ParseError(say("ricochet.error.robot_cells", value=repr(parts[1])))
     cells = [-1 if cells_text[i:i + 2] == "--" else int(cells_text[i:i + 2], 16) for i in range(0, len(cells_text), 2)]
     if -1 in cells[:4] or (len(cells) == 5 and cells[4] < 0):
-        raise ParseError("only the silver robot may be absent (--), and only before a transparent robot")
+        raise ParseError(say("ricochet.error.absent_robot"))
     cells += [-1] * (6 - len(cells))
     rules = parts[3] if len(parts) == 4 else ""
     if not re.fullmatch(r"[is]?x?", rules) or (len(parts) == 4 and not rules):
-        raise ParseError(f"the rules are i (ricochet if trivial) or s (strict ricochet), then x (no rebound); "
-                         f"not {rules!r}")
+        raise ParseError(say("ricochet.error.rules_letters", value=repr(rules)))
     ricochet = {"i": "if_trivial", "s": "strict"}.get(rules[:1], "off")
     return check(board, tuple(cells), find_target(board, parts[2]), ricochet, "x" not in rules)
 
@@ -135,24 +142,24 @@ def parse_driftingdroids(text: str) -> Puzzle:
     """
     parts = text.strip().upper().split("+")
     if len(parts) != 4 or not re.fullmatch(r"[0-9A-F]{4}", parts[0]) or not re.fullmatch(r"[0-9A-F]{2}", parts[1]):
-        raise ParseError(f"{text!r} is not a DriftingDroids game id (QQQQ+NG+ROBOTS+TARGET, e.g. "
-                         f"7650+42+E2302B12+C9)")
+        raise ParseError(say("ricochet.error.dd_id", text=repr(text)))
     sides = setup.driftingdroids_sides()
     board = setup.build("".join(sides[int(ch, 16)] for ch in parts[0]))
     count = int(parts[1][0], 16)
     if count not in (4, 5) or len(parts[2]) != 2 * count or not re.fullmatch(r"[0-9A-F]+", parts[2] + parts[3]):
-        raise ParseError(f"{text!r}: DriftingDroids ids here have 4 or 5 robots and a target cell in hex")
+        raise ParseError(say("ricochet.error.dd_robots", text=repr(text)))
     cells = [int(parts[2][i:i + 2], 16) for i in range(0, 2 * count, 2)] + [-1] * (6 - count)
     target = board.target_at(int(parts[3], 16))
     if target is None:
-        raise ParseError(f"{text!r}: cell {parts[3]} is not a target square of this board")
+        raise ParseError(say("ricochet.error.dd_not_target", text=repr(text), cell=parts[3]))
     said = int(parts[1][1], 16)
     if said not in (0, 1, 2, 3, 15):
-        raise ParseError(f"{text!r}: the target robot digit is 0 red, 1 green, 2 blue, 3 yellow or F (any robot, the "
-                         f"vortex), not {parts[1][1]}")
+        raise ParseError(say("ricochet.error.dd_robot_digit", text=repr(text), digit=parts[1][1]))
     if (ROBOT_NAMES[said] if said < 4 else "any") != target.colour:
-        raise ParseError(f"{text!r} says the target is for the {ROBOT_NAMES[said] + ' robot' if said < 4 else 'vortex'}"
-                         f", but cell {parts[3]} ({setup.cell_name(target.cell)}) holds the {target.name}")
+        what = nested(say("ricochet.word.robot", robot=ROBOT_NAMES[said])) if said < 4 else nested(
+            say("ricochet.word.vortex"))
+        raise ParseError(say("ricochet.error.dd_wrong_target", text=repr(text), what=what, cell=parts[3],
+                             square=setup.cell_name(target.cell), target=target_word(target)))
     return check(board, tuple(cells), target, "off", True)
 
 
@@ -165,39 +172,42 @@ def parse_puzzle_json(text: str | dict[str, Any]) -> Puzzle:
     try:
         obj = json.loads(text) if isinstance(text, str) else text
     except json.JSONDecodeError as exc:
-        raise ParseError(f"the puzzle is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        raise ParseError(say("ricochet.error.json_invalid", line=str(exc.lineno), column=str(exc.colno),
+                             reason=exc.msg)) from None
     if not isinstance(obj, dict):
-        raise ParseError("a JSON puzzle is an object with quadrants, robots, target and optionally ricochet, rebound")
+        raise ParseError(say("ricochet.error.json_object"))
     unknown = sorted(set(obj) - {"quadrants", "robots", "target", "ricochet", "rebound", "id"})
     if unknown:
-        raise ParseError(f"a JSON puzzle has no field {unknown[0]!r}; its fields: quadrants, robots, target, "
-                         f"ricochet, rebound")
+        raise ParseError(say("ricochet.error.json_field", field=repr(unknown[0])))
     quadrants = obj.get("quadrants")
     if not isinstance(quadrants, list) or not all(isinstance(q, str) for q in quadrants):
-        raise ParseError('quadrants must be a list of four sides, NW, NE, SE, SW (e.g. ["1B", "4C", "2A", "3A"])')
+        raise ParseError(say("ricochet.error.json_quadrants"))
     board = setup.build("".join(setup.parse_sides("".join(quadrants))))
     robots_obj = obj.get("robots")
     if not isinstance(robots_obj, dict):
-        raise ParseError("robots must be an object: {\"red\": [x, y], \"green\": ..., \"blue\": ..., \"yellow\": ...}")
+        raise ParseError(say("ricochet.error.json_robots_object"))
     unknown = sorted(set(robots_obj) - set(ROBOT_NAMES))
     if unknown or any(name not in robots_obj for name in ROBOT_NAMES[:4]):
-        raise ParseError(f"robots must be red, green, blue, yellow (and optionally silver, transparent); got "
-                         f"{', '.join(robots_obj) or 'none'}")
+        raise ParseError(say("ricochet.error.json_robots", names=", ".join(robots_obj)) if robots_obj else
+                         say("ricochet.error.json_robots_none"))
     cells = [_cell(robots_obj[name], name) if name in robots_obj else -1 for name in ROBOT_NAMES]
     target_obj = obj.get("target")
     if not isinstance(target_obj, dict):
-        raise ParseError("target must be an object: {\"color\": \"yellow\", \"cell\": [x, y]}")
+        raise ParseError(say("ricochet.error.json_target_object"))
     cell = _cell(target_obj.get("cell"), "target")
     target = board.target_at(cell)
     colour = target_obj.get("color")
     if target is None:
-        raise ParseError(f"the target cell {setup.cell_name(cell)} is not a target square of this board")
+        raise ParseError(say("ricochet.error.json_not_target", square=setup.cell_name(cell)))
     if colour != target.colour and not (colour == "vortex" and target.shape == "vortex"):
-        said = "the vortex (color \"any\")" if target.shape == "vortex" else f"the {target.name}"
-        raise ParseError(f"the target at {setup.cell_name(cell)} is {said}, not {colour!r}")
+        square = setup.cell_name(cell)
+        raise ParseError(say("ricochet.error.json_target_vortex", square=square, colour=repr(colour))
+                         if target.shape == "vortex" else
+                         say("ricochet.error.json_target", square=square, target=target_word(target),
+                             colour=repr(colour)))
     rebound = obj.get("rebound", True)
     if not isinstance(rebound, bool):
-        raise ParseError(f"rebound must be true or false, not {rebound!r}")
+        raise ParseError(say("ricochet.error.json_rebound", value=repr(rebound)))
     return check(board, tuple(cells), target, str(obj.get("ricochet", "off")), rebound)
 
 
@@ -218,8 +228,8 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
 def _cell(value: Any, what: str) -> int:
     if (not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool)
                                                                    for v in value)):
-        raise ParseError(f"{what} must be a cell [x, y] (0-15 each), not {value!r}")
+        raise ParseError(say("ricochet.error.json_cell", what=what, value=repr(value)))
     x, y = value
     if not (0 <= x < setup.SIZE and 0 <= y < setup.SIZE):
-        raise ParseError(f"{what}: x and y run from 0 to 15, not {value!r}")
+        raise ParseError(say("ricochet.error.json_cell_range", what=what, value=repr(value)))
     return int(y * setup.SIZE + x)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from damier.core.errors import StateError
 from damier.core.game import Game, State
+from damier.core.messages import say
 from damier.core.race import RaceRules
 from damier.games.ricochet import notation
 from damier.games.ricochet.rules import RicochetGame, RicochetState
@@ -47,7 +48,7 @@ class RicochetRace:
         taken = {state.puzzle.target for state in won if isinstance(state, RicochetState)}
         targets = [t for t in board.targets if t not in taken]
         if not targets:
-            raise StateError("every target chip has been won")
+            raise StateError(say("ricochet.error.all_chips_won"))
         rng = random.Random(seed)
         try:
             puzzle = game.draw_puzzle(rng, robots=robots, board_id=board.board_id, targets=targets)

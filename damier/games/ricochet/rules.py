@@ -20,7 +20,7 @@ import numpy as np
 
 from damier.core.errors import IllegalMoveError, OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Game, Outcome, State, Termination, solved
-from damier.core.messages import say
+from damier.core.messages import nested, say
 from damier.games.ricochet import INFO, kernel, notation, setup
 from damier.games.ricochet.notation import DIRECTIONS, LETTERS, Puzzle
 from damier.games.ricochet.setup import Target
@@ -63,13 +63,13 @@ class RicochetGame(Game):
         self.transparent: bool = self.options["transparent"]
         self.difficulty: int = self.options["difficulty"]
         if self.difficulty == 1:
-            raise OptionError("option 'difficulty': 1 is never drawn (a puzzle solved in one move is not a puzzle); "
-                              "choose 2 to 30, or 0 for any")
+            raise OptionError(say("ricochet.error.option_difficulty"))
         if self.board_option != "random":
             try:
                 self.board_option = "".join(setup.parse_sides(self.board_option))
             except ParseError as exc:
-                raise OptionError(f"option 'board': {exc}; or random") from None
+                cause = exc.args[0] if len(exc.args) == 1 else str(exc)  # its code too, when it has one
+                raise OptionError(say("ricochet.error.option_board", error=nested(cause))) from None
 
     @property
     def num_players(self) -> int:
@@ -118,8 +118,8 @@ class RicochetGame(Game):
                 if not found.found or found.cost != wanted:
                     continue
             return puzzle
-        raise StateError(f"no puzzle of {wanted} moves was found on {board.board_id}" if wanted else
-                         f"no puzzle of 2 moves or more was found on {board.board_id} with these robots")
+        raise StateError(say("ricochet.error.no_puzzle", moves=wanted, board=board.board_id) if wanted else
+                         say("ricochet.error.no_puzzle_robots", board=board.board_id))
 
     def new_state(self, seed: int | None = None) -> RicochetState:
         """The puzzle that ``seed`` draws (None is seed 0); its ``start`` is its puzzle id, so records replay it."""
@@ -134,11 +134,10 @@ class RicochetGame(Game):
             puzzle = notation.parse_puzzle_json(text)
             return self._state(puzzle, seed, notation.puzzle_id(puzzle))
         if not isinstance(text, str):
-            raise ParseError(f"a position is a string, not {type(text).__name__}")
+            raise ParseError(say("ricochet.error.position_type", type=type(text).__name__))
         fields = text.split()
         if not fields:
-            raise ParseError("the position is empty: write a puzzle id (e.g. 1A2B3C4D.E2302B12.bt), a position, a "
-                             "DriftingDroids game id or the JSON form")
+            raise ParseError(say("ricochet.error.position_empty"))
         puzzle = notation.parse_puzzle_id(fields[0])
         state = self._state(puzzle, seed, text)
         if len(fields) > 1:
@@ -151,8 +150,7 @@ class RicochetGame(Game):
                                   ("ricochet", self.ricochet, puzzle.ricochet),
                                   ("rebound", self.rebound, puzzle.rebound)):
             if wanted != has:
-                raise ParseError(f"the puzzle has {name}={has!r}, the game {name}={wanted!r}; load the game with "
-                                 f"the puzzle's rules (damier solve reads them from the puzzle)")
+                raise ParseError(say("ricochet.error.puzzle_rules", name=name, has=repr(has), wanted=repr(wanted)))
         return RicochetState(self, puzzle, seed=seed, start=start)
 
 
@@ -300,7 +298,7 @@ class RicochetState(State):
 
     def undo(self) -> None:
         if not self._trail:
-            raise StateError("there is no move to undo")
+            raise StateError(say("ricochet.error.no_undo"))
         r, cell, last_dir, last_move, turned, cost = self._trail.pop()
         self.robots[r], self.last_dir[r], self.last_move, self.turned[r], self.cost = cell, last_dir, last_move, \
             turned, cost
@@ -341,20 +339,20 @@ class RicochetState(State):
         word = text.strip().upper() if isinstance(text, str) else ""
         if len(word) < 2 or word[0] not in LETTERS or word[1] not in DIRECTIONS or not (
                 word[2:] == "" or (word[2:].isdigit() and word[0] == "T")):
-            raise ParseError(f"{text!r} is not a move: write a robot (R, G, B, Y, S silver, T transparent) and a "
-                             f"direction (N, E, S, W), e.g. RN; the transparent robot adds the walls it passes: TE2")
+            raise ParseError(say("ricochet.error.not_a_move", text=repr(text)))
         r = LETTERS.index(word[0])
         k = int(word[2:] or 0)
         if k >= kernel.MAX_PASS:
-            raise ParseError(f"{text!r}: the transparent robot passes at most {kernel.MAX_PASS - 1} walls")
+            raise ParseError(say("ricochet.error.too_many_walls", text=repr(text), walls=kernel.MAX_PASS - 1))
         if self.robots[r] < 0:
-            raise IllegalMoveError(f"there is no {notation.ROBOT_NAMES[r]} robot in this puzzle")
+            robot = nested(say("ricochet.word.robot", robot=notation.ROBOT_NAMES[r]))
+            raise IllegalMoveError(say("ricochet.error.no_robot", robot=robot))
         move = move_of(r, DIRECTIONS.index(word[1]), k)
         if self.player == TERMINAL:
-            raise IllegalMoveError(f"the puzzle is solved ({self.outcome_reason()}); no move can be played")
+            raise IllegalMoveError(say("ricochet.error.puzzle_over", reason=nested(self.outcome_reason())))
         if not self.is_legal(move):
-            raise IllegalMoveError(f"{word} moves nothing here (a wall, a robot or the rules stop it); legal moves: "
-                                   f"{self._legal_summary()}")
+            raise IllegalMoveError(say("ricochet.error.moves_nothing", move=word,
+                                       legal=nested(self._legal_summary())))
         return move
 
     def position(self) -> str:
@@ -374,32 +372,28 @@ class RicochetState(State):
         """The robots, cost and memory of a position's later fields (see ``position``); ``ParseError`` naming what
         is wrong or does not fit together."""
         if self.history or len(fields) != 4:
-            raise ParseError("a position is PUZZLE ROBOTS COST MEMORY LAST (see RicochetState.position), e.g. "
-                             "1A2A3A4A.0F00F0FF.v 3F00F0FF---- 1 s----- RS")
+            raise ParseError(say("ricochet.error.position_fields"))
         cells_text, cost_text, memory, last = fields
         if not re.fullmatch(r"([0-9A-Fa-f]{2}|--){6}", cells_text) or not re.fullmatch(r"[0-9]{1,6}", cost_text) \
                 or not re.fullmatch(r"[-neswNESW]{6}", memory):
-            raise ParseError("a position's robots are six cells in hex (-- for none), its cost a number, its "
-                             "memory six of - n e s w (capitals once turned)")
+            raise ParseError(say("ricochet.error.position_syntax"))
         cells = [-1 if cells_text[i:i + 2] == "--" else int(cells_text[i:i + 2], 16) for i in range(0, 12, 2)]
         if [c < 0 for c in cells] != [c < 0 for c in self.puzzle.robots]:
-            raise ParseError("the position's robots are not the puzzle's robots")
+            raise ParseError(say("ricochet.error.position_robots"))
         if any(cells[r] < 0 and memory[r] != "-" for r in range(ROBOTS)):
-            raise ParseError("a robot not in the puzzle has no memory: write - for it")
+            raise ParseError(say("ricochet.error.position_no_memory"))
         notation.check(self.puzzle.board, tuple(cells), self.puzzle.target, self.puzzle.ricochet,
                        self.puzzle.rebound)
         cost = int(cost_text)
         last_move = -1 if last == "-" else self.parse_move_text(last)
         if (cost == 0) != (last_move < 0) or (cost == 0 and memory != "-" * ROBOTS):
-            raise ParseError("a position with no move used has no memory and no last move (- each), and one with "
-                             "moves used names its last move")
+            raise ParseError(say("ricochet.error.position_start"))
         if cost == 0 and tuple(cells) != self.puzzle.robots:
-            raise ParseError("with no move used the robots stand where the puzzle puts them")
+            raise ParseError(say("ricochet.error.position_start_robots"))
         if last_move >= 0:
             r, d, _ = parts_of(last_move)
             if cells[r] < 0 or memory[r].upper() != DIRECTIONS[d]:
-                raise ParseError(f"the last move {last} does not fit the memory {memory}: the robot that moved last "
-                                 f"remembers that direction")
+                raise ParseError(say("ricochet.error.position_last", last=last, memory=memory))
         self.robots = np.array(cells, dtype=np.int64)
         self.cost = cost
         self.last_dir = [-1 if ch == "-" else DIRECTIONS.index(ch.upper()) for ch in memory]
@@ -410,8 +404,7 @@ class RicochetState(State):
         """A move's int from its notation, legal or not (a position's last move); ``ParseError`` if malformed."""
         match = re.fullmatch(r"([RGBYS])([NESW])|(T)([NESW])([0-9]{0,2})", text.strip().upper())
         if match is None or (match.group(3) and int(match.group(5) or 0) >= kernel.MAX_PASS):
-            raise ParseError(f"{text!r} is not a move: write a robot (R, G, B, Y, S, T) and a direction (N, E, S, "
-                             f"W); the transparent robot adds the walls it passes (0 to {kernel.MAX_PASS - 1})")
+            raise ParseError(say("ricochet.error.not_a_move_text", text=repr(text), walls=kernel.MAX_PASS - 1))
         if match.group(1):
             return move_of(LETTERS.index(match.group(1)), DIRECTIONS.index(match.group(2)))
         return move_of(TRANSPARENT, DIRECTIONS.index(match.group(4)), int(match.group(5) or 0))
@@ -475,15 +468,14 @@ def puzzle_state(text: str, options: dict[str, Any]) -> RicochetState:
     from damier.core import registry
 
     if not isinstance(text, str):
-        raise ParseError(f"a puzzle is a string, not {type(text).__name__}")
+        raise ParseError(say("ricochet.error.puzzle_type", type=type(text).__name__))
     word = text.strip()
     if word.startswith("{"):
         puzzle = notation.parse_puzzle_json(word)
     elif word:
         puzzle = notation.parse_puzzle_id(word.split()[0])
     else:
-        raise ParseError("the puzzle is empty: write a puzzle id (e.g. 1A2B3C4D.E2302B12.bt), a position, a "
-                         "DriftingDroids game id or the JSON form")
+        raise ParseError(say("ricochet.error.puzzle_empty"))
     chosen = {**options, "silver": puzzle.silver, "transparent": puzzle.transparent, "ricochet": puzzle.ricochet,
               "rebound": puzzle.rebound}
     game = registry.load(INFO.name, **chosen)

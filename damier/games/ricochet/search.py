@@ -30,6 +30,7 @@ import numpy as np
 
 from damier.core.errors import OptionError, ParseError, StateError
 from damier.core.game import TERMINAL, Solution, State
+from damier.core.messages import coded, nested, say
 from damier.games.ricochet import INFO, notation, search_kernel, setup
 from damier.games.ricochet.rules import (
     MOVE_LIMIT,
@@ -346,8 +347,7 @@ def analyse(state: State, exact: int | None = None, all_paths: bool = False) -> 
     fewest robots an optimal line moves (``"fewest_robots"``). ``exact`` is refused: a line of exactly K moves is
     not a Ricochet Robots question."""
     if exact is not None:
-        raise StateError("Ricochet Robots answers the fewest moves only: --exact (a line of exactly K moves) is not "
-                         "offered for this game")
+        raise StateError(say("ricochet.error.exact"))
     started = time.perf_counter()
     answer: dict[str, Any] = {"rules": rules_of(state)}
     if all_paths:
@@ -401,27 +401,27 @@ def hint(state: State, level: int) -> dict[str, Any]:
     (``under 8 moves``), the exact length, the whole solution. Each is ``{"level", "kind", "text", ...}``; there is
     no hint from a solved position."""
     if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= len(HINT_LEVELS):
-        raise StateError(f"a hint level is 1 (the length's band) to {len(HINT_LEVELS)} (the solution), not {level!r}")
+        raise StateError(say("ricochet.error.hint_level", levels=len(HINT_LEVELS), level=repr(level)))
     if state.is_over():
-        raise StateError("the puzzle is solved: there is nothing to hint" if _solved(state) else
-                         f"the puzzle is over (not solved within {MOVE_LIMIT} moves): there is nothing to hint")
+        raise StateError(say("ricochet.error.hint_solved") if _solved(state) else
+                         say("ricochet.error.hint_over", limit=MOVE_LIMIT))
     solution = solve(state)
     kind = HINT_LEVELS[level - 1]
     if not solution.found:
-        return {"level": level, "kind": "none", "text": "the target cannot be reached from here"}
+        text = say("ricochet.hint.unreachable")
+        return {"level": level, "kind": "none", "text": text, **coded(text)}
     length = solution.cost
-
-    def moves(n: int) -> str:
-        return f"{n} move{'' if n == 1 else 's'}"
 
     if kind == "band":
         low, high = band(length)
-        return {"level": level, "kind": kind, "text": moves(low) if low == high else f"{low} to {high} moves",
-                "low": low, "high": high}
+        text = say("ricochet.hint.moves", count=low) if low == high else say("ricochet.hint.band", low=low, high=high)
+        return {"level": level, "kind": kind, "text": text, **coded(text), "low": low, "high": high}
     if kind == "under":
-        return {"level": level, "kind": kind, "text": f"under {under(length)} moves", "under": under(length)}
+        text = say("ricochet.hint.under", moves=under(length))
+        return {"level": level, "kind": kind, "text": text, **coded(text), "under": under(length)}
     if kind == "length":
-        return {"level": level, "kind": kind, "text": moves(length), "length": length}
+        text = say("ricochet.hint.moves", count=length)
+        return {"level": level, "kind": kind, "text": text, **coded(text), "length": length}
     line = [state.move_to_str(m) for m in solution.moves]
     return {"level": level, "kind": kind, "text": " ".join(line), "moves": line, "length": length}
 
@@ -440,16 +440,17 @@ def puzzle_state(text: str, options: dict[str, Any]) -> RicochetState:
 
     chosen = INFO.options.validate(options, INFO.name)
     if not isinstance(text, str):
-        raise ParseError(f"a puzzle is an id or a JSON object as text, not {type(text).__name__}")
+        raise ParseError(say("ricochet.error.puzzle_text_type", type=type(text).__name__))
     words = text.strip().split() if not text.strip().startswith("{") else [text.strip()]
     if not words:
-        raise ParseError("the puzzle is empty: give a puzzle id (1A2B3C4D.E2302B12.bt), a DriftingDroids id "
-                         "(7650+42+E2302B12+C9) or the JSON form")
+        raise ParseError(say("ricochet.error.puzzle_empty_give"))
     puzzle = notation.parse_puzzle_json(words[0]) if words[0].startswith("{") else notation.parse_puzzle_id(words[0])
     for name in ("silver", "transparent"):
         if name in options and chosen[name] != getattr(puzzle, name):
-            raise OptionError(f"option {name!r}: the puzzle {'has' if getattr(puzzle, name) else 'has no'} {name} "
-                              f"robot; leave the option out (the puzzle sets it)")
+            robot = nested(say("ricochet.word.robot", robot=name))
+            raise OptionError(say("ricochet.error.option_puzzle_has", option=repr(name), robot=robot)
+                              if getattr(puzzle, name) else
+                              say("ricochet.error.option_puzzle_has_no", option=repr(name), robot=robot))
     ricochet = chosen["ricochet"] if "ricochet" in options else puzzle.ricochet
     rebound = chosen["rebound"] if "rebound" in options else puzzle.rebound
     puzzle = dataclasses.replace(puzzle, ricochet=ricochet, rebound=rebound)

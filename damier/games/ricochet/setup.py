@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from damier.core.errors import ParseError
+from damier.core.messages import say
 
 SIZE = 16
 CELLS = SIZE * SIZE
@@ -103,11 +104,10 @@ def parse_sides(text: str) -> tuple[str, ...]:
     word = text.strip().upper().replace(",", "").replace(" ", "") if isinstance(text, str) else ""
     found = _SIDE.findall(word)
     if len(found) != 4 or "".join(g + s for g, s in found) != word:
-        raise ParseError(f"{text!r} is not a board: write four quadrant sides for NW, NE, SE, SW, each a group 1-4 "
-                         f"and a side A-D, e.g. 1A2B3C4D")
+        raise ParseError(say("ricochet.error.not_a_board", text=repr(text)))
     groups = sorted(g for g, _ in found)
     if groups != ["1", "2", "3", "4"]:
-        raise ParseError(f"a board takes one side of each group 1, 2, 3, 4; {text!r} has groups {', '.join(groups)}")
+        raise ParseError(say("ricochet.error.board_groups", text=repr(text), groups=", ".join(groups)))
     return tuple(g + s for g, s in found)
 
 
@@ -173,11 +173,10 @@ def parse_cell(text: str) -> int:
     word = text.strip().lower() if isinstance(text, str) else ""
     match = re.fullmatch(r"([a-p])(1[0-6]|[1-9])", word) or re.fullmatch(r"(\d{1,2}),(\d{1,2})", word)
     if match is None:
-        raise ParseError(f"{text!r} is not a square: write a1..p16 (column a-p from the west, row 1-16 from the "
-                         f"north) or x,y (0-15 each)")
+        raise ParseError(say("ricochet.error.not_a_square", text=repr(text)))
     if "," in word:
         x, y = int(match.group(1)), int(match.group(2))
         if not (0 <= x < SIZE and 0 <= y < SIZE):
-            raise ParseError(f"{text!r}: x and y run from 0 to 15")
+            raise ParseError(say("ricochet.error.square_range", text=repr(text)))
         return y * SIZE + x
     return (int(match.group(2)) - 1) * SIZE + "abcdefghijklmnop".index(match.group(1))

@@ -113,7 +113,7 @@ def parse(value: Any, game: Game) -> TimeControl | None:
     if isinstance(increment, bool) or not isinstance(increment, int) or not 0 <= increment <= MAX_INCREMENT:
         raise Invalid(say("error.game.clock_increment", value=repr(increment)[:30], **accepted))
     if not turn_based(game):
-        raise Invalid(say("error.game.clock_solo", game=game.title))
+        raise Invalid(say("error.game.clock_solo", game=messages.title_of(game)))
     return TimeControl(float(minutes), increment)
 
 

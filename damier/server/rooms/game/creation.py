@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from damier.core import registry
+from damier.core import messages, registry
 from damier.core.errors import DamierError, RecordError
 from damier.core.game import TERMINAL, Game, State
 from damier.core.record import Record, now_iso
@@ -38,7 +38,7 @@ def load_game(name: str, options: dict[str, Any]) -> Game:
     try:
         return registry.load(name, **options)
     except DamierError as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(messages.said_of(exc)) from None
 
 
 #: the seeds the arcade draws a new game's setup from: short enough to read out and type in (0 to 999,999,999)
@@ -63,7 +63,8 @@ def game_seed(game: Game, start: str | None, seed: int | None) -> int | None:
     """
     if not game.info.seeded_setup:
         if seed is not None:
-            raise Invalid(say("error.game.no_seeded_setup_seed", game=game.title, games=", ".join(seeded_games())))
+            raise Invalid(say("error.game.no_seeded_setup_seed",
+                              game=messages.title_of(game), games=", ".join(seeded_games())))
         return None
     if seed is None and start is None:
         return secrets.randbelow(DRAWN_SEEDS)
@@ -82,10 +83,13 @@ def first_state(game: Game, start: str | None, seed: int | None) -> State:
         state = game.start_state(start, seed)
     except DamierError as exc:
         if start is None:
-            raise Invalid(say("error.game.no_game_with_options", game=game.title, reason=str(exc))) from None
-        raise Invalid(say("error.game.bad_start", game=game.title, reason=str(exc))) from None
+            raise Invalid(say("error.game.no_game_with_options",
+                              game=messages.title_of(game), reason=messages.cause_of(exc))) from None
+        raise Invalid(say("error.game.bad_start",
+                          game=messages.title_of(game), reason=messages.cause_of(exc))) from None
     if state.player == TERMINAL:
-        raise Invalid(say("error.game.start_already_over", game=game.title, reason=str(state.outcome_reason())))
+        raise Invalid(say("error.game.start_already_over",
+                          game=messages.title_of(game), reason=messages.nested(state.outcome_reason())))
     return state
 
 
@@ -95,7 +99,7 @@ def seat_rows(game: Game, seat_specs: list[dict[str, Any]]) -> list[SeatRow]:
         raise Invalid(say("error.game.seat_count", game=game.name, needed=game.num_players, sent=str(len(seat_specs))))
     info = game.info
     if game.num_players == 1 and any(spec.get("kind") != "human" for spec in seat_specs):
-        raise Invalid(say("error.game.puzzle_seat_human", game=game.title))
+        raise Invalid(say("error.game.puzzle_seat_human", game=messages.title_of(game)))
     allowed_levels = [*(info.levels or {"easy": "", "medium": "", "hard": ""}), *info.agents]
     seats = []
     for index, spec in enumerate(seat_specs):
@@ -172,7 +176,7 @@ async def import_record(house: GameHouse, obj: Any) -> GameRoom:
             raise Invalid(say("error.game.record_seed_range", seed=str(record.seed)))
         state = await asyncio.to_thread(record.replay)
     except RecordError as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(messages.said_of(exc)) from None
     now = now_iso()
     outcome = state.outcome() or record.result
     players, written = await asyncio.to_thread(lambda: (players_by_ply(state), state.moves_in_notation()))
@@ -249,7 +253,7 @@ def play_line(state: State, moves: list[str]) -> Iterator[int]:
             state.play(state.parse_move(text))
         except DamierError as exc:
             raise Invalid(say("error.game.line_illegal", number=str(number), move=repr(text),
-                              reason=str(exc))) from None
+                              reason=messages.cause_of(exc))) from None
         yield number
 
 

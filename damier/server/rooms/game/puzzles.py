@@ -10,7 +10,7 @@ import hashlib
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from damier.core import registry
+from damier.core import messages, registry
 from damier.core.errors import DamierError
 from damier.core.game import Game, State
 from damier.server.rooms.errors import Invalid, NotFound
@@ -42,7 +42,7 @@ def puzzle_game(name: str, options: dict[str, Any] | None = None) -> Game:
     """Game ``name`` with ``options``, if it is a puzzle (one player); ``Invalid`` otherwise."""
     game = creation.load_game(name, options or {})
     if game.num_players != 1:
-        raise Invalid(say("error.game.not_a_puzzle", game=game.title, players=game.num_players))
+        raise Invalid(say("error.game.not_a_puzzle", game=messages.title_of(game), players=game.num_players))
     return game
 
 
@@ -87,7 +87,8 @@ def _first(game: Game, start: str | None, seed: int | None) -> State:
     try:
         return game.start_state(start, seed)
     except DamierError as exc:
-        raise Invalid(say("error.game.no_puzzle_with_options", game=game.title, reason=str(exc))) from None
+        raise Invalid(say("error.game.no_puzzle_with_options",
+                          game=messages.title_of(game), reason=messages.cause_of(exc))) from None
 
 
 async def create(house: GameHouse, name: str, options: dict[str, Any], puzzle: str | None, seed: int | None,
@@ -107,7 +108,8 @@ async def create(house: GameHouse, name: str, options: dict[str, Any], puzzle: s
             try:
                 state: State = await asyncio.to_thread(info.hook("puzzle"), puzzle, options)
             except DamierError as exc:
-                raise Invalid(say("error.game.bad_puzzle", game=game.title, reason=str(exc))) from None
+                raise Invalid(say("error.game.bad_puzzle",
+                                  game=messages.title_of(game), reason=messages.cause_of(exc))) from None
             game, start = state.game, state.start
             if start is None:  # a puzzle read without a position of its own: its position is where it starts
                 start = state.position()

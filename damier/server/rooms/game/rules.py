@@ -73,7 +73,7 @@ def move(room: GameRoom, seat: int, text: str, version: int | None) -> Change:
     try:
         played = room.state.parse_move(text)
     except (ParseError, IllegalMoveError) as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(messages.said_of(exc)) from None
     return Change(play=((played, seat),))
 
 
@@ -177,7 +177,7 @@ def draws_allowed(room: GameRoom) -> None:
     """``Conflict`` when the game has no draws (or is over)."""
     going_on(room)
     if not room.game.has_draws or room.game.num_players == 1:
-        raise Conflict(say("error.game.no_draws", game=room.game.title))
+        raise Conflict(say("error.game.no_draws", game=messages.title_of(room.game)))
 
 
 def draw(room: GameRoom, seat: int, action: str, computers_agree: bool | None = None) -> Change:
@@ -218,7 +218,7 @@ def rematch_board(room: GameRoom, board: str) -> tuple[str | None, int | None]:
         raise Conflict(say("error.game.rematch_while_on"))
     if board == "new":
         if not room.game.info.seeded_setup:
-            raise Invalid(say("error.game.rematch_no_seeded_setup", game=room.game.title))
+            raise Invalid(say("error.game.rematch_no_seeded_setup", game=messages.title_of(room.game)))
         return None, None
     if not room.game.info.seeded_setup:
         return room.row.start, None

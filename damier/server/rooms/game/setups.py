@@ -12,6 +12,7 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
+from damier.core import messages
 from damier.core.game import Game
 from damier.server.computer import Busy
 from damier.server.jobs import Job
@@ -73,10 +74,11 @@ async def usual_start(house: GameHouse, game: Game, seed: int | None) -> str | N
     except Busy:
         raise Unavailable(say("error.game.setup_busy")) from None
     except TimeoutError:  # it searched past its time, or its worker died
-        raise Unavailable(say("error.game.setup_cut_off", game=game.title, seconds=round(SETUP_SECONDS))) from None
+        raise Unavailable(say("error.game.setup_cut_off",
+                              game=messages.title_of(game), seconds=round(SETUP_SECONDS))) from None
     except RuntimeError as exc:  # "the computer's job failed: OptionError: why"
         why = str(exc).split(": ", 2)[-1]
-        raise Invalid(say("error.game.no_game_with_options", game=game.title, reason=why)) from None
+        raise Invalid(say("error.game.no_game_with_options", game=messages.title_of(game), reason=why)) from None
     took = time.monotonic() - began
     _took[kind] = took if kind not in _took else 0.8 * _took[kind] + 0.2 * took
     while len(_took) > KEPT:

@@ -9,7 +9,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from damier.core import registry
+from damier.core import messages, registry
 from damier.core.errors import DamierError
 from damier.core.game import State
 from damier.server.rooms.errors import Conflict
@@ -82,7 +82,7 @@ async def next_round(house: RaceHouse, room: RaceRoom, draft: Draft) -> None:
     try:
         first = await asyncio.to_thread(draw)
     except DamierError as exc:
-        rules.no_puzzle(draft, str(exc))
+        rules.no_puzzle(draft, messages.cause_of(exc))
         return
     rules.next_round(draft, number, first)
 

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from damier.core import registry
+from damier.core import messages, registry
 from damier.core.errors import DamierError
 from damier.server.rooms.errors import Invalid
 from damier.server.rooms.race import rules as race_rules
@@ -56,7 +56,7 @@ async def create(house: RaceHouse, name: str, options: dict[str, Any], settings:
         race = race_of(game)
         rules = race.rules(game)
     except DamierError as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(messages.said_of(exc)) from None
     chosen = Settings.read(settings, rules)
     now = iso(house.now())
     row = RaceRow(id=secrets.token_urlsafe(9), game=game.name, options=dict(game.options),
@@ -162,6 +162,6 @@ async def give_up(house: RaceHouse, race_id: str, token: str | None) -> RaceRoom
     async with seated(house, race_id, token) as (room, seat):
         race_rules.demonstrator(room.log, seat, None, giving_up=True)
         draft = draft_of(room)
-        await close_round(house, room, draft, race_rules.play_moves(draft, seat, [], "gave up"))
+        await close_round(house, room, draft, race_rules.play_moves(draft, seat, [], say("verdict.gave_up")))
         await commit(house, room, draft)
     return room

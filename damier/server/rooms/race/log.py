@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from damier.core.game import Game, State, Termination
+from damier.core.messages import coded, nested
 from damier.core.race import RaceRules
 from damier.server.rooms.errors import Invalid
 from damier.server.words import say
@@ -265,27 +266,23 @@ class RaceLog:
         enough = [p for p in self.players if p.chips >= settings.chips_to_win]
         if enough:
             winner = max(enough, key=lambda p: p.chips)
-            return {"ending": "chips", "winners": [winner.seat],
-                    "reason": f"{winner.name} has {winner.chips} chips: the race is won"}
+            reason = say("race_end.won", name=winner.name, chips=winner.chips)
+            return {"ending": "chips", "winners": [winner.seat], "reason": reason, **coded(reason)}
         if self.supply <= 0:
-            return self.most_chips("supply", "the supply of chips is out")
+            return self.most_chips("supply", say("race_end.supply"))
         if self.idle >= settings.idle_rounds:
-            return self.most_chips("idle", f"{self.idle} rounds in a row ran out with no claim")
+            return self.most_chips("idle", say("race_end.idle", rounds=self.idle))
         if len(self.rounds) >= settings.max_rounds:
-            return self.most_chips("rounds", f"the race reached its last round ({settings.max_rounds})")
+            return self.most_chips("rounds", say("race_end.rounds", rounds=settings.max_rounds))
         return None
 
     def most_chips(self, ending: str, cause: str) -> dict[str, Any]:
         """The end of a race won by the most chips (ties possible), ``cause`` saying why it ends."""
         winners = self.leaders()
-        names = " and ".join(self.name(s) for s in winners)
-        if not winners:
-            verdict = "nobody has a chip"
-        elif len(winners) == 1:
-            verdict = f"{names} wins with the most chips"
-        else:
-            verdict = f"{names} tie with the most chips"
-        return {"ending": ending, "winners": winners, "reason": f"{cause}; {verdict}"}
+        names = {"list": [self.name(s) for s in winners]}
+        verdict = say("race_end.most_chips", names=names, count=len(winners)) if winners else say("race_end.nobody")
+        reason = say("race_end.because", cause=nested(cause), verdict=nested(verdict))
+        return {"ending": ending, "winners": winners, "reason": reason, **coded(reason)}
 
     # ----- applying -------------------------------------------------------------------------------------
     def apply(self, kind: str, seat: int | None, data: Mapping[str, Any], at: float,
@@ -375,14 +372,16 @@ def judge(rules: RaceRules, demo: Demonstration) -> dict[str, Any] | None:
     outcome = state.outcome()
     if outcome is not None:
         cost = outcome.cost if outcome.cost is not None else used
-        plural = "s" if cost != 1 else ""
         if outcome.termination is not Termination.SOLVED:
-            return {"correct": False, "reason": f"the puzzle ended unsolved ({outcome.reason})", "cost": cost}
+            return judged(False, say("verdict.unsolved", reason=nested(outcome.reason)), cost)
         if cost == demo.count or (rules.claim == "at_most" and cost < demo.count):
-            return {"correct": True, "reason": f"solved in {cost} move{plural} as claimed", "cost": cost}
-        return {"correct": False, "reason": f"solved in {cost} move{plural}, not in the {demo.count} claimed",
-                "cost": cost}
+            return judged(True, say("verdict.as_claimed", cost=cost), cost)
+        return judged(False, say("verdict.not_as_claimed", cost=cost, count=demo.count), cost)
     if used >= demo.count:
-        return {"correct": False, "reason": f"{used} move{'s' if used != 1 else ''} played and the puzzle is "
-                                            f"not solved", "cost": None}
+        return judged(False, say("verdict.spent", used=used), None)
     return None
+
+
+def judged(correct: bool, reason: str, cost: int | None) -> dict[str, Any]:
+    """A verdict: right or wrong, why (its words, with their code and parameters), and the moves it took."""
+    return {"correct": correct, "reason": reason, **coded(reason), "cost": cost}

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from damier.core import messages
 from damier.core.errors import DamierError, IllegalMoveError, ParseError
 from damier.core.game import Game, State
 from damier.core.race import RaceRules
 from damier.server.rooms.errors import Conflict, Invalid
-from damier.server.rooms.race.log import MAX_BIDS, MAX_CLAIM, RaceLog, Settings, iso, judge
+from damier.server.rooms.race.log import MAX_BIDS, MAX_CLAIM, RaceLog, Settings, iso, judge, judged
 from damier.server.words import say
 
 
@@ -163,10 +164,10 @@ def read_moves(log: RaceLog, game: Game, seat: int, moves: list[str], round_numb
         try:
             move = probe.parse_move(text)
         except IllegalMoveError as exc:
-            return legal, f"{text} is not a legal move: {exc}"
+            return legal, say("verdict.illegal", move=text, reason=messages.cause_of(exc))
         except (ParseError, DamierError) as exc:
-            raise Invalid(say("error.race.not_a_move", move=repr(text[:64]), game=game.title,
-                              reason=str(exc))) from None
+            raise Invalid(say("error.race.not_a_move", move=repr(text[:64]), game=messages.title_of(game),
+                              reason=messages.cause_of(exc))) from None
         legal.append(probe.move_to_str(move))
         probe.play(move)
     return legal, None
@@ -181,7 +182,7 @@ def play_moves(draft: Draft, seat: int, moves: list[str], illegal: str | None) -
     demo = now.demonstration if now is not None else None
     assert demo is not None
     if illegal is not None:
-        return verdict(draft, {"correct": False, "reason": illegal, "cost": None})
+        return verdict(draft, judged(False, illegal, None))
     found = judge(draft.rules, demo)
     return verdict(draft, found) if found is not None else None
 
@@ -221,7 +222,7 @@ def expire(draft: Draft) -> str | None:
         bids = draft.log.bids()
         demonstrate_next(draft, bids[0].seat, bids[0].count)
         return None
-    return verdict(draft, {"correct": False, "reason": "the demonstration's time ran out", "cost": None})
+    return verdict(draft, judged(False, say("verdict.time_out"), None))
 
 
 def due(draft: Draft) -> bool:
@@ -242,9 +243,9 @@ def close(draft: Draft, outcome: str, optimum: int | None, solution: list[str] |
     return True
 
 
-def no_puzzle(draft: Draft, why: str) -> None:
+def no_puzzle(draft: Draft, why: Any) -> None:
     """No puzzle could be drawn for the next round: the race ends, the most chips winning."""
-    draft.add("end", None, {**draft.log.most_chips("puzzles", f"no puzzle could be drawn ({why})"),
+    draft.add("end", None, {**draft.log.most_chips("puzzles", say("race_end.no_puzzle", why=why)),
                             "chips": [p.chips for p in draft.log.players]})
 
 

@@ -164,6 +164,9 @@ const AND = { en: " and ", es: " y ", fr: " et " };
 // own ({code, params}) said first, a number as the language writes it
 function value(v, lang, seats, words) {
   if (v && typeof v === "object") {
+    const table = words || messages;
+    if (Array.isArray(v.list)) return v.list.map(String).join(AND[lang] || AND.en); // players' own names
+    if ("title" in v) return Object.hasOwn(table, `${v.game}.info.title`) ? table[`${v.game}.info.title`] : String(v.title);
     if ("seat" in v || "seats" in v) {
       // the page's names for the seats, else the game's in this language (its catalogue), else the English sent
       const list = "seat" in v ? [v.seat] : v.seats || [];
@@ -231,13 +234,13 @@ export function t(key, params = {}, seats = []) {
 }
 
 /** The words of an answer that carries them in the page's language: a refusal or a socket's error
- * ({error, code, params}), a game's result ({reason, code, params}); the catalogue's message for its code (its
+ * ({error, code, params}), a game's result ({reason, code, params}), a hint ({text, code, params}); the catalogue's message for its code (its
  * seats named from `seats`, the game's names for them in this language), else its English as sent. */
 export function said(answer, seats = []) {
   if (!answer || typeof answer !== "object") return "";
   if (typeof answer.code === "string" && has(answer.code)) return t(answer.code, answer.params || {}, seats);
-  if (typeof answer.error === "string") return answer.error;
-  return typeof answer.reason === "string" ? answer.reason : "";
+  for (const field of ["error", "reason", "text"]) if (typeof answer[field] === "string") return answer[field];
+  return "";
 }
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);

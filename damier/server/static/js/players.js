@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // Seat colours, in seat order. The colour values live in styles.css (--p0 ... --p7, tuned per theme, and per game
 // where a game retunes them); this module knows only how many there are.
 
@@ -30,4 +32,9 @@ export function seatWord(game, i, fallback) {
 /** The names of a view's seats, in the page's language. */
 export function seatWords(view) {
   return (view?.seats || []).map((s, i) => seatWord(view.game, i, s.name));
+}
+
+/** A computer level in the page's language: the three levels every game has, else its name (a game's own agent). */
+export function levelWord(level) {
+  return ["easy", "medium", "hard"].includes(level) ? t(`newgame.level.${level}`) : String(level ?? "?");
 }

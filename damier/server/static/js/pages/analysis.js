@@ -12,7 +12,7 @@ import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { navigate, replaceAddress } from "../router.js";
 import { showError, showMessage } from "../messages.js";
-import { seatColour } from "../players.js";
+import { levelWord, seatColour } from "../players.js";
 import { createBar, showBar } from "./analysis/bar.js";
 import { EvalGraph, graphPanel } from "./analysis/graph.js";
 import { drawnChance, playerName, scoresSentence, scoreText } from "./analysis/scores.js";
@@ -171,7 +171,7 @@ class AnalysisPage {
     const seat = (s, i) => {
       const name = this.names[i] || s.name;
       if (s.kind !== "computer") return name;
-      return s.level ? t("analysis.seat_computer_level", { name, level: s.level }) : t("lobby.seat_computer", { name });
+      return s.level ? t("analysis.seat_computer_level", { name, level: levelWord(s.level) }) : t("lobby.seat_computer", { name });
     };
     const players = this.view ? (this.view.seats || []).map(seat).join(` ${t("analysis.versus")} `) : "";
     return [players, options].filter(Boolean).join(" · ");
@@ -433,7 +433,7 @@ class AnalysisPage {
       deadline: "analysis.reason.time", stopped: "analysis.reason.stopped", abandoned: "analysis.reason.stopped" };
     const depth = last ? t("analysis.depth", { depth: last.depth, nodes: last.nodes }) : t("analysis.no_depth");
     if (view.status === "running") this.setStatus("running", t("analysis.status.depth_searching", { depth }));
-    else if (view.status === "failed") this.setStatus("failed", view.error || t("analysis.status.failed"));
+    else if (view.status === "failed") this.setStatus("failed", errorOf(view) || t("analysis.status.failed"));
     else this.setStatus("done", t("analysis.status.depth_done", { depth, reason: words[view.reason] ? t(words[view.reason]) : view.reason }));
   }
 
@@ -520,7 +520,7 @@ class AnalysisPage {
     const done = view.points.length;
     const covers = view.plies < view.version ? t("analysis.graph.covers", { plies: view.plies, version: view.version }) : "";
     if (view.status === "running") graph.setStatus("running", t("analysis.graph.running", { done, positions, covers }));
-    else if (view.status === "failed") graph.setStatus("failed", view.error || t("analysis.graph.failed"));
+    else if (view.status === "failed") graph.setStatus("failed", errorOf(view) || t("analysis.graph.failed"));
     else if (done >= positions) graph.setStatus("done", t("analysis.graph.done", { covers }));
     else {
       const why = view.reason === "abandoned" || view.reason === "stopped" ? "stopped" : "time";
@@ -536,4 +536,10 @@ class AnalysisPage {
     if (this.onKey) removeEventListener("keydown", this.onKey);
     this.resizing?.disconnect();
   }
+}
+
+/** An analysis's error in the page's language (its code, when the server said it with one). */
+function errorOf(view) {
+  if (!view.error) return "";
+  return view.error_code ? said({ code: view.error_code, params: view.error_params, error: view.error }) : view.error;
 }

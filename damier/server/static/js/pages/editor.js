@@ -9,7 +9,7 @@ import { h, icon, replace } from "../dom.js";
 import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
-import { t } from "../i18n.js";
+import { said, t } from "../i18n.js";
 import { seatColour } from "../players.js";
 import { startGame, defaultLevel, optionDefaults, levelsOf, seatCount } from "../session.js";
 import { optionField, seatRow, loadEntry } from "./newgame.js";
@@ -305,7 +305,7 @@ class Editor {
       const side = this.names[answer.player] || "";
       this.setStatus("valid", t("editor.status.valid", { side, count: answer.legal_moves }));
     } else {
-      this.setStatus("invalid", answer ? reason({ message: answer.error, status: 422 }) : reason(error));
+      this.setStatus("invalid", answer ? reason({ message: said(answer), status: 422, body: answer }) : reason(error));
     }
   }
 
@@ -456,10 +456,15 @@ class Editor {
   }
 }
 
-/** The server's reason a position is refused, as the editor says it. */
+/** The server's reason a position is refused, as the editor says it (the page's language: the answer's code). */
 function reason(err) {
   const message = String(err?.message || "");
   if (err?.status !== 422) return message;
+  const body = err.body || {};
+  if (body.code === "error.game.bad_start" && body.params?.reason !== undefined) {
+    const why = body.params.reason;
+    return t("editor.not_playable", { reason: typeof why === "string" ? why : said(why) });
+  }
   return message.replace(/^bad start position for [^:]+: ([\s\S]*)$/,
     (_, why) => t("editor.not_playable", { reason: why }));
 }

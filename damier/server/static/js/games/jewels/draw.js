@@ -6,8 +6,8 @@
 // The board comes from the server (view.board_json): {kind: "jewels", rows, cols, position, to_move, next_man,
 // phase: place|men|robots|over, pieces: {square: wall|jewel|robot|dead}, men: [square or null, ...], lit: [square],
 // rays: [{from, to, dir}], jewels: [n, n], column, left, explosive: [bool, bool], quiet, cap, pending, moves:
-// {move: what it does}, forbidden: [{square, reason}]}. Nothing here knows a rule: what is lit, where a man may go
-// and why not are all sent.
+// {move: what it does}, forbidden: [{square, reason, code, params}]}. Nothing here knows a rule: what is lit,
+// where a man may go and why not are all sent.
 
 import { svg } from "../../dom.js";
 import { gameT } from "../../i18n.js";

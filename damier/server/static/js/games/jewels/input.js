@@ -11,7 +11,7 @@
 // Every move is the server's (board.moves, by notation): this module computes none.
 
 import { h, svg } from "../../dom.js";
-import { gameT } from "../../i18n.js";
+import { gameT, said } from "../../i18n.js";
 import { attachDrag } from "../drag.js";
 import { attachGridKeyboard } from "../grid.js";
 import { drawRays, manFigure, prefs, seatNames, squareWords, update, views } from "./draw.js";
@@ -163,10 +163,13 @@ function offered(view) {
   return moves.placing || view.selected ? moves.targets : new Map();
 }
 
+/** The squares the selected man may not reach, each with why: in the page's language when the server gave its code
+ * (said), else its English as sent. */
 function forbiddenOf(view) {
   const out = new Map();
   if (!view.selected) return out;
-  for (const f of view.board.forbidden || []) out.set(f.square, f.reason);
+  const seats = seatNames(view.opts);
+  for (const f of view.board.forbidden || []) out.set(f.square, said(f, seats) || f.reason);
   return out;
 }
 

@@ -4,7 +4,7 @@
 import { openAnalysis } from "../analysis.js";
 import { h, icon, replace } from "../../dom.js";
 import { recordUrl, seats } from "../../api.js";
-import { seatColour, seatWord, seatWords } from "../../players.js";
+import { levelWord, seatColour, seatWord, seatWords } from "../../players.js";
 import { isDraw, resultReason, said, t } from "../../i18n.js";
 import { clock, isPuzzle } from "./puzzle.js";
 
@@ -155,7 +155,7 @@ export function renderPlayers(page, view) {
     const out = (view.out || []).includes(i); // the rules say which seats are out (the view's `out`)
     const toMove = view.status === "active" && !view.result && view.player === i;
     const who = local.includes(i) ? t("panel.who.you")
-      : seat.kind === "computer" ? t("panel.who.computer", { level: seat.level || "?" })
+      : seat.kind === "computer" ? t("panel.who.computer", { level: levelWord(seat.level) })
       : store.remote.includes(i) ? t("panel.who.invited") : t("panel.who.person");
     const winner = view.result && view.result.winner === i;
     // a person's seat: online (a page of it in view), away (hidden), offline; this browser's own seats are here

@@ -9,7 +9,7 @@
 import { h, icon, replace } from "../../dom.js";
 import { api, seats } from "../../api.js";
 import { showError, showMessage } from "../../messages.js";
-import { t } from "../../i18n.js";
+import { said, t } from "../../i18n.js";
 import { copyLink } from "./controls.js";
 
 /** A one-player game: the game page shows the puzzle panel instead of the players. */
@@ -131,7 +131,7 @@ export class PuzzlePanel {
       const item = h("li", { class: `hint-level${given ? " given" : ""}`, "data-testid": `hint-${entry.level}`, "data-kind": entry.kind },
         h("span", { class: "hint-label" }, entry.label));
       if (given) {
-        item.append(h("span", { class: "hint-answer", "data-testid": `hint-text-${entry.level}` }, given.text));
+        item.append(h("span", { class: "hint-answer", "data-testid": `hint-text-${entry.level}` }, said(given)));
       } else {
         item.append(h("button", {
           type: "button", class: "btn small", "data-testid": `hint-show-${entry.level}`,

@@ -235,8 +235,8 @@ export function renderVerdict(page, view) {
     const who = nameOf(view, demo.seat);
     const v = demo.verdict;
     tone = v.correct ? "correct" : "wrong";
-    const wrong = { name: who, count: demo.count, reason: v.reason };
-    lines.push(h("strong", {}, v.correct ? t("race.verdict.scores", { name: who, reason: v.reason })
+    const wrong = { name: who, count: demo.count, reason: said(v) };
+    lines.push(h("strong", {}, v.correct ? t("race.verdict.scores", { name: who, reason: said(v) })
       : view.rules?.claim === "at_most" ? t("race.verdict.wrong_bid", wrong) : t("race.verdict.wrong_claim", wrong)));
     if (v.correct) {
       lines.push(h("span", { class: "chip-move" }, h("span", { class: "chip-dot" }),
