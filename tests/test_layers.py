@@ -11,6 +11,7 @@ JavaScript, HTML and CSS are checked as text with their comments removed.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -181,3 +182,21 @@ def test_each_game_package_has_the_same_module_names(name: str) -> None:
     modules = {p.stem for p in (PACKAGE / "games" / name).glob("*.py")}
     assert [m for m in GAME_MODULES if m not in modules] == []
     assert [m for m in OTHER_NAMES if m in modules] == []
+
+
+def shared_catalogues() -> list[Path]:
+    """The catalogues of words outside every game's folder: the web client's shared ones and the core's."""
+    folders = (PACKAGE / "server" / "static" / "i18n", PACKAGE / "core" / "i18n")
+    found = sorted(p for folder in folders for p in folder.glob("*.json"))
+    assert len(found) >= 6, "no shared catalogues found"
+    return found
+
+
+@pytest.mark.parametrize("word", [*GAMES, *GAME_WORDS])
+def test_shared_catalogues_say_no_game_word(word: str) -> None:
+    """The shared words name no game and none of a game's things (the English word, and each game's word for its
+    things in the language of the catalogue, by the other tests of tests/i18n)."""
+    offenders = [f"{p.relative_to(PACKAGE).as_posix()}: {key}"
+                 for p in shared_catalogues() for key, text in json.loads(p.read_text(encoding="utf-8")).items()
+                 if said(text, word) or said(key, word)]
+    assert offenders == [], f"{word!r}, a thing of one game, is said in the shared catalogues: {offenders}"

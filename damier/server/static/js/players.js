@@ -18,10 +18,19 @@ export function swatchStyle(i) {
 // Seat names in the page's language: a game's seats are named by the game ("Silver", "Red"), and the catalog
 // (GET /api/catalog?lang=...) says those names in the player's language; a view names them in English.
 const SEAT_NAMES = new Map(); // game -> [name of seat 0, ...]
+const TITLES = new Map(); // game -> its title in the page's language
 
-/** Keep the seat names of the catalog's games (api.catalog does, once loaded). */
+/** Keep the seat names and titles of the catalog's games (api.catalog does, once loaded). */
 export function learnSeatNames(entries) {
-  for (const entry of entries || []) if (Array.isArray(entry.client?.seats)) SEAT_NAMES.set(entry.name, entry.client.seats);
+  for (const entry of entries || []) {
+    if (Array.isArray(entry.client?.seats)) SEAT_NAMES.set(entry.name, entry.client.seats);
+    if (entry.title) TITLES.set(entry.name, entry.title);
+  }
+}
+
+/** Game `game`'s title in the page's language, else `fallback` (a view's, in English). */
+export function titleWord(game, fallback) {
+  return TITLES.get(game) ?? fallback;
 }
 
 /** Seat `i`'s name in game `game` in the page's language, else `fallback` (the view's). */

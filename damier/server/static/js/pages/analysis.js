@@ -12,7 +12,7 @@ import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { navigate, replaceAddress } from "../router.js";
 import { showError, showMessage } from "../messages.js";
-import { levelWord, seatColour } from "../players.js";
+import { levelWord, seatColour, titleWord } from "../players.js";
 import { createBar, showBar } from "./analysis/bar.js";
 import { EvalGraph, graphPanel } from "./analysis/graph.js";
 import { drawnChance, playerName, scoresSentence, scoreText } from "./analysis/scores.js";
@@ -162,7 +162,7 @@ class AnalysisPage {
   /** The page's title: a game's analysis names the game and the move; any other position, the game played. */
   get title() {
     if (!this.view) return t("analysis.title.position", { title: this.entry.title });
-    return t("analysis.title.game", { title: this.view.title, id: String(this.view.id), ply: this.ply });
+    return t("analysis.title.game", { title: titleWord(this.view.game, this.view.title), id: String(this.view.id), ply: this.ply });
   }
 
   /** The words under the title: the players of a game, and the options (a game's start, not the position shown). */

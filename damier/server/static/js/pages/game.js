@@ -21,7 +21,7 @@ import { PuzzlePanel, isPuzzle } from "./game/puzzle.js";
 import { Clocks } from "./game/clocks.js";
 import { Premoves } from "./game/premoves.js";
 import { t } from "../i18n.js";
-import { seatWords } from "../players.js";
+import { seatWords, titleWord } from "../players.js";
 
 const DEFAULT_KEYS = [
   [["←", "↑", "→", "↓"], t("game.keys.move")], [["Enter"], t("game.keys.play")], [["U"], t("game.keys.undo")],
@@ -382,7 +382,7 @@ class GamePage {
       events: board === view.board ? view.events || [] : [],
       perspective: this.perspective(),
       premove: still ? null : this.premoves.boardOption(view, board),
-      label: t("game.board_label", { title: view.title }),
+      label: t("game.board_label", { title: titleWord(view.game, view.title) }),
     });
     this.el.board.dataset.version = String(view.version);
     const info = this.mod.boardInfo?.(board) || "";
@@ -393,7 +393,7 @@ class GamePage {
 
   /** The panels for `view`; `animating`: its move is being drawn, so the result banner waits. */
   renderPanels(view, { animating = false } = {}) {
-    this.el.title.textContent = view.title;
+    this.el.title.textContent = titleWord(view.game, view.title);
     // a puzzle's optimal length (the option its description names `difficulty`) is a hint: said once it is over
     const length = isPuzzle(view) && !view.result ? this.mod.client?.difficulty : null;
     const shown = Object.fromEntries(Object.entries(view.options || {}).filter(([name]) => name !== length));

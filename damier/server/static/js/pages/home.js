@@ -157,7 +157,7 @@ async function showRecent(box, catalog, modules, listed = new Set()) {
     const item = h("li", { class: `game-${g.game}` },
       h("a", { href: `#/game/${encodeURIComponent(g.id)}` },
         swatch,
-        h("span", { class: "recent-title" }, g.title || entry?.title || g.game),
+        h("span", { class: "recent-title" }, entry?.title || g.title || g.game),
         h("span", { class: "recent-options" }, mod ? mod.describeOptions(g.options || {}, { start: g.start }) : ""),
         status));
     items.append(item);

@@ -10,6 +10,7 @@ import { showError, showMessage } from "../messages.js";
 import { t } from "../i18n.js";
 import { Connection } from "./game/connection.js";
 import { showConnection, showHowtoLink } from "./game/skeleton.js";
+import { titleWord } from "../players.js";
 import {
   buildSkeleton, renderAction, renderBids, renderLobby, renderPlayers, renderResult, renderRounds, renderRules,
   renderStatus, renderTimer, renderVerdict,
@@ -290,7 +291,7 @@ class RacePage {
 
   renderPanels(view) {
     const el = this.el;
-    el.title.textContent = t("race.title_game", { title: view.title });
+    el.title.textContent = t("race.title_game", { title: titleWord(view.game, view.title) });
     el.sub.textContent = this.mod.describeOptions(view.options || {}, {});
     renderStatus(this, view);
     renderTimer(this, view);
@@ -320,7 +321,7 @@ class RacePage {
       onMove: (move) => this.onMove(move),
       events: round.events || [],
       turn: demo ? demo.seat % 8 : -1,
-      label: t("race.board_label", { title: view.title, round: round.number }),
+      label: t("race.board_label", { title: titleWord(view.game, view.title), round: round.number }),
     });
     el.board.dataset.version = String(view.version);
     el.board.dataset.round = String(round.number);

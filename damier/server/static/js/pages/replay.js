@@ -3,7 +3,7 @@
 import { h, icon, replace, wait } from "../dom.js";
 import { api, recordUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
-import { seatColour, seatWord } from "../players.js";
+import { seatColour, seatWord, titleWord } from "../players.js";
 import { openAnalysis } from "./analysis.js";
 import { isPuzzle } from "./game/puzzle.js";
 import { resultReason, t } from "../i18n.js";
@@ -62,7 +62,7 @@ class ReplayPage {
     this.game = game;
     const players = this.seats?.length || Number(this.options.players) || maxPlayer(this.frames) + 1;
     this.names = this.seats?.map((s, i) => seatWord(game, i, s.name)) || this.mod.seatNames(players);
-    this.title = data.title || view?.title || t("replay.default_title");
+    this.title = titleWord(game, data.title || view?.title) || t("replay.default_title");
     document.title = `${t("replay.doc_title", { title: this.title })} · damier`;
     if (!this.frames.length) {
       replace(this.root, h("div", { class: "page narrow" }, h("div", { class: "panel empty-state" }, h("p", {}, t("replay.no_position")))));

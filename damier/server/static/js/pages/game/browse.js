@@ -7,7 +7,7 @@ import { h, icon, replace } from "../../dom.js";
 import { api } from "../../api.js";
 import { showError } from "../../messages.js";
 import { t } from "../../i18n.js";
-import { seatWord, seatWords } from "../../players.js";
+import { seatWord, seatWords, titleWord } from "../../players.js";
 
 /** Frames asked at once around the one wanted (the server caches its pages). */
 const PAGE = 50;
@@ -88,7 +88,7 @@ export class Browsing {
       perspective: page.perspective(),
       onSquare: () => {},
       onMove: () => {},
-      label: t("game.browse.board_label", { title: view.title, ply: String(this.ply) }),
+      label: t("game.browse.board_label", { title: titleWord(view.game, view.title), ply: String(this.ply) }),
     });
     page.el.board.dataset.version = String(view.version);
     page.el.board.dataset.browsing = String(this.ply);

@@ -4,7 +4,7 @@
 import { openAnalysis } from "../analysis.js";
 import { h, icon, replace } from "../../dom.js";
 import { recordUrl, seats } from "../../api.js";
-import { levelWord, seatColour, seatWord, seatWords } from "../../players.js";
+import { levelWord, seatColour, seatWord, seatWords, titleWord } from "../../players.js";
 import { isDraw, resultReason, said, t } from "../../i18n.js";
 import { clock, isPuzzle } from "./puzzle.js";
 
@@ -56,7 +56,7 @@ export function renderStatus(page, view, { animating = false } = {}) {
   if (thinking) el.thinking.style.setProperty("--c", seatColour(thinking.index ?? view.seats.indexOf(thinking)));
   el.watching.hidden = local.length > 0;
   page.clocks?.status(view, over);
-  document.title = `${over ? t("panel.game_over") : mine ? t("panel.your_turn") : text} · ${view.title} · damier`;
+  document.title = `${over ? t("panel.game_over") : mine ? t("panel.your_turn") : text} · ${titleWord(view.game, view.title)} · damier`;
 }
 
 /** What the last move was, while it is drawn: "Red played h8g7", "You played C3". */

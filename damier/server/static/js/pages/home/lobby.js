@@ -8,7 +8,7 @@ import { navigate } from "../../router.js";
 import { showError } from "../../messages.js";
 import { optionDefaults } from "../../session.js";
 import { t } from "../../i18n.js";
-import { seatWord } from "../../players.js";
+import { seatWord, titleWord } from "../../players.js";
 
 /** The time controls quick pairing offers (minutes, increment), among those the catalog's games take. */
 const QUICK = [[1, 0], [3, 2], [5, 3], [10, 5]];
@@ -125,7 +125,7 @@ export class LobbyPanel {
         ? h("button", { type: "button", class: "btn small ghost", "data-testid": `cancel-seek-${seek.id}`, onclick: (e) => this.cancel(seek, e.currentTarget) }, t("lobby.cancel"))
         : h("button", { type: "button", class: "btn small primary", "data-testid": `join-seek-${seek.id}`, onclick: (e) => this.join(seek, e.currentTarget) }, t("lobby.join"));
       return h("li", { class: `seek${mine ? " mine" : ""}`, "data-testid": `seek-${seek.id}`, "data-game": seek.game },
-        h("strong", {}, seek.title),
+        h("strong", {}, titleWord(seek.game, seek.title)),
         h("span", { class: "seek-options" }, this.describe(seek.game, seek.options)),
         h("span", { class: "pill" }, icon("clock"), seek.control || t("lobby.no_clock")),
         h("span", { class: "seek-side muted small" }, mine ? t("lobby.yours_waiting") : sideWords(seek.side)),
@@ -186,14 +186,14 @@ export class LobbyPanel {
   liveItem(g) {
     const mod = this.modules[this.catalog.findIndex((c) => c.name === g.game)];
     const picture = h("span", { class: "watch-picture", "aria-hidden": "true" });
-    if (mod) mod.render(picture, g.board, { compact: true, label: t("home.board_label", { title: g.title }) });
+    if (mod) mod.render(picture, g.board, { compact: true, label: t("home.board_label", { title: titleWord(g.game, g.title) }) });
     const names = (g.seats || []).map((s, i) => {
       const name = seatWord(g.game, i, s.name);
       return s.kind === "computer" ? t("lobby.seat_computer", { name }) : name;
     }).join(" – ");
     return h("li", {},
       h("a", { href: `#/game/${encodeURIComponent(g.id)}`, "data-testid": `watch-${g.id}` }, picture,
-        h("span", { class: "watch-text" }, h("strong", {}, g.title), h("small", {}, names),
+        h("span", { class: "watch-text" }, h("strong", {}, titleWord(g.game, g.title)), h("small", {}, names),
           h("small", { class: "muted" },
             `${t("lobby.watch_moves", { count: g.moves })}${g.control ? ` · ${g.control.minutes}+${g.control.increment}` : ""}`))));
   }

@@ -3,7 +3,7 @@
 import { h, icon, replace } from "../../dom.js";
 import { api, raceSeats, seats } from "../../api.js";
 import { showError, showMessage } from "../../messages.js";
-import { seatColour, seatWord } from "../../players.js";
+import { seatColour, seatWord, titleWord } from "../../players.js";
 import { copyLink } from "../game/controls.js";
 import { t } from "../../i18n.js";
 
@@ -34,7 +34,7 @@ function gameItem(box, g, describe) {
     onclick: () => seats.add(g.id, { [g.seat]: g.token }, g.seat), // this tab plays the seat from now on
   },
   h("span", { class: "swatch", style: { "--c": seatColour(g.seat) } }),
-  h("span", { class: "recent-title" }, g.title),
+  h("span", { class: "recent-title" }, titleWord(g.game, g.title)),
   h("span", { class: "recent-options" }, describe(g.game, g.options, g.start)),
   h("span", { class: "recent-status", "data-state": g.your_turn ? "turn" : "active" }, turn));
   const end = g.abortable

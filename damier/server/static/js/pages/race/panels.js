@@ -5,7 +5,7 @@
 
 import { h, icon, replace } from "../../dom.js";
 import { raceUrl } from "../../api.js";
-import { seatColour } from "../../players.js";
+import { seatColour, titleWord } from "../../players.js";
 import { copyLink } from "../game/controls.js";
 import { clock } from "../game/puzzle.js";
 import { howtoLink } from "../game/skeleton.js";
@@ -172,7 +172,7 @@ export function renderStatus(page, view) {
   el.supply.replaceChildren(h("span", { class: "chip-dot", "aria-hidden": "true" }),
     t("race.supply", { count: view.supply, to_win: view.rules?.chips_to_win ?? "?" }));
   el.supply.dataset.supply = String(view.supply);
-  document.title = t("race.document_title", { status: text || t("race.title"), title: view.title });
+  document.title = t("race.document_title", { status: text || t("race.title"), title: titleWord(view.game, view.title) });
 }
 
 /** A row of chips for `count` (drawn up to the number needed to win, then a number). */
