@@ -82,3 +82,8 @@ def test_the_catalog_says_each_games_declared_words_in_the_language_asked(client
         defaults = [o.get("default") for o in english[name]["options"]]
         assert [o.get("default") for o in french[name]["options"]] == defaults
         assert spanish[name]["client"].get("sample") == english[name]["client"].get("sample")
+
+
+def test_a_browsers_list_of_languages_is_answered_in_the_first_the_arcade_speaks(client: TestClient) -> None:
+    assert client.get("/api/i18n/de-DE,fr-CA,es").json()["lang"] == "fr"
+    assert client.get("/api/i18n/de-DE,pt").json()["lang"] == "en"

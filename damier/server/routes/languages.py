@@ -31,7 +31,9 @@ def client_words(lang: str) -> tuple[bytes, str]:
 
 @router.get("/api/i18n/{lang}", summary="The web client's words in a language (English for one it does not speak)")
 async def words(lang: str, request: Request) -> Response:
-    code = messages.supported(lang[:20]) or messages.DEFAULT  # an unknown or malformed language: English
+    # a language, or a list in the reader's order ("es-MX,es,en": the browser's): the first the arcade speaks;
+    # an unknown or malformed one is English
+    code = messages.negotiate(lang)
     body, etag = client_words(code)
     headers = {"ETag": etag, "Cache-Control": "no-cache", "Content-Language": code}
     if request.headers.get("if-none-match") == etag:

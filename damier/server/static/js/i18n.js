@@ -12,31 +12,20 @@
 // first language the arcade speaks, else English; changing it reloads the page.
 
 const KEY = "damier.lang";
-export const LANGUAGES = { en: "English", es: "Español", fr: "Français" };
-
-/** `lang` as one of LANGUAGES' codes ("es-MX" -> "es"), or null. */
-export function supported(lang) {
-  if (typeof lang !== "string") return null;
-  const base = lang.trim().toLowerCase().split(/[-_]/)[0];
-  return Object.hasOwn(LANGUAGES, base) ? base : null;
-}
 
 function chosen() {
-  try { return supported(localStorage.getItem(KEY)); } catch { return null; }
+  try { return localStorage.getItem(KEY); } catch { return null; }
 }
 
+// the player's choice, else the browser's languages in its order: the server answers in the first it speaks
 function preferred() {
-  const chosenLang = chosen();
-  if (chosenLang) return chosenLang;
-  for (const lang of navigator.languages || [navigator.language]) {
-    const code = supported(lang);
-    if (code) return code;
-  }
-  return "en";
+  const list = chosen() || (navigator.languages || [navigator.language]).join(",");
+  return /^[A-Za-z0-9,_-]{1,200}$/.test(list) ? list : "en";
 }
 
 let current = "en";
 let messages = {};
+let offered = { en: "English" };
 const parsed = new Map(); // key -> parsed message
 
 /** The language the page is shown in ("en", "es" or "fr"). */
@@ -44,20 +33,26 @@ export function language() {
   return current;
 }
 
+/** The languages the arcade speaks: {code: its name in itself}. */
+export function languages() {
+  return offered;
+}
+
 /** Remember `lang` and show the page in it (a reload: every page and board draws again in the new words). */
 export function setLanguage(lang) {
-  const code = supported(lang) || "en";
+  const code = Object.hasOwn(offered, lang) ? lang : "en";
   try { localStorage.setItem(KEY, code); } catch { /* not kept: this page only */ }
   if (code !== current) location.reload();
 }
 
 async function load(lang) {
   try {
-    const response = await fetch(`/api/i18n/${lang}`, { headers: { Accept: "application/json" } });
+    const response = await fetch(`/api/i18n/${encodeURIComponent(lang)}`, { headers: { Accept: "application/json" } });
     if (!response.ok) throw new Error(String(response.status));
     const data = await response.json();
-    current = supported(data.lang) || "en";
+    current = data.lang || "en";
     messages = data.messages || {};
+    offered = data.languages || offered;
   } catch {
     // the server cannot be reached: the English words shipped with the page, or the keys themselves
     try {

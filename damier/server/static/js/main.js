@@ -1,5 +1,5 @@
 // Entry point: the page's words, theme, routes, start.
-import { LANGUAGES, language, localize, setLanguage, t } from "./i18n.js";
+import { language, languages, localize, setLanguage, t } from "./i18n.js";
 import { startRouter } from "./router.js";
 import { initTheme } from "./theme.js";
 import { initSoundToggle } from "./sounds.js";
@@ -24,7 +24,7 @@ initLanguagePicker();
 function initLanguagePicker() {
   const picker = document.getElementById("lang-picker");
   if (!picker) return;
-  picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => new Option(name, code)));
+  picker.replaceChildren(...Object.entries(languages()).map(([code, name]) => new Option(name, code)));
   picker.value = language();
   const code = document.getElementById("lang-code");
   if (code) code.textContent = language();
