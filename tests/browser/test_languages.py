@@ -29,7 +29,8 @@ NUMBERS = (0, 1, 2, 5, 21, 1234, 12345, 1_000_000, 2.5)
 
 def client_words(lang: str) -> dict[str, str]:
     """The words the client loads in ``lang`` (``GET /api/i18n/<lang>``)."""
-    return json.loads(served(lang)[0])["messages"]
+    body: bytes = served(lang)[0]
+    return json.loads(body)["messages"]
 
 
 def options_of(pattern: str) -> dict[str, set[str]]:

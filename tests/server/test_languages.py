@@ -87,3 +87,11 @@ def test_the_catalog_says_each_games_declared_words_in_the_language_asked(client
 def test_a_browsers_list_of_languages_is_answered_in_the_first_the_arcade_speaks(client: TestClient) -> None:
     assert client.get("/api/i18n/de-DE,fr-CA,es").json()["lang"] == "fr"
     assert client.get("/api/i18n/de-DE,pt").json()["lang"] == "en"
+
+
+def test_the_words_are_sent_gzipped_to_a_client_that_takes_it(client: TestClient) -> None:
+    plain = client.get("/api/i18n/es", headers={"Accept-Encoding": "identity"})
+    zipped = client.get("/api/i18n/es", headers={"Accept-Encoding": "gzip, deflate"})
+    assert "content-encoding" not in plain.headers and zipped.headers["content-encoding"] == "gzip"
+    assert int(zipped.headers["content-length"]) < len(plain.content) / 3
+    assert zipped.json() == plain.json()  # httpx undoes the gzip
