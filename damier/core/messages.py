@@ -29,8 +29,10 @@ in its player's language.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -63,11 +65,19 @@ def negotiate(header: str | None) -> str:
     that the arcade speaks, else English. A malformed value is English, never an error."""
     if not header or len(header) > 200:
         return DEFAULT
-    for part in header.split(","):
-        code = supported(part.split(";")[0])
-        if code:
-            return code
-    return DEFAULT
+    ranked = []
+    for order, part in enumerate(header.split(",")):
+        tag, _, rest = part.partition(";")
+        quality = 1.0
+        if rest.strip().lower().startswith("q="):
+            try:
+                quality = float(rest.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        code = supported(tag)
+        if code and quality > 0:  # q=0: "not this one"
+            ranked.append((-quality, order, code))
+    return min(ranked)[2] if ranked else DEFAULT
 
 
 # ---- plural categories (CLDR 44, the three languages) ----
@@ -83,6 +93,8 @@ def plural_category(n: float, lang: str) -> str:
     >>> [plural_category(n, "es") for n in (0, 1, 2, 2_000_000)]
     ['other', 'one', 'other', 'many']
     """
+    if not math.isfinite(n):
+        return "other"
     whole = float(n).is_integer()
     i = int(abs(n))
     if lang == "fr":
@@ -105,11 +117,13 @@ def format_number(value: object, lang: str = DEFAULT) -> str:
     >>> format_number(2.5, "fr"), format_number("e4", "fr")
     ('2,5', 'e4')
     """
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value or value in (
-            float("inf"), float("-inf")):
-        return str(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return _js_text(value)
+    if not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
     sign = "-" if value < 0 else ""
-    text = repr(abs(value)) if isinstance(value, float) else str(abs(value))
+    # a float in plain decimals, as the browser writes it (never 1e+21)
+    text = format(Decimal(repr(abs(value))), "f") if isinstance(value, float) else str(abs(value))
     whole, _, fraction = text.partition(".")
     if isinstance(value, float) and fraction == "0":
         fraction = ""
@@ -277,7 +291,10 @@ def _value(value: Any, lang: str, seats: tuple[str, ...], words: Mapping[str, st
 
             return AND.get(lang, AND[DEFAULT]).join(named(k, i) for k, i in enumerate(indices))
         if "code" in value:
-            return say_in(str(value["code"]), value.get("params") or {}, lang, seats, words)
+            try:
+                return say_in(str(value["code"]), value.get("params") or {}, lang, seats, words)
+            except KeyError:  # a message this catalogue does not know (a record from elsewhere): its code
+                return str(value["code"])
     return format_number(value, lang)
 
 
@@ -296,13 +313,42 @@ def _render(parts: tuple[Part, ...], params: Mapping[str, Any], lang: str, numbe
             options = dict(part.options)
             value = params.get(part.name)
             if part.kind == "plural":
-                n = float(value) if isinstance(value, int | float) else 0.0
-                exact = f"={int(n)}" if n.is_integer() else ""
-                chosen = options.get(exact) or options.get(plural_category(n, lang)) or options["other"]
-                out.append(_render(chosen, params, lang, value, seats, words))
+                n = _number(value)
+                chosen = next((options[key] for key in (f"={_js_text(n)}", plural_category(n, lang)) if key in options),
+                              options["other"])
+                out.append(_render(chosen, params, lang, n, seats, words))
             else:
-                out.append(_render(options.get(str(value), options["other"]), params, lang, number, seats, words))
+                key = _js_text(value)
+                out.append(_render(options[key] if key in options else options["other"], params, lang, number, seats,
+                                   words))
     return "".join(out)
+
+
+def _number(value: Any) -> float:
+    """A plural's value as a number, as the browser's ``Number(value)`` reads it (NaN for what is none)."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        return float(str(value).strip() or "0") if value is not None else math.nan
+    except ValueError:
+        return math.nan
+
+
+def _js_text(value: Any) -> str:
+    """``value`` as the browser's ``String(value)`` writes it: a choice's key (``true``, ``1`` for 1.0)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "undefined"
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return format_number(value)
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    return str(value)
 
 
 def format_message(pattern: str, params: Mapping[str, Any] | None = None, lang: str = DEFAULT,

@@ -33,7 +33,12 @@ def say(code: str, /, seats: Any = (), **params: Any) -> Said:
     return Said(messages.format_message(text, params, messages.DEFAULT, words=english()), code, params)
 
 
-@lru_cache(maxsize=1)
 def english() -> dict[str, str]:
     """Every English message a server's message may hold (the rules' and the shared ones), by the client's keys."""
+    return _english(tuple(sorted(messages.GAMES.items())))
+
+
+@lru_cache(maxsize=4)
+def _english(games: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """``english`` for the games registered now (read once for each set of games)."""
     return {**messages.rules_words(messages.DEFAULT), **messages.catalogue(*messages.SHARED, messages.DEFAULT)}

@@ -82,6 +82,7 @@ def test_text_without_syntax_is_itself(text: str) -> None:
 @pytest.mark.parametrize(("header", "lang"), [
     ("es", "es"), ("fr-CA,fr;q=0.9,en;q=0.8", "fr"), ("de-DE,de;q=0.9,es;q=0.5", "es"), ("pt", "en"),
     ("", "en"), (None, "en"), ("../../etc/passwd", "en"), ("x" * 500, "en"), ("ES_mx", "es"),
+    ("fr;q=0.5,es;q=0.9", "es"), ("es;q=0,fr", "fr"), ("de,en;q=0.1,fr;q=0.2", "fr"), ("es;q=zz,fr;q=0.1", "fr"),
 ])
 def test_an_unknown_or_malformed_language_is_english(header: str | None, lang: str) -> None:
     assert negotiate(header) == lang

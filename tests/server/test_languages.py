@@ -95,3 +95,6 @@ def test_the_words_are_sent_gzipped_to_a_client_that_takes_it(client: TestClient
     assert "content-encoding" not in plain.headers and zipped.headers["content-encoding"] == "gzip"
     assert int(zipped.headers["content-length"]) < len(plain.content) / 3
     assert zipped.json() == plain.json()  # httpx undoes the gzip
+    assert zipped.headers["etag"] != plain.headers["etag"]  # two bodies, two tags
+    refused = client.get("/api/i18n/es", headers={"Accept-Encoding": "gzip;q=0, br"})
+    assert "content-encoding" not in refused.headers

@@ -219,7 +219,7 @@ class KhetState(State):
         reason = {
             END_REPETITION: say("khet.outcome.repetition"),
             END_CLAIM: say("khet.outcome.repetition_claimed"),
-            END_QUIET: say("khet.outcome.quiet", plies=self.game.quiet_limit),
+            END_QUIET: say("khet.outcome.quiet", plies=str(self.game.quiet_limit)),  # records wrote 1000, not 1,000
         }[end]
         termination = Termination.MOVE_LIMIT if end == END_QUIET else Termination.REPETITION
         return Outcome(winner=None, returns=(0.0, 0.0), reason=reason, termination=termination)

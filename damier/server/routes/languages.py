@@ -37,9 +37,25 @@ async def words(lang: str, request: Request) -> Response:
     # an unknown or malformed one is English
     code = messages.negotiate(lang)
     body, etag, zipped = client_words(code)
+    gzipped = takes_gzip(request.headers.get("accept-encoding", ""))
+    if gzipped:
+        etag = etag[:-1] + '-gzip"'  # another body, another tag
     headers = {"ETag": etag, "Cache-Control": "no-cache", "Content-Language": code, "Vary": "Accept-Encoding"}
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
-    if "gzip" in request.headers.get("accept-encoding", ""):
+    if gzipped:
         return Response(zipped, media_type="application/json", headers={**headers, "Content-Encoding": "gzip"})
     return Response(body, media_type="application/json", headers=headers)
+
+
+def takes_gzip(accepted: str) -> bool:
+    """Whether an ``Accept-Encoding`` takes gzip (named without ``q=0``).
+
+    >>> takes_gzip("gzip, deflate, br"), takes_gzip("gzip;q=0, br"), takes_gzip("identity")
+    (True, False, False)
+    """
+    for part in accepted[:200].split(","):
+        name, _, rest = part.strip().partition(";")
+        if name.strip().lower() == "gzip":
+            return rest.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False

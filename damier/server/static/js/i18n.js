@@ -148,10 +148,17 @@ function category(n, lang) {
   return pluralRules.get(lang).select(n);
 }
 
+const numberFormats = new Map();
+
 /** A number as the language writes it (1,234 in English, 1234 and 12.345 in Spanish, 1 234 in French). */
 export function formatNumber(n, lang = current) {
-  return typeof n === "number" && Number.isFinite(n) ? new Intl.NumberFormat(lang, { maximumFractionDigits: 20 }).format(n) : String(n);
+  if (typeof n !== "number" || !Number.isFinite(n)) return String(n);
+  if (!numberFormats.has(lang)) numberFormats.set(lang, new Intl.NumberFormat(lang, { maximumFractionDigits: 20 }));
+  return numberFormats.get(lang).format(n);
 }
+
+// an option of a plural or a choice: its own keys only ("constructor" is no option of any message)
+const option = (options, key) => (Object.hasOwn(options, key) ? options[key] : undefined);
 
 const AND = { en: " and ", es: " y ", fr: " et " };
 
@@ -174,7 +181,7 @@ function value(v, lang, seats, words) {
       }).join(AND[lang] || AND.en);
     }
     if (typeof v.code === "string") {
-      const text = words ? words[v.code] : messages[v.code];
+      const text = option(words || messages, v.code);
       return text === undefined ? v.code : render(parseMessage(text), v.params || {}, lang, undefined, seats, words);
     }
   }
@@ -193,10 +200,10 @@ function render(list, params, lang, number, seats = [], words = null) {
     }
     if (part.type === "plural") {
       const n = Number(v);
-      const option = part.options[`=${n}`] || part.options[category(n, lang)] || part.options.other;
-      out += render(option, params, lang, n, seats, words);
+      const chosen = option(part.options, `=${n}`) || option(part.options, category(n, lang)) || part.options.other;
+      out += render(chosen, params, lang, n, seats, words);
     } else {
-      out += render(part.options[String(v)] || part.options.other, params, lang, number, seats, words);
+      out += render(option(part.options, String(v)) || part.options.other, params, lang, number, seats, words);
     }
   }
   return out;

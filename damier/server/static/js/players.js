@@ -43,7 +43,11 @@ export function seatWords(view) {
   return (view?.seats || []).map((s, i) => seatWord(view.game, i, s.name));
 }
 
-/** A computer level in the page's language: the three levels every game has, else its name (a game's own agent). */
+/** A computer level in the page's language, as a sentence says it ("easy"): the three levels every game has, else
+ * its name (a game's own agent). */
 export function levelWord(level) {
-  return ["easy", "medium", "hard"].includes(level) ? t(`newgame.level.${level}`) : String(level ?? "?");
+  if (level === "easy") return t("level.easy");
+  if (level === "medium") return t("level.medium");
+  if (level === "hard") return t("level.hard");
+  return String(level ?? "?");
 }

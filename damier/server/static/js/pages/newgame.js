@@ -7,7 +7,7 @@ import { api } from "../api.js";
 import { boardModule } from "../games/index.js";
 import { showError } from "../messages.js";
 import { navigate } from "../router.js";
-import { levelWord, seatColour } from "../players.js";
+import { seatColour } from "../players.js";
 import { startGame, seatCount, defaultLevel, optionDefaults, levelsOf, isPuzzleGame, hasFeature } from "../session.js";
 import { buildPuzzlePage } from "./newpuzzle.js";
 import { t } from "../i18n.js";
@@ -280,7 +280,10 @@ export function labelOf(name) {
 
 /** A computer level's name in words: the usual three in the page's language, any other as its name. */
 function levelLabel(level) {
-  return ["easy", "medium", "hard"].includes(level) ? levelWord(level) : labelOf(level);
+  if (level === "easy") return t("newgame.level.easy");
+  if (level === "medium") return t("newgame.level.medium");
+  if (level === "hard") return t("newgame.level.hard");
+  return labelOf(level);
 }
 
 /** What is wrong with the option `values` of catalog `entry` (in words), or null. */

@@ -3,7 +3,7 @@
 import { h, icon, replace, wait } from "../dom.js";
 import { api, recordUrl } from "../api.js";
 import { boardModule } from "../games/index.js";
-import { seatColour, seatWord, titleWord } from "../players.js";
+import { levelWord, seatColour, seatWord, titleWord } from "../players.js";
 import { openAnalysis } from "./analysis.js";
 import { isPuzzle } from "./game/puzzle.js";
 import { resultReason, t } from "../i18n.js";
@@ -287,7 +287,7 @@ class ReplayPage {
     replace(this.el.players, this.names.map((nm, i) => h("li", { class: "player" },
       h("span", { class: "swatch", style: { "--c": seatColour(i) } }),
       h("span", { class: "player-name" }, nm,
-        this.seats?.[i] ? h("small", {}, this.seats[i].kind === "computer" ? t("replay.computer", { level: this.seats[i].level }) : t("replay.person")) : null),
+        this.seats?.[i] ? h("small", {}, this.seats[i].kind === "computer" ? t("replay.computer", { level: levelWord(this.seats[i].level) }) : t("replay.person")) : null),
       scores[i] ? h("span", { class: "player-score" }, h("b", {}, String(scores[i].value)), h("small", {}, scores[i].unit)) : null)));
   }
 
