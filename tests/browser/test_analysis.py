@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import damier
 from damier.ai.analysis import SOLVER_NODES
 from damier.core.record import Record
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.browser.test_arcade import LEGAL, start_game
 from tests.server.conftest import ServerProcess
@@ -60,7 +60,7 @@ def test_analysis_of_a_position_browsed_in_a_game_going_on(page: Page, live_serv
     expect(page.get_by_test_id("browse-bar")).to_be_visible()
     page.get_by_test_id("btn-analyse").click()
     page.wait_for_url(re.compile(r".*#/analysis/atoms\?.*"))
-    view = httpx.get(f"{live_server.url}/api/games/{game_id}").json()
+    view = http.get(f"{live_server.url}/api/games/{game_id}").json()
     state = damier.load("atoms", **view["options"]).new_state()
     state.play(state.parse_move(view["moves"][0]["move"]))
     expect(page.get_by_test_id("analysis-position")).to_have_value(state.position())  # after move 1, not the live one
@@ -73,7 +73,7 @@ def imported_replay(base: str) -> tuple[str, str]:
     while not state.is_over():
         state.play(state.legal_moves()[len(state.history) % len(state.legal_moves())])
         after_first = after_first or state.position()
-    answer = httpx.post(f"{base}/api/records", json=Record.from_state(state).to_json())
+    answer = http.post(f"{base}/api/records", json=Record.from_state(state).to_json())
     assert answer.status_code == 201, answer.text
     return answer.json()["id"], after_first
 
@@ -150,13 +150,13 @@ def test_the_analysis_board_on_a_phone_in_both_themes(browser: Browser, live_ser
 
 def test_a_live_game_between_people_offers_no_analysis_until_it_is_over(page: Page,
                                                                      live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "atoms", "options": {"rows": 3, "cols": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]})
     assert created.status_code == 201, created.text
     game_id, token = created.json()["id"], created.json()["tokens"]["0"]
     page.goto(f"{live_server.url}/#/game/{game_id}")
     expect(page.get_by_test_id("btn-record")).to_be_visible()
     expect(page.get_by_test_id("btn-analyse")).to_have_count(0)  # analysing it now would be cheating
-    resigned = httpx.post(f"{live_server.url}/api/games/{game_id}/resign", headers={"X-Seat-Token": token})
+    resigned = http.post(f"{live_server.url}/api/games/{game_id}/resign", headers={"X-Seat-Token": token})
     assert resigned.status_code == 200, resigned.text
     expect(page.get_by_test_id("btn-analyse")).to_be_visible()

@@ -9,12 +9,12 @@ import re
 from typing import Any
 from urllib.parse import urlencode
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import damier
 from damier.core import registry
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.browser.test_analysis import depth_reaches
 from tests.server.conftest import ServerProcess
@@ -29,7 +29,7 @@ def finished_game(base: str, name: str, options: dict[str, Any], plies: int) -> 
     """A game of ``name`` between two people with ``plies`` moves played (a middle legal move each time, fewer
     when the rules end it first), then resigned if still going on: its view."""
     seeded = {"seed": 4} if registry.info(name).seeded_setup else {}  # a seed only for a board drawn from one
-    created = httpx.post(f"{base}/api/games", json={"game": name, "options": options, **seeded,
+    created = http.post(f"{base}/api/games", json={"game": name, "options": options, **seeded,
                                                      "seats": [{"kind": "human"}, {"kind": "human"}]})
     assert created.status_code == 201, created.text
     game_id, tokens, view = created.json()["id"], created.json()["tokens"], created.json()["state"]
@@ -37,13 +37,13 @@ def finished_game(base: str, name: str, options: dict[str, Any], plies: int) -> 
         if not view["legal_moves"]:
             break
         legal = view["legal_moves"]
-        answer = httpx.post(f"{base}/api/games/{game_id}/moves", json={"move": legal[len(legal) // 2]},
+        answer = http.post(f"{base}/api/games/{game_id}/moves", json={"move": legal[len(legal) // 2]},
                             headers={"X-Seat-Token": tokens[str(view["player"])]})
         assert answer.status_code == 200, answer.text
         view = answer.json()
     if view["status"] == "active":
-        assert httpx.post(f"{base}/api/games/{game_id}/resign", headers={"X-Seat-Token": tokens["0"]}).is_success
-    finished = httpx.get(f"{base}/api/games/{game_id}").json()
+        assert http.post(f"{base}/api/games/{game_id}/resign", headers={"X-Seat-Token": tokens["0"]}).is_success
+    finished = http.get(f"{base}/api/games/{game_id}").json()
     assert len(finished["moves"]) >= 3, finished["moves"]
     return finished
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import http
 from tests.server.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -126,7 +126,7 @@ def test_a_long_replay_loads_page_after_page_and_opens_at_a_later_ply(page: Page
         state.play(rng.choice(state.legal_moves()))
     moves = len(state.history)
     assert moves > 200  # more than two of the server's pages
-    game_id = httpx.post(f"{live_server.url}/api/records", json=damier.Record.from_state(state).to_json(),
+    game_id = http.post(f"{live_server.url}/api/records", json=damier.Record.from_state(state).to_json(),
                          timeout=60).json()["id"]
     page.goto(f"{live_server.url}/#/replay/{game_id}?ply={moves - 3}")
     ply = page.get_by_test_id("replay-ply")
@@ -186,7 +186,7 @@ def distinct(values: list[Any]) -> list[Any]:
 
 
 def test_a_chain_is_drawn_wave_by_wave_with_the_boards_the_server_sent(page: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "atoms", "options": {"rows": 4, "cols": 4}, "start": CHAIN,
         "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     page.goto(f"{live_server.url}/#/game/{created['id']}?seat=0&token={created['tokens']['0']}")
@@ -197,7 +197,7 @@ def test_a_chain_is_drawn_wave_by_wave_with_the_boards_the_server_sent(page: Pag
     page.wait_for_selector(".atoms-board .sq.exploding", state="attached")  # the waves are animated
     expect(page.get_by_test_id("move-1")).to_contain_text("B2")
     page.wait_for_function("() => !document.querySelector('.atoms-board.animating')")
-    view = httpx.get(f"{live_server.url}/api/games/{created['id']}", timeout=10).json()
+    view = http.get(f"{live_server.url}/api/games/{created['id']}").json()
     waves = [e for e in view["events"] if e["type"] == "wave"]
     assert len(waves) == 3
     # B1 showed the count of each wave's board in turn: 3 after the first, 0 after the second, 1 after the third
@@ -230,7 +230,7 @@ SPOILERS = """() => {
 
 def test_the_result_shows_after_the_last_explosion_and_below_the_board(browser: Browser,
                                                                           live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "atoms", "options": {"rows": 4, "cols": 4}, "start": LAST_EXPLOSION,
         "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -252,13 +252,13 @@ def test_the_result_shows_after_the_last_explosion_and_below_the_board(browser: 
 
 
 def test_a_seat_is_shown_out_when_the_rules_say_so(page: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "atoms", "options": {"players": 3, "rows": 3, "cols": 3}, "seats": [{"kind": "human"}] * 3}).json()
     game_id, tokens = created["id"], created["tokens"]
     page.goto(f"{live_server.url}/#/game/{game_id}")  # a watcher
     for ply, move in enumerate(["C1", "B1", "B2", "A1", "A3", "B3", "C2", "C3", "A2", "A1", "A3"]):
-        view = httpx.get(f"{live_server.url}/api/games/{game_id}", timeout=10).json()
-        answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", timeout=10, json={
+        view = http.get(f"{live_server.url}/api/games/{game_id}").json()
+        answer = http.post(f"{live_server.url}/api/games/{game_id}/moves", json={
             "move": move, "version": ply}, headers={"X-Seat-Token": tokens[str(view["player"])]})
         assert answer.status_code == 200, answer.text
         if ply == 0:  # Blue and Green have not moved yet, with no atom: not out

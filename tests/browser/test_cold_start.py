@@ -9,10 +9,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
@@ -38,7 +38,7 @@ def fresh_page(browser: Browser, fresh_server: ServerProcess) -> Iterator[Page]:
 
 def test_the_home_page_and_the_rules_while_the_kernels_compile(fresh_page: Page,
                                                                fresh_server: ServerProcess) -> None:
-    games = httpx.get(f"{fresh_server.url}/api/catalog", timeout=60).json()
+    games = http.get(f"{fresh_server.url}/api/catalog", timeout=60).json()
     fresh_page.goto(f"{fresh_server.url}/#/")
     for entry in games:  # every card, with its picture drawn by the game's board view
         card = fresh_page.get_by_test_id(f"game-card-{entry['name']}")
@@ -46,7 +46,7 @@ def test_the_home_page_and_the_rules_while_the_kernels_compile(fresh_page: Page,
     note = fresh_page.get_by_test_id("compiling-note")
     expect(note).to_be_visible()
     expect(note).to_contain_text(re.compile(r"computer players are being compiled \(\d+ of \d+ parts ready\)"))
-    kernels = httpx.get(f"{fresh_server.url}/api/health", timeout=10).json()["kernels"]
+    kernels = http.get(f"{fresh_server.url}/api/health").json()["kernels"]
     assert not kernels["ready"]  # it was all drawn while they compiled
     fresh_page.get_by_test_id("howto-link-ricochet").click()
     fresh_page.wait_for_url(re.compile(r".*#/howto/ricochet$"))
@@ -55,7 +55,7 @@ def test_the_home_page_and_the_rules_while_the_kernels_compile(fresh_page: Page,
 
 def test_no_note_once_the_kernels_are_ready(page: Page, live_server: ServerProcess) -> None:
     deadline = time.monotonic() + 300  # a full cache: every part loads in a few seconds
-    while not httpx.get(f"{live_server.url}/api/health", timeout=10).json()["kernels"]["ready"]:
+    while not http.get(f"{live_server.url}/api/health").json()["kernels"]["ready"]:
         assert time.monotonic() < deadline, "the kernels never got ready"
         time.sleep(0.5)
     with page.expect_response(re.compile(r".*/api/health$")):

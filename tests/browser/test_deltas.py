@@ -11,12 +11,12 @@ import random
 import re
 from typing import Any
 
-import httpx
 import jsonpatch
 import pytest
 from playwright.sync_api import Page, expect
 
 from damier.server.rooms.delta import COPY_SIZE, diff
+from tests.browser import http
 from tests.server.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -108,7 +108,7 @@ def test_the_pages_patcher_agrees_with_the_servers(page: Page, live_server: Serv
 
 
 def test_a_watching_page_draws_each_move_from_the_deltas_it_is_sent(page: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "khet", "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     game_id, tokens = created["id"], created["tokens"]
     frames: list[dict[str, Any]] = []
@@ -117,9 +117,9 @@ def test_a_watching_page_draws_each_move_from_the_deltas_it_is_sent(page: Page, 
     expect(page.get_by_test_id("square-e1")).to_be_visible()
     played = []
     for ply in range(1, 4):
-        view = httpx.get(f"{live_server.url}/api/games/{game_id}", timeout=10).json()
+        view = http.get(f"{live_server.url}/api/games/{game_id}").json()
         move = view["legal_moves"][-1]
-        answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", timeout=10,
+        answer = http.post(f"{live_server.url}/api/games/{game_id}/moves",
                             json={"move": move, "version": view["version"]},
                             headers={"X-Seat-Token": tokens[str(view["player"])]})
         assert answer.status_code == 200, answer.text
@@ -157,7 +157,7 @@ GAP = """async ([id]) => {
 
 
 def test_a_delta_on_a_view_the_page_does_not_hold_reconnects(page: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "khet", "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     page.goto(f"{live_server.url}/#/")
     # the patch is never applied: the page shows the whole view the new socket sends

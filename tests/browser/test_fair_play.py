@@ -9,10 +9,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import http
 from tests.browser.conftest import LOOKS, in_look
 from tests.server.conftest import ServerProcess
 
@@ -72,13 +72,13 @@ def open_khet(page: Page, server: ServerProcess, start: str) -> Any:
     """A Khet game against the computer from ``start``, Silver (the person) to move. No draw is offered before both
     have moved (the game may be aborted instead, as on lichess): Silver makes a move that removes nothing, and the
     computer replies."""
-    created = httpx.post(f"{server.url}/api/games", json={
+    created = http.post(f"{server.url}/api/games", json={
         "game": "khet", "start": start, "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}).json()
     page.goto(f"{server.url}/#/game/{created['id']}?seat=0&token={created['tokens']['0']}")
     expect(page.get_by_test_id("btn-abort")).to_be_visible()
     expect(page.get_by_test_id("btn-draw")).to_have_count(0)
-    view = httpx.get(f"{server.url}/api/games/{created['id']}", headers={"X-Seat-Token": created["tokens"]["0"]})
-    httpx.post(f"{server.url}/api/games/{created['id']}/moves", json={"move": quiet_move(view.json())},
+    view = http.get(f"{server.url}/api/games/{created['id']}", headers={"X-Seat-Token": created["tokens"]["0"]})
+    http.post(f"{server.url}/api/games/{created['id']}/moves", json={"move": quiet_move(view.json())},
                headers={"X-Seat-Token": created["tokens"]["0"]}).raise_for_status()
     expect(page.get_by_test_id("btn-draw")).to_have_text("Offer a draw")  # once the computer replied
     return created
@@ -168,7 +168,7 @@ def test_the_invite_panel_sees_the_friend_join_and_every_seat_shows_presence(
 
 def test_sounds_are_off_by_default_and_follow_the_moves_once_on(page: Page, live_server: ServerProcess) -> None:
     duel = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"
-    created = httpx.post(f"{live_server.url}/api/games", json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "khet", "start": duel, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
     page.goto(f"{live_server.url}/#/game/{game_id}")
@@ -176,10 +176,10 @@ def test_sounds_are_off_by_default_and_follow_the_moves_once_on(page: Page, live
     expect(toggle).to_have_attribute("aria-pressed", "false")
 
     def play(token: str) -> None:
-        view = httpx.get(f"{live_server.url}/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
+        view = http.get(f"{live_server.url}/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
         shot = next(m for m, beam in view["board"]["previews"].items() if beam["removed"] is not None) \
             if view["player"] == 0 else view["legal_moves"][0]
-        assert httpx.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": shot},
+        assert http.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": shot},
                           headers={"X-Seat-Token": token}).status_code == 200
 
     play(silver)

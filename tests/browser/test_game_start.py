@@ -9,10 +9,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
@@ -24,7 +24,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 def create(server: ServerProcess, clock: Any, options: dict[str, Any] | None = None) -> Any:
-    return httpx.post(f"{server.url}/api/games", json={
+    return http.post(f"{server.url}/api/games", json={
         "game": "atoms", "options": options or {"rows": 5, "cols": 5},
         "seats": [{"kind": "human"}, {"kind": "human"}], "clock": clock}, timeout=30).json()
 
@@ -72,7 +72,7 @@ def test_the_host_of_a_timed_game_waits_for_the_friend_without_losing_on_time(pa
     page.wait_for_timeout(3_500)  # longer than the whole clock: it does not run before the first move
     expect(page.get_by_test_id("result-banner")).to_be_hidden()
     expect(page.get_by_test_id("clock-0")).to_have_text("0:03.0")
-    assert httpx.get(f"{live_server.url}/api/games/{created['id']}").json()["status"] == "active"
+    assert http.get(f"{live_server.url}/api/games/{created['id']}").json()["status"] == "active"
 
 
 def test_a_game_is_aborted_by_either_player_until_both_have_moved(two: tuple[Page, Page],
@@ -111,19 +111,19 @@ def test_a_takeback_asked_on_ones_own_turn_takes_back_ones_own_move(two: tuple[P
     for page in (host, friend):
         expect(page.locator("[data-testid='move-list'] li")).to_have_count(0)
     expect(host.get_by_test_id("status")).to_have_attribute("data-turn", "mine")  # Red moves again, not Blue
-    atoms = httpx.get(f"{live_server.url}/api/games/{created['id']}").json()
+    atoms = http.get(f"{live_server.url}/api/games/{created['id']}").json()
     assert atoms["moves"] == [] and atoms["player"] == 0
 
 
 def test_a_draw_offer_is_seen_without_scrolling_on_a_laptop(two: tuple[Page, Page],
                                                            live_server: ServerProcess) -> None:
     host, friend = two
-    created = httpx.post(f"{live_server.url}/api/games", json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "khet", "seats": [{"kind": "human"}, {"kind": "human"}]}, timeout=30).json()
     for seat in (0, 1):  # a draw may be offered once both have moved (before, the game is aborted instead)
         token = created["tokens"][str(seat)]
-        view = httpx.get(f"{live_server.url}/api/games/{created['id']}", headers={"X-Seat-Token": token}).json()
-        httpx.post(f"{live_server.url}/api/games/{created['id']}/moves", json={"move": view["legal_moves"][0]},
+        view = http.get(f"{live_server.url}/api/games/{created['id']}", headers={"X-Seat-Token": token}).json()
+        http.post(f"{live_server.url}/api/games/{created['id']}/moves", json={"move": view["legal_moves"][0]},
                    headers={"X-Seat-Token": token}).raise_for_status()
     join(friend, live_server, created, 1)
     join(host, live_server, created, 0)
@@ -149,5 +149,5 @@ def test_a_player_whose_opponent_left_may_claim_the_win(two: tuple[Page, Page], 
     banner = host.get_by_test_id("result-banner")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Blue left the game")
-    result = httpx.get(f"{live_server.url}/api/games/{created['id']}").json()["result"]
+    result = http.get(f"{live_server.url}/api/games/{created['id']}").json()["result"]
     assert result["termination"] == "abandonment" and result["winner"] == 0

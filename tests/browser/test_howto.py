@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
@@ -23,11 +23,11 @@ PHONE = {"width": 390, "height": 844}
 
 
 def catalog(base: str) -> list[dict[str, Any]]:
-    return [e for e in httpx.get(f"{base}/api/catalog", timeout=30).json() if "howto" in e["features"]]
+    return [e for e in http.get(f"{base}/api/catalog", timeout=30).json() if "howto" in e["features"]]
 
 
 def howto(base: str, game: str) -> dict[str, Any]:
-    page: dict[str, Any] = httpx.get(f"{base}/api/catalog/{game}/howto", timeout=60).json()
+    page: dict[str, Any] = http.get(f"{base}/api/catalog/{game}/howto", timeout=60).json()
     return page
 
 
@@ -90,7 +90,7 @@ def check_page(page: Page, base: str, entry: dict[str, Any]) -> None:
 def test_every_game_s_rules_open_from_its_card_drawn_and_played_in_the_light_theme(
         light_page: Page, live_server: ServerProcess) -> None:
     entries = catalog(live_server.url)
-    assert {e["name"] for e in entries} == {e["name"] for e in httpx.get(f"{live_server.url}/api/catalog").json()}
+    assert {e["name"] for e in entries} == {e["name"] for e in http.get(f"{live_server.url}/api/catalog").json()}
     for entry in entries:
         check_page(light_page, live_server.url, entry)
     assert light_page.evaluate("document.documentElement.dataset.theme") == "light"
@@ -250,7 +250,7 @@ def test_the_rules_are_linked_from_the_race_and_puzzle_game_pages(page: Page, li
     for entry in catalog(live_server.url):
         if "race" not in entry["features"]:
             continue
-        race = httpx.post(f"{live_server.url}/api/races", json={"game": entry["name"], "name": "Ann"}, timeout=60)
+        race = http.post(f"{live_server.url}/api/races", json={"game": entry["name"], "name": "Ann"}, timeout=60)
         assert race.status_code == 201, race.text
         page.goto(f"{live_server.url}/#/race/{race.json()['id']}")
         page.get_by_test_id("howto-link").click()
@@ -266,7 +266,7 @@ def test_the_rules_are_linked_from_the_race_and_puzzle_game_pages(page: Page, li
 def test_no_tutorial_for_someone_watching(page: Page, live_server: ServerProcess) -> None:
     """A watcher (no seat) of this browser's first Khet game is not walked through a turn: there is nothing to
     play."""
-    created = httpx.post(f"{live_server.url}/api/games", timeout=60, json={
+    created = http.post(f"{live_server.url}/api/games", timeout=60, json={
         "game": "khet", "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]})
     assert created.status_code == 201, created.text
     page.goto(f"{live_server.url}/#/game/{created.json()['id']}")

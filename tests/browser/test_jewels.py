@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
@@ -37,11 +37,11 @@ BANNER = "[data-testid='result-banner']:not([hidden])"
 
 def view_of(server: ServerProcess, game_id: str, token: str | None = None) -> Any:
     headers = {"X-Seat-Token": token} if token else {}
-    return httpx.get(f"{server.url}/api/games/{game_id}", headers=headers, timeout=10).json()
+    return http.get(f"{server.url}/api/games/{game_id}", headers=headers).json()
 
 
 def create(server: ServerProcess, seed: int, seats: list[dict[str, Any]]) -> Any:
-    answer = httpx.post(f"{server.url}/api/games", timeout=60,
+    answer = http.post(f"{server.url}/api/games", timeout=60,
                         json={"game": "jewels", "options": SMALL, "seed": seed, "seats": seats})
     assert answer.status_code == 201, answer.text
     return answer.json()
@@ -279,7 +279,7 @@ def view_of_page(page: Page) -> Any:
     """The board the page's own game view has, asked of the server the page talks to."""
     game_id = page.url.rsplit("/", 1)[1]
     base = page.url.split("/#/")[0]
-    return httpx.get(f"{base}/api/games/{game_id}", timeout=10).json()["board"]
+    return http.get(f"{base}/api/games/{game_id}").json()["board"]
 
 
 def check_piece_sets(page: Page) -> None:
@@ -306,7 +306,7 @@ def test_the_man_is_dragged_to_a_target_and_back_from_anywhere_else(page: Page, 
     view = view_of(live_server, game_id)
     while view["board"]["phase"] != "men" or view["player"] != 0:
         mover = view["player"]
-        answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", timeout=30,
+        answer = http.post(f"{live_server.url}/api/games/{game_id}/moves", timeout=30,
                             json={"move": view_of(live_server, game_id, tokens[str(mover)])["legal_moves"][0]},
                             headers={"X-Seat-Token": tokens[str(mover)]})
         assert answer.status_code == 200, answer.text

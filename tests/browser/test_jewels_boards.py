@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser import http
 from tests.server.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -23,7 +23,7 @@ GAME_URL = re.compile(r".*#/game/[^/?]+$")
 def view_of_page(page: Page, server: ServerProcess) -> Any:
     """The view of the game the page shows, asked of the server."""
     game_id = page.url.rsplit("/", 1)[1]
-    return httpx.get(f"{server.url}/api/games/{game_id}", timeout=10).json()
+    return http.get(f"{server.url}/api/games/{game_id}").json()
 
 
 def start_from_form(page: Page, server: ServerProcess, seed: str = "") -> Any:

@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
@@ -29,7 +29,7 @@ BANNER = "[data-testid='result-banner']:not([hidden])"
 def view_of(server: ServerProcess, game_id: str, token: str | None = None) -> Any:
     """The game's view; with a seat's ``token`` (a spectator's view has no laser previews)."""
     headers = {"X-Seat-Token": token} if token else {}
-    return httpx.get(f"{server.url}/api/games/{game_id}", headers=headers, timeout=10).json()
+    return http.get(f"{server.url}/api/games/{game_id}", headers=headers).json()
 
 
 def token_in(page: Page, game_id: str, seat: int) -> str:
@@ -59,7 +59,7 @@ def build_duel_in_the_editor(page: Page, base: str) -> None:
     wait_valid(page)
     page.get_by_test_id("editor-clear").click()
     # the palette is the game's: what is left of each side's limits, all but the required pieces
-    catalog = httpx.get(f"{base}/api/catalog", timeout=10).json()
+    catalog = http.get(f"{base}/api/catalog").json()
     palette = next(g for g in catalog if g["name"] == "khet")["client"]["palette"]
     for piece in palette["pieces"]:
         button = page.get_by_test_id(f"palette-{piece['colour']}-{piece['kind']}")
@@ -274,7 +274,7 @@ def phone(browser: Browser) -> Iterator[Page]:
 
 def test_on_a_touch_screen_a_first_tap_shows_the_shot_and_a_second_plays_it(
         phone: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "khet", "start": TOUCH, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     game_id, silver, red = created["id"], created["tokens"]["0"], created["tokens"]["1"]
     page = phone
@@ -313,8 +313,8 @@ def test_on_a_touch_screen_a_first_tap_shows_the_shot_and_a_second_plays_it(
     # Red answers from elsewhere; then a turn button: the first tap shows, the bar's Play button plays
     red_moves = view_of(live_server, game_id, red)["board"]["previews"]
     harmless = sorted(m for m, beam in red_moves.items() if beam["removed"] is None)[0]
-    answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": harmless},
-                        headers={"X-Seat-Token": red}, timeout=10)
+    answer = http.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": harmless},
+                        headers={"X-Seat-Token": red})
     assert answer.status_code == 200, answer.text
     page.wait_for_selector(f"[data-testid='board'][data-version='2'] {LEGAL}")
     previews = view_of(live_server, game_id, silver)["board"]["previews"]
@@ -339,7 +339,7 @@ WATCH_PIECES = """() => {
 
 
 def test_a_move_is_drawn_with_the_boards_the_server_sent(page: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", timeout=10, json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "khet", "start": DUEL, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     page.goto(f"{live_server.url}/#/game/{created['id']}?seat=0&token={created['tokens']['0']}")
     page.wait_for_selector(LEGAL)

@@ -8,10 +8,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.browser.test_khet import DUEL, LEGAL, check_preview, view_of
 from tests.server.conftest import ServerProcess
@@ -32,7 +32,7 @@ def phone(browser: Browser) -> Iterator[Page]:
 
 
 def two_humans(server: ServerProcess, start: str = DUEL) -> dict[str, Any]:
-    created = httpx.post(f"{server.url}/api/games", timeout=10, json={
+    created = http.post(f"{server.url}/api/games", json={
         "game": "khet", "start": start, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     assert isinstance(created, dict)
     return created
@@ -155,8 +155,8 @@ WAITING = "xs9/10/1ps2yw5/10/4Yn5/10/10/4Pn4Xn r 0"
 
 
 def red_plays(server: ServerProcess, game_id: str, red: str, move: str) -> None:
-    answer = httpx.post(f"{server.url}/api/games/{game_id}/moves", json={"move": move},
-                        headers={"X-Seat-Token": red}, timeout=10)
+    answer = http.post(f"{server.url}/api/games/{game_id}/moves", json={"move": move},
+                        headers={"X-Seat-Token": red})
     assert answer.status_code == 200, answer.text
 
 

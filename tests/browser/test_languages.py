@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from damier.core import messages, registry
 from damier.core.messages import Argument, parse_message
 from damier.server.routes.languages import client_words as served
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.browser.test_howto import play_a_step, start_khet
 from tests.browser.test_micro import ROBOT, shortest
@@ -159,7 +159,7 @@ def test_a_khet_game_in_spanish_says_the_spanish_editions_words(browser: Browser
         expect(banner).to_contain_text(resigned[0].upper() + resigned[1:])
         # the record is the same in every language: English reason, the moves in notation
         game_id = page.url.rsplit("/", 1)[1]
-        record = httpx.get(f"{live_server.url}/api/games/{game_id}/record", timeout=30).json()
+        record = http.get(f"{live_server.url}/api/games/{game_id}/record", timeout=30).json()
         assert record["result"]["reason"].startswith("Silver resigned")
 
 
@@ -202,7 +202,7 @@ def test_a_micro_puzzle_and_race_in_french(browser: Browser, live_server: Server
         ann.get_by_test_id("race-start").click()
         for page in (ann, bob):
             expect(page.get_by_test_id("race-round")).to_have_text(say(fr, "race.round", "fr", number=1))
-        position = httpx.get(f"{base}/api/races/{race_id}", timeout=30).json()["round"]["position"]
+        position = http.get(f"{base}/api/races/{race_id}", timeout=30).json()["round"]["position"]
         line = shortest(position)
         bob.get_by_test_id(f"claim-{len(line)}").click()
         expect(bob.get_by_test_id("demo-bar")).to_be_visible()

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import httpx
 import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
@@ -58,7 +58,7 @@ def test_quick_pairing_pairs_two_players_in_one_click(three: tuple[Page, Page, P
     seats = {page.evaluate("JSON.parse(localStorage.getItem(`damier.seats.${location.hash.split('/')[2]}`)).primary")
              for page in (host, guest)}
     assert seats == {0, 1}
-    view = httpx.get(f"{live_server.url}/api/games/{both.pop()}").json()
+    view = http.get(f"{live_server.url}/api/games/{both.pop()}").json()
     assert view["clock"]["control"] == "3+2" and [s["kind"] for s in view["seats"]] == ["human", "human"]
 
 
@@ -112,10 +112,10 @@ def test_a_game_is_offered_in_the_lobby_from_the_new_game_form(three: tuple[Page
 
 
 def test_a_game_going_on_is_shown_to_watch(page: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "atoms", "options": {"rows": 5, "cols": 5},
         "seats": [{"kind": "human"}, {"kind": "computer", "level": "easy"}]}).json()
-    httpx.post(f"{live_server.url}/api/games/{created['id']}/moves", json={"move": "A1"},
+    http.post(f"{live_server.url}/api/games/{created['id']}/moves", json={"move": "A1"},
                headers={"X-Seat-Token": created["tokens"]["0"]}).raise_for_status()
     page.goto(f"{live_server.url}/#/")
     link = page.get_by_test_id(f"watch-{created['id']}")

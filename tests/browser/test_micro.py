@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import damier
 from damier.games.micro.search import analyse, hint
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
@@ -139,7 +139,7 @@ def test_an_expert_puzzle_played_by_keyboard_marks_its_waypoint(page: Page, live
 
 
 def race_view(base: str, race_id: str) -> Any:
-    return httpx.get(f"{base}/api/races/{race_id}", timeout=10).json()
+    return http.get(f"{base}/api/races/{race_id}").json()
 
 
 def test_a_race_round_scored_then_a_wrong_claim_hands_the_chip_over(browser: Browser,

@@ -7,11 +7,11 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import damier
+from tests.browser import http
 from tests.browser.conftest import LOOKS, in_look
 from tests.server.conftest import ServerProcess
 
@@ -27,11 +27,11 @@ def page(request: pytest.FixtureRequest, browser: Browser, live_server: ServerPr
 def played(server: ServerProcess, seats: int, squares: list[str]) -> str:
     """An Exploding Atoms game between ``seats`` people on 5 x 5 with ``squares`` played in turn; its id."""
     options: dict[str, Any] = {"rows": 5, "cols": 5, "players": seats}
-    created = httpx.post(f"{server.url}/api/games", json={
+    created = http.post(f"{server.url}/api/games", json={
         "game": "atoms", "options": options, "seats": [{"kind": "human"}] * seats}).json()
     for ply, square in enumerate(squares):
         token = created["tokens"][str(ply % seats)]
-        answer = httpx.post(f"{server.url}/api/games/{created['id']}/moves", json={"move": square},
+        answer = http.post(f"{server.url}/api/games/{created['id']}/moves", json={"move": square},
                             headers={"X-Seat-Token": token})
         assert answer.status_code == 200, answer.text
     return str(created["id"])
@@ -67,14 +67,14 @@ def test_three_players_get_one_numbered_cell_per_move(page: Page, live_server: S
 
 def test_a_move_that_took_something_is_marked(page: Page, live_server: ServerProcess) -> None:
     duel = "xs9/10/1ps2yw4Ys/10/10/10/10/4Pn4Xn s 0"  # Silver's shot takes the Red Pyramid on e6 unless j6 moves
-    created = httpx.post(f"{live_server.url}/api/games", json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "khet", "start": duel, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     previews = created["state"]["board"]["previews"]
     shot = next(m for m, beam in previews.items() if beam["removed"] is not None)
-    quiet = next(m for m, beam in httpx.post(f"{live_server.url}/api/games/{created['id']}/moves", json={
+    quiet = next(m for m, beam in http.post(f"{live_server.url}/api/games/{created['id']}/moves", json={
         "move": shot}, headers={"X-Seat-Token": created["tokens"]["0"]}).json()["board"]["previews"].items()
         if beam["removed"] is None)
-    answer = httpx.post(f"{live_server.url}/api/games/{created['id']}/moves", json={"move": quiet},
+    answer = http.post(f"{live_server.url}/api/games/{created['id']}/moves", json={"move": quiet},
                         headers={"X-Seat-Token": created["tokens"]["1"]})
     assert answer.status_code == 200, answer.text
     page.goto(f"{live_server.url}/#/game/{created['id']}")
@@ -85,14 +85,14 @@ def test_a_move_that_took_something_is_marked(page: Page, live_server: ServerPro
 
 
 def test_the_move_that_shot_the_pharaoh_is_marked(page: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "khet", "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     game, tokens = created["id"], created["tokens"]
     rng = random.Random(3)
     state = damier.load("khet").new_state()
     while not state.is_over():  # random moves, played through the API, until a Pharaoh is shot
         move = state.move_to_str(rng.choice(state.legal_moves()))
-        answer = httpx.post(f"{live_server.url}/api/games/{game}/moves", json={"move": move},
+        answer = http.post(f"{live_server.url}/api/games/{game}/moves", json={"move": move},
                             headers={"X-Seat-Token": tokens[str(state.player)]})
         assert answer.status_code == 200, answer.text
         state.play(state.parse_move(move))
@@ -109,14 +109,14 @@ def counts_on(page: Page, squares: list[str]) -> list[str | None]:
 
 
 def test_browsing_earlier_positions_while_the_game_goes_on(page: Page, live_server: ServerProcess) -> None:
-    created = httpx.post(f"{live_server.url}/api/games", json={
+    created = http.post(f"{live_server.url}/api/games", json={
         "game": "atoms", "options": {"rows": 5, "cols": 5}, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     game_id, red_token, blue_token = created["id"], created["tokens"]["0"], created["tokens"]["1"]
     for ply, square in enumerate(["A1", "E5", "A1", "E5"]):
-        answer = httpx.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": square},
+        answer = http.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": square},
                             headers={"X-Seat-Token": red_token if ply % 2 == 0 else blue_token})
         assert answer.status_code == 200, answer.text
-    frames = httpx.get(f"{live_server.url}/api/games/{game_id}/replay").json()["frames"]
+    frames = http.get(f"{live_server.url}/api/games/{game_id}/replay").json()["frames"]
     page.goto(f"{live_server.url}/#/game/{game_id}?seat=0&token={red_token}")
     legal = page.locator("[data-testid^='square-'][data-legal='true']")
     expect(legal.first).to_be_visible()
@@ -135,7 +135,7 @@ def test_browsing_earlier_positions_while_the_game_goes_on(page: Page, live_serv
     page.keyboard.press("ArrowRight")
     expect(page.get_by_test_id("browse-text")).to_contain_text("After move 1 of 4")
     # the game goes on meanwhile: the new move is listed, the position browsed stays
-    httpx.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": "C3"}, headers={"X-Seat-Token": red_token})
+    http.post(f"{live_server.url}/api/games/{game_id}/moves", json={"move": "C3"}, headers={"X-Seat-Token": red_token})
     expect(page.get_by_test_id("move-5")).to_be_visible()
     expect(page.get_by_test_id("browse-text")).to_contain_text("After move 1 of 5")
     page.get_by_test_id("browse-live").click()

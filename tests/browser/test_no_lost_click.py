@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser import http
 from tests.server.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -73,7 +73,7 @@ def play_a_move(page: Page) -> bool:
 
 
 def open_game(page: Page, server: ServerProcess, body: dict[str, Any], create: str = "/api/games") -> None:
-    created = httpx.post(f"{server.url}{create}", json=body, timeout=60).json()
+    created = http.post(f"{server.url}{create}", json=body, timeout=60).json()
     token = created["tokens"]["0"] if "tokens" in created else created["token"]
     page.goto(f"{server.url}/#/game/{created['id']}?seat=0&token={token}")
     page.wait_for_selector(LEGAL)

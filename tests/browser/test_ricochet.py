@@ -13,12 +13,12 @@ import re
 import time
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import damier
 from damier.core import registry
+from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.server.conftest import ServerProcess
 
@@ -220,7 +220,7 @@ def test_hints_are_shown_level_by_level(page: Page, live_server: ServerProcess) 
 
 
 def race_view(base: str, race_id: str) -> Any:
-    return httpx.get(f"{base}/api/races/{race_id}", timeout=10).json()
+    return http.get(f"{base}/api/races/{race_id}").json()
 
 
 def round_after(base: str, race_id: str, number: int) -> Any:
