@@ -24,7 +24,7 @@ from tests.browser.test_howto import play_a_step, start_khet
 from tests.browser.test_micro import ROBOT, shortest
 from tests.server.conftest import ServerProcess
 
-NUMBERS = (0, 1, 2, 5, 21, 1234, 12345, 1_000_000, 2.5, "1234", 1e21, 0.000025, True)
+NUMBERS = (0, 1, 2, 5, 21, 1234, 12345, 1_000_000, 2.5, "1234", 0.000025, True)
 
 
 def client_words(lang: str) -> dict[str, str]:

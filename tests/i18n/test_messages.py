@@ -87,3 +87,9 @@ def test_text_without_syntax_is_itself(text: str) -> None:
 def test_an_unknown_or_malformed_language_is_english(header: str | None, lang: str) -> None:
     assert negotiate(header) == lang
     assert supported(lang) == lang and lang in LANGUAGES
+
+
+def test_floats_are_written_in_plain_decimals_as_the_browser_writes_them() -> None:
+    assert format_number(1e21, "en") == "1,000,000,000,000,000,000,000"
+    assert format_number(2.5e-05, "fr") == "0,000025" and format_number(-0.5, "es") == "-0,5"
+    assert format_number(float("nan")) == "NaN" and format_number(float("-inf")) == "-Infinity"
