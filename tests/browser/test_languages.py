@@ -21,7 +21,7 @@ from damier.server.routes.languages import client_words as served
 from tests.browser import http
 from tests.browser.conftest import open_page
 from tests.browser.test_howto import play_a_step, start_khet
-from tests.browser.test_micro import ROBOT, shortest
+from tests.browser.test_micro import ROBOT, open_race, shortest
 from tests.server.conftest import ServerProcess
 
 NUMBERS = (0, 1, 2, 5, 21, 1234, 12345, 1_000_000, 2.5, "1234", 0.000025, True)
@@ -188,17 +188,7 @@ def test_a_micro_puzzle_and_race_in_french(browser: Browser, live_server: Server
         expect(banner).to_contain_text(solved[0].upper() + solved[1:])
 
         # a race: rounds, claims and the verdict in French
-        ann.goto(f"{base}/#/new/micro")
-        ann.get_by_test_id("preset-easy").click()
-        ann.get_by_test_id("race-name").fill("Anne")
-        ann.get_by_test_id("race-create").click()
-        ann.wait_for_url(re.compile(r".*#/race/[^/?]+$"))
-        link = ann.get_by_test_id("race-link").input_value()
-        race_id = link.rsplit("/", 1)[1]
-        bob.goto(link)
-        bob.get_by_test_id("race-join-name").fill("Bruno")
-        bob.get_by_test_id("race-join").click()
-        expect(ann.get_by_test_id("race-player-1")).to_contain_text("Bruno")
+        race_id = open_race(ann, bob, base, ("Anne", "Bruno"))
         ann.get_by_test_id("race-start").click()
         for page in (ann, bob):
             expect(page.get_by_test_id("race-round")).to_have_text(say(fr, "race.round", "fr", number=1))

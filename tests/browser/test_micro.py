@@ -142,6 +142,23 @@ def race_view(base: str, race_id: str) -> Any:
     return http.get(f"{base}/api/races/{race_id}").json()
 
 
+def open_race(host: Page, guest: Page, base: str, names: tuple[str, str]) -> str:
+    """The host creates an easy Micro Robots race under its name, the guest joins it by its link under its own:
+    the race's id (not started yet)."""
+    host.goto(f"{base}/#/new/micro")
+    host.get_by_test_id("preset-easy").click()
+    host.get_by_test_id("race-name").fill(names[0])
+    host.get_by_test_id("race-create").click()
+    host.wait_for_url(re.compile(r".*#/race/[^/?]+$"))
+    link = host.get_by_test_id("race-link").input_value()
+    expect(host.get_by_test_id("race-start")).to_be_disabled()  # one player so far
+    guest.goto(link)
+    guest.get_by_test_id("race-join-name").fill(names[1])
+    guest.get_by_test_id("race-join").click()
+    expect(host.get_by_test_id("race-player-1")).to_contain_text(names[1])
+    return link.rsplit("/", 1)[1]
+
+
 def test_a_race_round_scored_then_a_wrong_claim_hands_the_chip_over(browser: Browser,
                                                                    live_server: ServerProcess) -> None:
     base = live_server.url
@@ -150,18 +167,7 @@ def test_a_race_round_scored_then_a_wrong_claim_hands_the_chip_over(browser: Bro
     ann = next(host_pages)
     bob = next(guest_pages)
     try:
-        ann.goto(f"{base}/#/new/micro")
-        ann.get_by_test_id("preset-easy").click()
-        ann.get_by_test_id("race-name").fill("Ann")
-        ann.get_by_test_id("race-create").click()
-        ann.wait_for_url(re.compile(r".*#/race/[^/?]+$"))
-        link = ann.get_by_test_id("race-link").input_value()
-        race_id = link.rsplit("/", 1)[1]
-        expect(ann.get_by_test_id("race-start")).to_be_disabled()  # one player so far
-        bob.goto(link)
-        bob.get_by_test_id("race-join-name").fill("Bob")
-        bob.get_by_test_id("race-join").click()
-        expect(ann.get_by_test_id("race-player-1")).to_contain_text("Bob")
+        race_id = open_race(ann, bob, base, ("Ann", "Bob"))
         expect(bob.get_by_test_id("race-start")).to_have_count(0)  # only the host starts
         ann.get_by_test_id("race-start").click()
         for page in (ann, bob):
